@@ -1,0 +1,63 @@
+"""A canonical JSON form for results, used for export, hashing and linking.
+
+The same converter feeds the JSON renderer and the content digest, so what a
+client sees and what a digest commits to cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert results (dataclasses, enums, Fractions, tuples, pydantic models) to JSON types."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    model_dump = getattr(value, "model_dump", None)
+    if callable(model_dump):
+        return model_dump(mode="json")
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        items = [to_jsonable(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, frozenset | set) else items
+    raise TypeError(f"cannot convert {type(value).__name__} to JSON")
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(value: Any) -> str:
+    """A SHA-256 content address: equal results have equal digests."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+
+
+def fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def probability_fields(name: str, value: Fraction | Mapping[Any, Fraction]) -> dict[str, Any]:
+    """The odds JSON contract: ``name`` holds exact fraction strings, ``name_float`` the floats.
+
+    A single probability gives ``{"p_success": "139/160", "p_success_float": 0.86875}``;
+    a mapping gives the same shape with one entry per outcome, keyed by ``str(outcome)``.
+    """
+    if isinstance(value, Fraction):
+        return {name: fraction_text(value), f"{name}_float": float(value)}
+    return {
+        name: {str(k): fraction_text(p) for k, p in value.items()},
+        f"{name}_float": {str(k): float(p) for k, p in value.items()},
+    }

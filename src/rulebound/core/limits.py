@@ -1,0 +1,35 @@
+"""Safety caps on what one request may ask for.
+
+The caps exist to keep a roll or an odds query bounded in time and memory; they
+are generous enough that no rules-legal request reaches them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulebound.core.errors import LimitExceeded
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_dice_per_roll: int = 24
+    max_sides: int = 1000
+    max_pushes: int = 3
+    max_modifier: int = 20
+    max_enumeration: int = 2_000_000
+
+    def check_dice(self, field: str, count: int) -> None:
+        if count > self.max_dice_per_roll:
+            raise LimitExceeded(field, count, self.max_dice_per_roll)
+
+    def check_modifier(self, field: str, value: int) -> None:
+        if abs(value) > self.max_modifier:
+            raise LimitExceeded(field, value, self.max_modifier)
+
+    def check_enumeration(self, field: str, size: int) -> None:
+        if size > self.max_enumeration:
+            raise LimitExceeded(field, size, self.max_enumeration)
+
+
+DEFAULT_LIMITS = Limits()

@@ -1,0 +1,1 @@
+"""Views of results: text for the terminal, JSON for machines, HTML for the table."""

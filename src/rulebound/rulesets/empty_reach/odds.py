@@ -1,0 +1,174 @@
+"""Exact odds for The Empty Reach, read from the same tables as the roller.
+
+Each die contributes a small vector (successes, base banes, gear banes,
+rerolled); a pool's distribution is the convolution of its dice, which keeps
+every question polynomial in the number of dice instead of enumerating faces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Literal
+
+from rulebound.core.distribution import Distribution, sum_all
+from rulebound.rulesets.empty_reach.check import PreparedCheck
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult
+from rulebound.rulesets.empty_reach.rules import (
+    GEAR_CHECK_SIDES,
+    GEAR_LOSS_FACES,
+    StepDie,
+    is_bane,
+    successes_on,
+)
+
+PushPolicy = Literal["never", "always", "if-failed"]
+PUSH_POLICIES: tuple[PushPolicy, ...] = ("never", "always", "if-failed")
+
+Tally = tuple[int, int, int, int]
+"""(successes, banes on base dice, banes on gear dice, dice rerolled by the first push)."""
+
+Outcome = tuple[int, int]
+"""(successes, banes) as the player sees them."""
+
+
+def _planned(check: PreparedCheck) -> list[tuple[StepDie, str]]:
+    dice = [(check.pool.attribute, "attribute")]
+    if check.pool.skill is not None:
+        dice.append((check.pool.skill, "skill"))
+    return dice + [(die, "gear") for die in check.gear_dice]
+
+
+def _tally(face: int, role: str, check: PreparedCheck, rerolled: int = 0) -> Tally:
+    bane = 1 if is_bane(face) else 0
+    if role == "gear":
+        counts = check.request.options.gear_banes == "gear-dice"
+        return (successes_on(face), 0, bane if counts else 0, rerolled)
+    return (successes_on(face), bane, 0, rerolled)
+
+
+def _default_reroll(face: int) -> bool:
+    return not is_bane(face) and not successes_on(face)
+
+
+def _die_after_pushes(
+    die: StepDie, role: str, check: PreparedCheck, pushes: int
+) -> Distribution[Tally]:
+    """One die under "always push": each push rerolls it while it shows neither success nor 1."""
+
+    def settle(face: int, pushes_left: int, first: int) -> Distribution[Tally]:
+        if pushes_left == 0 or not _default_reroll(face):
+            return Distribution.single(_tally(face, role, check, first))
+        return Distribution.die(die.value).flat_map(lambda new: settle(new, pushes_left - 1, 1))
+
+    return Distribution.die(die.value).flat_map(lambda face: settle(face, pushes, 0))
+
+
+def _die_failed_push(die: StepDie, role: str, check: PreparedCheck) -> Distribution[Tally]:
+    """One die, given the whole roll failed: a uniform non-success face, rerolled unless a 1."""
+    failures = Distribution.uniform(f for f in range(1, die.value + 1) if not successes_on(f))
+    return failures.flat_map(
+        lambda face: (
+            Distribution.single(_tally(face, role, check))
+            if is_bane(face)
+            else Distribution.die(die.value).map(lambda new: _tally(new, role, check, 1))
+        )
+    )
+
+
+def tally_distribution(check: PreparedCheck, policy: PushPolicy = "never") -> Distribution[Tally]:
+    """Joint distribution of the final tally under a push policy (pushes up to the roll's limit)."""
+    dice = _planned(check)
+    pushes = check.max_pushes if policy != "never" else 0
+    if policy == "if-failed" and pushes:
+        initial = sum_all(_die_after_pushes(d, r, check, 0) for d, r in dice)
+        failed_weight = initial.probability_where(lambda t: t[0] == 0)
+        pushed = sum_all(_die_failed_push(d, r, check) for d, r in dice)
+        return _mix(
+            [(1 - failed_weight, _given(initial, lambda t: t[0] > 0)), (failed_weight, pushed)]
+        )
+    return sum_all(_die_after_pushes(d, r, check, pushes) for d, r in dice)
+
+
+def _given(dist: Distribution[Tally], keep: object) -> Distribution[Tally]:
+    weights = {k: w for k, w in dist.items() if keep(k)}  # type: ignore[operator]
+    return Distribution(weights)
+
+
+def _mix(parts: Sequence[tuple[Fraction, Distribution[Tally]]]) -> Distribution[Tally]:
+    live = [(p, d) for p, d in parts if p]
+    chooser = Distribution.from_probabilities({i: p for i, (p, _) in enumerate(live)})
+    return chooser.flat_map(lambda i: live[i][1])
+
+
+def outcome_distribution(
+    check: PreparedCheck, policy: PushPolicy = "never"
+) -> Distribution[Outcome]:
+    """(successes, banes) after the policy; banes count only the dice the variant says."""
+    return tally_distribution(check, policy).map(lambda t: (t[0], t[1] + t[2]))
+
+
+def success_distribution(check: PreparedCheck, policy: PushPolicy = "never") -> Distribution[int]:
+    return tally_distribution(check, policy).map(lambda t: t[0])
+
+
+def p_success(check: PreparedCheck, policy: PushPolicy = "never") -> Fraction:
+    return tally_distribution(check, policy).probability_where(lambda t: t[0] >= 1)
+
+
+def p_bane_charged(check: PreparedCheck, policy: PushPolicy) -> Fraction:
+    """Chance that a push happens and at least one bane shows after it (so it costs something)."""
+    return tally_distribution(check, policy).probability_where(
+        lambda t: t[3] > 0 and t[1] + t[2] > 0
+    )
+
+
+def gear_loss_distribution(eligible: int, bonus: int) -> Distribution[int]:
+    """Gear points lost to ``eligible`` banes: a 2-in-6 check each while the gear has points."""
+    hit = Distribution.die(GEAR_CHECK_SIDES).map(lambda f: 1 if f in GEAR_LOSS_FACES else 0)
+    lost: Distribution[int] = Distribution.single(0)
+    for _ in range(eligible):
+        lost = lost.flat_map(
+            lambda so_far: (
+                Distribution.single(so_far) if so_far >= bonus else hit.map(lambda h: so_far + h)
+            )
+        )
+    return lost
+
+
+Cost = tuple[int, int]
+"""(damage or stress points, gear points lost)."""
+
+
+def cost_distribution(check: PreparedCheck, policy: PushPolicy) -> Distribution[Cost]:
+    """Exact costs of playing a policy: nothing unless a push happened."""
+    gear = check.request.gear
+    gear_dice_rule = check.request.options.gear_banes == "gear-dice"
+
+    def cost_of(t: Tally) -> Distribution[Cost]:
+        if not t[3]:
+            return Distribution.single((0, 0))
+        charged = t[1] + t[2]
+        eligible = 0 if gear is None else (t[2] if gear_dice_rule else t[1])
+        losses = gear_loss_distribution(eligible, gear.bonus if gear else 0)
+        return losses.map(lambda lost: (charged - lost, lost))
+
+    return tally_distribution(check, policy).flat_map(cost_of)
+
+
+def selection_distribution(
+    result: EmptyReachResult, selection: Sequence[int]
+) -> Distribution[Tally]:
+    """The tally if the player pushes now, rerolling exactly ``selection`` (the advisor's view)."""
+    chosen = set(selection)
+    parts = []
+    for index, die in enumerate(result.dice):
+        if index in chosen:
+            parts.append(_rerolled_die(die.sides, die.role, result.check))
+        else:
+            parts.append(Distribution.single(_tally(die.face, die.role, result.check)))
+    return sum_all(parts)
+
+
+def _rerolled_die(sides: int, role: str, check: PreparedCheck) -> Distribution[Tally]:
+    return Distribution.die(sides).map(lambda face: _tally(face, role, check, 1))

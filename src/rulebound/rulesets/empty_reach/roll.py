@@ -1,0 +1,207 @@
+"""Rolling a prepared check, and pushing it.
+
+A push never edits a result: it returns a new result whose ``parent`` is the
+roll it pushed, whose locked and kept dice carry over, and whose ``costs`` say
+what the new banes cost. Each result records only its own draws, so replaying a
+push means replaying its parent first and then the push with its own draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.trace import DieRecord, DieState, Provenance
+from rulebound.rulesets.empty_reach.check import PreparedCheck
+from rulebound.rulesets.empty_reach.rules import (
+    GEAR_CHECK_SIDES,
+    GEAR_LOSS_FACES,
+    CostKind,
+    StepDie,
+    is_bane,
+    marks_for,
+    successes_on,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PushCosts:
+    """What a push's new banes cost: gear points lost, and damage or stress taken."""
+
+    kind: CostKind | None
+    new_banes: int
+    gear_checks: tuple[DieRecord, ...]
+    gear_loss: int
+    points: int
+
+    def describe(self) -> str:
+        kind = self.kind or "damage or stress"
+        parts = [f"{self.points} {kind}"]
+        if self.gear_checks:
+            parts.append(f"gear -{self.gear_loss}")
+        return f"{self.new_banes} new bane(s): " + ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class EmptyReachResult:
+    check: PreparedCheck
+    dice: tuple[DieRecord, ...]
+    successes: int
+    banes: int
+    push_number: int
+    costs: PushCosts | None
+    provenance: Provenance
+    parent: EmptyReachResult | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.successes >= 1
+
+    @property
+    def headline(self) -> str:
+        if not self.successes:
+            text = "Failure: no success"
+        else:
+            text = f"{self.successes} success" + ("" if self.successes == 1 else "es")
+        return text + (f" (pushed {self.push_number}x)" if self.push_number else "")
+
+    @property
+    def pushes_left(self) -> int:
+        return self.check.max_pushes - self.push_number
+
+    def rerollable(self) -> tuple[int, ...]:
+        """Indices of dice a push may reroll: every die not showing a 1."""
+        return tuple(i for i, die in enumerate(self.dice) if not is_bane(die.face))
+
+    def default_reroll(self) -> tuple[int, ...]:
+        """The default choice: dice showing neither a success nor a 1."""
+        return tuple(i for i in self.rerollable() if not successes_on(self.dice[i].face))
+
+
+def _bane_counts(role: str, check: PreparedCheck) -> bool:
+    return role != "gear" or check.request.options.gear_banes == "gear-dice"
+
+
+def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
+    successes = sum(successes_on(d.face) for d in dice)
+    banes = sum(1 for d in dice if is_bane(d.face) and _bane_counts(d.role, check))
+    return successes, banes
+
+
+def _fresh(label_die: StepDie, role: str, face: int, check: PreparedCheck) -> DieRecord:
+    marks = marks_for(face, bane_counts=_bane_counts(role, check))
+    return DieRecord(label_die.label, label_die.value, face, role, DieState.ROLLED, (), marks)
+
+
+def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
+    recorder = RecordingSource(source)
+    planned = [(die, "attribute") for die in check.pool.dice[:1]]
+    planned += [(die, "skill") for die in check.pool.dice[1:]]
+    planned += [(die, "gear") for die in check.gear_dice]
+    dice = tuple(_fresh(die, role, recorder.draw(die.value), check) for die, role in planned)
+    successes, banes = _tally(dice, check)
+    return EmptyReachResult(
+        check, dice, successes, banes, 0, None, Provenance.of(recorder.describe(), recorder.draws)
+    )
+
+
+def _validate_selection(result: EmptyReachResult, reroll: Sequence[int] | None) -> tuple[int, ...]:
+    allowed = result.rerollable()
+    chosen = result.default_reroll() if reroll is None else tuple(reroll)
+    expected = f"indices of dice not showing 1, from {list(allowed)}"
+    if len(set(chosen)) != len(chosen):
+        raise InvalidInput("reroll", list(chosen), expected + ", each once")
+    for index in chosen:
+        if index not in allowed:
+            raise InvalidInput("reroll", index, expected)
+    if not chosen:
+        raise InvalidInput(
+            "reroll", list(chosen), "at least one die to reroll, from " + str(list(allowed))
+        )
+    return chosen
+
+
+def _check_may_push(result: EmptyReachResult) -> None:
+    check = result.check
+    if check.max_pushes == 0:
+        reason = check.request.unpushable or "this roll"
+        raise RuleViolation("no push", f"{reason} cannot be pushed")
+    if result.push_number >= check.max_pushes:
+        times = "once" if check.max_pushes == 1 else f"{check.max_pushes} times"
+        raise RuleViolation("push limit", f"this roll may be pushed {times} only")
+
+
+def _gear_lost_so_far(result: EmptyReachResult) -> int:
+    lost = 0
+    node: EmptyReachResult | None = result
+    while node is not None:
+        lost += node.costs.gear_loss if node.costs else 0
+        node = node.parent
+    return lost
+
+
+def _costs(
+    pushed: EmptyReachResult, after: Sequence[DieRecord], recorder: RecordingSource
+) -> PushCosts:
+    """Charge the banes this push adds; the first push charges every bane showing."""
+    check = pushed.check
+    first_push = pushed.push_number == 0
+    new_banes = [
+        new
+        for old, new in zip(pushed.dice, after, strict=True)
+        if is_bane(new.face)
+        and _bane_counts(new.role, check)
+        and (first_push or not is_bane(old.face))
+    ]
+    gear = check.request.gear
+    gear_left = (gear.bonus - _gear_lost_so_far(pushed)) if gear else 0
+    checked_role = "gear" if check.request.options.gear_banes == "gear-dice" else None
+    checks: list[DieRecord] = []
+    gear_loss = points = 0
+    for bane in new_banes:
+        eligible = gear is not None and checked_role in (None, bane.role)
+        if eligible and gear_left > 0:
+            face = recorder.draw(GEAR_CHECK_SIDES)
+            hit = face in GEAR_LOSS_FACES
+            marks = ("gear loses 1",) if hit else ("no gear loss",)
+            checks.append(DieRecord("d6", GEAR_CHECK_SIDES, face, "gear check", marks=marks))
+            if hit:
+                gear_loss += 1
+                gear_left -= 1
+                continue
+        points += 1
+    return PushCosts(check.cost, len(new_banes), tuple(checks), gear_loss, points)
+
+
+def push(
+    result: EmptyReachResult, source: RandomSource, reroll: Sequence[int] | None = None
+) -> EmptyReachResult:
+    """Reroll the chosen dice (default: those with neither success nor 1) as a new result."""
+    _check_may_push(result)
+    chosen = set(_validate_selection(result, reroll))
+    recorder = RecordingSource(source)
+    after: list[DieRecord] = []
+    for index, die in enumerate(result.dice):
+        if index in chosen:
+            face = recorder.draw(die.sides)
+            after.append(
+                die.rerolled(
+                    face, marks_for(face, bane_counts=_bane_counts(die.role, result.check))
+                )
+            )
+        else:
+            after.append(die.with_state(DieState.LOCKED if is_bane(die.face) else DieState.KEPT))
+    costs = _costs(result, after, recorder)
+    successes, banes = _tally(after, result.check)
+    return EmptyReachResult(
+        result.check,
+        tuple(after),
+        successes,
+        banes,
+        result.push_number + 1,
+        costs,
+        Provenance.of(recorder.describe(), recorder.draws),
+        result,
+    )

@@ -1,0 +1,85 @@
+"""The Empty Reach's numbers, in one place that both the roller and the odds engine read."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Literal
+
+from rulebound.core.errors import InvalidInput
+
+
+class StepDie(IntEnum):
+    """A base die; the value is its number of sides, the order is the step ladder."""
+
+    D6 = 6
+    D8 = 8
+    D10 = 10
+    D12 = 12
+
+    @property
+    def label(self) -> str:
+        return f"D{self.value}"
+
+    @property
+    def rung(self) -> int:
+        """Position on the ladder: D6 is 0, D12 is 3."""
+        return LADDER.index(self)
+
+    @staticmethod
+    def parse(field: str, text: object) -> StepDie:
+        if isinstance(text, StepDie):
+            return text
+        if isinstance(text, str):
+            cleaned = text.strip().upper().removeprefix("D")
+            if cleaned.isdigit() and int(cleaned) in _BY_SIDES:
+                return _BY_SIDES[int(cleaned)]
+        raise InvalidInput(field, text, "one of D6, D8, D10, D12")
+
+
+LADDER: tuple[StepDie, ...] = (StepDie.D6, StepDie.D8, StepDie.D10, StepDie.D12)
+_BY_SIDES = {die.value: die for die in LADDER}
+
+MAX_BASE_DICE = 2
+"""Never more than two base dice (and never above two D12s)."""
+
+SUCCESS_FACE = 6
+"""A face at or above this is one success."""
+DOUBLE_SUCCESS_FACE = 10
+"""A face at or above this is two successes (only a D10 or D12 can show it)."""
+BANE_FACE = 1
+"""A 1 is a bane, and a die showing it can never be rerolled."""
+
+BASE_PUSHES = 1
+MAX_HELPERS = 3
+HELP_PER_HELPER = 1
+
+GEAR_CHECK_SIDES = 6
+GEAR_LOSS_FACES = frozenset({1, 2})
+"""On a pushed bane with gear in use, a d6 showing one of these costs the gear a point."""
+
+MAX_SPECIALTY_RANKS = 3
+"""Tough and Hardened may each be taken up to three times."""
+
+CostKind = Literal["damage", "stress"]
+
+
+def successes_on(face: int) -> int:
+    if face >= DOUBLE_SUCCESS_FACE:
+        return 2
+    return 1 if face >= SUCCESS_FACE else 0
+
+
+def is_bane(face: int) -> bool:
+    return face == BANE_FACE
+
+
+def marks_for(face: int, *, bane_counts: bool) -> tuple[str, ...]:
+    """The labels a card shows on a die."""
+    hits = successes_on(face)
+    if hits == 2:
+        return ("success", "success")
+    if hits == 1:
+        return ("success",)
+    if is_bane(face):
+        return ("bane",) if bane_counts else ("one",)
+    return ()

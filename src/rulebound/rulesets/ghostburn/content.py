@@ -1,0 +1,216 @@
+"""Ghostburn content as data: the DL ladder, outcome charts, abilities, skills and tricks.
+
+Built-in files and a game master's homebrew files go through the same pydantic
+models and the same cross-checks, then merge by key (a homebrew ladder replaces
+the built-in one whole, since a ladder only makes sense as a unit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from rulebound.core.errors import ContentError, InvalidInput
+from rulebound.rulesets.content import load_file, load_packaged
+from rulebound.rulesets.ghostburn.chart import Band, Chart
+from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Ladder, Level
+
+Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$", max_length=40)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+Summary = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
+
+T = TypeVar("T")
+
+PACKAGE = "rulebound.rulesets.ghostburn"
+BUILT_IN_FILES = ("ladder.toml", "charts.toml", "skills.toml", "tricks.toml")
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LevelSpec(_Spec):
+    name: Name
+    value: int = Field(ge=MIN_DL, le=MAX_DL)
+    known: bool = False
+    note: Summary = ""
+
+
+class BandSpec(_Spec):
+    key: Key
+    label: Name
+    from_level: int | None = Field(default=None, ge=-10, le=10)
+    outcome: Summary
+
+
+class ChartSpec(_Spec):
+    key: Key
+    name: Name
+    summary: Summary = ""
+    bands: tuple[BandSpec, ...] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _valid_chart(self) -> Self:
+        try:
+            self.to_chart()
+        except InvalidInput as exc:
+            raise ValueError(f"bands: expected {exc.expected}") from None
+        return self
+
+    def to_chart(self) -> Chart:
+        bands = tuple(Band(b.key, b.label, b.from_level, b.outcome) for b in self.bands)
+        return Chart(self.key, bands)
+
+
+class AbilitySpec(_Spec):
+    key: Key
+    name: Name
+    known: bool = False
+
+
+class SkillSpec(_Spec):
+    key: Key
+    name: Name
+    ability: Key
+    known: bool = False
+    summary: Summary = ""
+
+
+class TrickKind(StrEnum):
+    CORE = "core"
+    SIGNATURE = "signature"
+
+
+class TrickSpec(_Spec):
+    key: Key
+    name: Name
+    skill: Key
+    kind: TrickKind = TrickKind.CORE
+    dl: Name | int | None = None
+    dl_trait: Key | None = None
+    chart: Key = "default"
+    outcomes: dict[Key, Summary] = Field(default_factory=dict)
+    summary: Summary = ""
+
+    @model_validator(mode="after")
+    def _one_dl_source(self) -> Self:
+        if (self.dl is None) == (self.dl_trait is None):
+            raise ValueError("give exactly one of dl (a level name or number) and dl_trait")
+        return self
+
+
+class ContentFile(_Spec):
+    """One TOML file; every section is optional so homebrew can add just a trick."""
+
+    levels: tuple[LevelSpec, ...] = ()
+    abilities: tuple[AbilitySpec, ...] = ()
+    skills: tuple[SkillSpec, ...] = ()
+    charts: tuple[ChartSpec, ...] = ()
+    tricks: tuple[TrickSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GhostburnContent:
+    """Everything merged and cross-checked; the roller reads only this."""
+
+    ladder: Ladder
+    levels: tuple[LevelSpec, ...]
+    abilities: Mapping[str, AbilitySpec]
+    skills: Mapping[str, SkillSpec]
+    charts: Mapping[str, Chart]
+    tricks: Mapping[str, TrickSpec]
+
+    def skill(self, key: str) -> SkillSpec:
+        return _pick("skill", key, self.skills)
+
+    def ability(self, key: str) -> AbilitySpec:
+        return _pick("ability", key, self.abilities)
+
+    def trick(self, key: str) -> TrickSpec:
+        return _pick("trick", key, self.tricks)
+
+    def chart(self, key: str) -> Chart:
+        return _pick("chart", key, self.charts)
+
+    def tricks_for(self, skill: str) -> tuple[TrickSpec, ...]:
+        return tuple(t for t in self.tricks.values() if t.skill == skill)
+
+
+def _pick(field: str, key: str, table: Mapping[str, T]) -> T:
+    try:
+        return table[key]
+    except KeyError:
+        raise InvalidInput(field, key, "one of " + ", ".join(sorted(table))) from None
+
+
+def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
+    """Merge files in order (later keys win), then check every cross-reference."""
+    levels: tuple[LevelSpec, ...] = ()
+    abilities: dict[str, AbilitySpec] = {}
+    skills: dict[str, SkillSpec] = {}
+    charts: dict[str, ChartSpec] = {}
+    tricks: dict[str, tuple[str, TrickSpec]] = {}
+    where = "content"
+    for source, file in files:
+        where = source
+        levels = file.levels or levels
+        abilities.update((a.key, a) for a in file.abilities)
+        skills.update((s.key, s) for s in file.skills)
+        charts.update((c.key, c) for c in file.charts)
+        tricks.update((t.key, (source, t)) for t in file.tricks)
+    try:
+        ladder = Ladder(tuple(Level(level.name, level.value) for level in levels))
+    except InvalidInput as exc:
+        raise ContentError(where, f"levels: {exc.expected}, got {exc.value!r}") from None
+    for skill in skills.values():
+        _refer(where, f"skills.{skill.key}.ability", skill.ability, abilities)
+    for source, trick in tricks.values():
+        _refer(source, f"tricks.{trick.key}.skill", trick.skill, skills)
+        chart = charts.get(trick.chart)
+        _refer(source, f"tricks.{trick.key}.chart", trick.chart, charts)
+        assert chart is not None
+        for band in trick.outcomes:
+            _refer(source, f"tricks.{trick.key}.outcomes", band, {b.key: b for b in chart.bands})
+        if trick.dl is not None:
+            try:
+                ladder.parse(f"tricks.{trick.key}.dl", trick.dl)
+            except InvalidInput as exc:
+                raise ContentError(source, str(exc)) from None
+    return GhostburnContent(
+        ladder=ladder,
+        levels=levels,
+        abilities=abilities,
+        skills=skills,
+        charts={key: spec.to_chart() for key, spec in charts.items()},
+        tricks={key: trick for key, (_, trick) in tricks.items()},
+    )
+
+
+def _refer(source: str, field: str, key: str, table: Mapping[str, object]) -> None:
+    if key not in table:
+        accepted = ", ".join(sorted(table))
+        raise ContentError(source, f"{field}: got {key!r}; expected one of {accepted}")
+
+
+def _packaged() -> list[tuple[str, ContentFile]]:
+    return [
+        (f"{PACKAGE}/data/{name}", load_packaged(PACKAGE, name, ContentFile))
+        for name in BUILT_IN_FILES
+    ]
+
+
+@cache
+def builtin_content() -> GhostburnContent:
+    return assemble(_packaged())
+
+
+def load_content(homebrew: Iterable[Path] = ()) -> GhostburnContent:
+    """The built-in content with a game master's files merged on top, in order."""
+    extra = [(str(path), load_file(path, ContentFile)) for path in homebrew]
+    return assemble(_packaged() + extra) if extra else builtin_content()

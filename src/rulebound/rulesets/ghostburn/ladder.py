@@ -1,0 +1,140 @@
+"""The Difficulty Level ladder and a DL positioned on it.
+
+A chart's bands are written as "levels from the DL", so the ladder is what turns
+"one level lower" into a number. A DL taken from a trait may fall between
+levels; ``Options.off_ladder`` says how its neighbouring levels are found.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.ghostburn.options import OffLadderReading, Options
+
+MIN_DL = 1
+MAX_DL = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """Named levels in strictly ascending order of value."""
+
+    levels: tuple[Level, ...]
+
+    def __post_init__(self) -> None:
+        if not self.levels:
+            raise InvalidInput("ladder", (), "at least one level")
+        values = [level.value for level in self.levels]
+        if any(b <= a for a, b in itertools.pairwise(values)):
+            raise InvalidInput("ladder", values, "level values in strictly ascending order")
+        names = [level.name.casefold() for level in self.levels]
+        if len(set(names)) != len(names):
+            raise InvalidInput("ladder", names, "distinct level names")
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(level.value for level in self.levels)
+
+    def describe(self) -> str:
+        return ", ".join(f"{level.name} ({level.value})" for level in self.levels)
+
+    def at(self, value: int) -> Level | None:
+        return next((level for level in self.levels if level.value == value), None)
+
+    def parse(self, field: str, text: str | int) -> int:
+        """A DL given as a level name ("Hard") or a number ("17")."""
+        if isinstance(text, int) and not isinstance(text, bool):
+            return check_dl(field, text)
+        if isinstance(text, str):
+            for level in self.levels:
+                if level.name.casefold() == text.strip().casefold():
+                    return level.value
+            stripped = text.strip().lstrip("+-")
+            if stripped.isdigit():
+                return check_dl(field, int(text))
+        raise InvalidInput(
+            field, text, f"a number from {MIN_DL} to {MAX_DL} or a level name: " + self.describe()
+        )
+
+
+def check_dl(field: str, value: int) -> int:
+    if not MIN_DL <= value <= MAX_DL:
+        raise InvalidInput(field, value, f"a DL from {MIN_DL} to {MAX_DL}")
+    return value
+
+
+def offset_value(dl: int, levels: int, ladder: Ladder, options: Options) -> int | None:
+    """The number ``levels`` ladder steps away from ``dl``; None where the ladder ends."""
+    if levels == 0:
+        return dl
+    values = ladder.values
+    if dl in values or options.off_ladder is OffLadderReading.SNAP_TO_LADDER:
+        pool = (
+            [v for v in values if v > dl] if levels > 0 else [v for v in reversed(values) if v < dl]
+        )
+        index = abs(levels) - 1
+        return pool[index] if index < len(pool) else None
+    anchor = max((i for i, v in enumerate(values) if v <= dl), default=0)
+    target = anchor + levels
+    if not 0 <= target < len(values):
+        return None
+    return values[target] + (dl - values[anchor])
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """The DL a check is rolled against, with where it came from and any GM shift."""
+
+    value: int
+    base: int
+    shift: int
+    source: str
+    ladder: Ladder
+    options: Options
+
+    @staticmethod
+    def make(
+        base: int, ladder: Ladder, options: Options, *, shift: int = 0, source: str = "given"
+    ) -> Difficulty:
+        check_dl("dl", base)
+        value = offset_value(base, shift, ladder, options)
+        if value is None:
+            low, high = shift_range(base, ladder, options)
+            raise InvalidInput(
+                "dl_shift",
+                shift,
+                f"a shift from {low:+d} to {high:+d} levels for DL {base} on the ladder "
+                f"{ladder.describe()}",
+            )
+        return Difficulty(value, base, shift, source, ladder, options)
+
+    @property
+    def level(self) -> Level | None:
+        return self.ladder.at(self.value)
+
+    @property
+    def label(self) -> str:
+        level = self.level
+        return f"{level.name} ({self.value})" if level else f"DL {self.value}"
+
+    def threshold(self, levels: int) -> int | None:
+        """The least result that reaches the band ``levels`` ladder steps from this DL."""
+        return offset_value(self.value, levels, self.ladder, self.options)
+
+
+def shift_range(base: int, ladder: Ladder, options: Options) -> tuple[int, int]:
+    low = 0
+    while offset_value(base, low - 1, ladder, options) is not None:
+        low -= 1
+    high = 0
+    while offset_value(base, high + 1, ladder, options) is not None:
+        high += 1
+    return low, high

@@ -1,0 +1,74 @@
+"""Spending a Luck Point: a new result and a smaller pool, made together or not at all.
+
+The rule text lets a player add one Luck Bonus after seeing the result; it does
+not say how large it is, so the size travels with the pool (the sheet's value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.trace import Modifier
+from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS, Character
+from rulebound.rulesets.ghostburn.roll import GhostburnResult
+from rulebound.rulesets.ghostburn.rules import BonusKind, classify
+
+
+@dataclass(frozen=True, slots=True)
+class LuckPool:
+    points: int
+    bonus: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.points <= MAX_LUCK_POINTS:
+            raise InvalidInput("luck_points", self.points, f"0 to {MAX_LUCK_POINTS}")
+        if self.bonus < 1:
+            raise InvalidInput("luck_bonus", self.bonus, "a Luck Bonus of at least 1")
+
+    @staticmethod
+    def of(character: Character) -> LuckPool:
+        return LuckPool(character.luck_points, character.luck_bonus)
+
+
+@dataclass(frozen=True, slots=True)
+class LuckSpend:
+    result: GhostburnResult
+    pool: LuckPool
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterLuckSpend:
+    result: GhostburnResult
+    character: Character
+
+
+def with_luck(result: GhostburnResult, bonus: int) -> GhostburnResult:
+    """The result as it would stand with the bonus added; the parent is left untouched."""
+    if result.luck is not None:
+        raise RuleViolation("luck", "a roll takes at most one Luck Bonus, and this one has it")
+    if bonus < 1:
+        raise InvalidInput("luck_bonus", bonus, "a Luck Bonus of at least 1")
+    total = result.total + bonus
+    request = result.request
+    return replace(
+        result,
+        modifiers=(*result.modifiers, Modifier("Luck Point", bonus, BonusKind.LUCK.value)),
+        total=total,
+        band=classify(total, request.difficulty, request.chart),
+        parent=result,
+    )
+
+
+def spend_luck(result: GhostburnResult, pool: LuckPool) -> LuckSpend:
+    if pool.points < 1:
+        raise RuleViolation("luck", "no Luck Points left to spend")
+    return LuckSpend(with_luck(result, pool.bonus), LuckPool(pool.points - 1, pool.bonus))
+
+
+def spend_character_luck(result: GhostburnResult, character: Character) -> CharacterLuckSpend:
+    roller = result.request.roller
+    if roller is not None and roller != character.name:
+        raise RuleViolation("luck", f"the roll is {roller}'s, not {character.name}'s")
+    spent = spend_luck(result, LuckPool.of(character))
+    return CharacterLuckSpend(spent.result, character.with_luck_points(spent.pool.points))

@@ -1,0 +1,123 @@
+"""Ghostburn's rules tables, read by both the roller and the odds engine.
+
+Keeping the dice, the band lookup and the stacking rule here means a roll and
+its exact odds cannot disagree about what a result of 17 against Hard means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+
+from rulebound.core.distribution import Distribution
+from rulebound.rulesets.ghostburn.chart import Band, Chart
+from rulebound.rulesets.ghostburn.ladder import Difficulty
+from rulebound.rulesets.ghostburn.options import BottomFade
+
+DICE = 2
+SIDES = 10
+
+
+@cache
+def dice_distribution() -> Distribution[int]:
+    """The sum of 2d10, shared by every odds query."""
+    return Distribution.die(SIDES).repeat(DICE)
+
+
+FLOOR = -(10**9)
+"""A threshold every result reaches: the floor band's, and an open bottom Fade's."""
+
+
+def band_thresholds(difficulty: Difficulty, chart: Chart) -> tuple[tuple[Band, int | None], ...]:
+    """Each band with the least result that lands in it; None marks a band no result reaches.
+
+    A band whose level lies past the ladder's end is empty, unless the open
+    bottom-fade reading makes a band below the ladder catch every lower result.
+    """
+    rows: list[tuple[Band, int | None]] = []
+    caught = False
+    for band in chart.bands:
+        if caught:
+            rows.append((band, None))
+            continue
+        if band.from_level is None:
+            rows.append((band, FLOOR))
+            continue
+        threshold = difficulty.threshold(band.from_level)
+        if (
+            threshold is None
+            and band.from_level < 0
+            and difficulty.options.bottom_fade is BottomFade.OPEN
+        ):
+            threshold, caught = FLOOR, True
+        rows.append((band, threshold))
+    return tuple(rows)
+
+
+def classify(total: int, difficulty: Difficulty, chart: Chart) -> Band:
+    """The best band whose threshold the result reaches."""
+    for band, threshold in band_thresholds(difficulty, chart):
+        if threshold is not None and total >= threshold:
+            return band
+    raise AssertionError("unreachable: the floor band catches every result")
+
+
+class BonusKind(StrEnum):
+    ABILITY = "ability"
+    SKILL = "skill"
+    GEAR = "gear"
+    AUG = "aug"
+    LUCK = "luck"
+
+
+STACKING_KINDS: tuple[BonusKind, ...] = (
+    BonusKind.ABILITY,
+    BonusKind.SKILL,
+    BonusKind.GEAR,
+    BonusKind.AUG,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """A candidate bonus and where it comes from, before stacking picks one per kind."""
+
+    kind: BonusKind
+    source: str
+    value: int
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BonusLine:
+    """A candidate after stacking: whether it applied, and if not, why."""
+
+    kind: BonusKind
+    source: str
+    value: int
+    applied: bool
+    note: str = ""
+
+
+def stack(candidates: Iterable[Bonus]) -> tuple[BonusLine, ...]:
+    """At most one bonus of each kind applies: the highest, the first listed on a tie."""
+    pool = list(candidates)
+    lines: list[BonusLine] = []
+    for kind in STACKING_KINDS:
+        same = [bonus for bonus in pool if bonus.kind is kind]
+        if not same:
+            continue
+        best = max(range(len(same)), key=lambda i: (same[i].value, -i))
+        for i, bonus in enumerate(same):
+            note = bonus.note
+            if i != best:
+                reason = f"does not stack; {same[best].source} ({same[best].value:+d}) applies"
+                note = f"{note}; {reason}" if note else reason
+            lines.append(BonusLine(kind, bonus.source, bonus.value, i == best, note))
+    return tuple(lines)
+
+
+def applied_total(lines: Iterable[BonusLine]) -> int:
+    return sum(line.value for line in lines if line.applied)

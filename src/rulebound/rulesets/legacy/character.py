@@ -1,0 +1,238 @@
+"""The character sheet: a frozen pydantic model (it is also the saved JSON file).
+
+Every state change elsewhere returns a ``Change``: the new character together with
+the events it caused, so a caller can never apply half of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rulebound.core.errors import InvalidInput
+from rulebound.core.trace import Provenance
+from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult
+from rulebound.rulesets.legacy.content import (
+    CHARACTERISTICS,
+    PRIMARIES,
+    Catalogue,
+    EdgeRule,
+    Trait,
+    catalogue,
+)
+from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, characteristic_bonus
+
+LOCATIONS: tuple[str, ...] = ("head", "left-arm", "right-arm", "torso", "left-leg", "right-leg")
+
+
+class Armour(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    physical: int = Field(default=0, ge=0)
+    magical: int = Field(default=0, ge=0)
+
+
+class Character(BaseModel):
+    """A Legacy character. ``max_bonus`` remembers each primary's highest bonus for advances."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1)
+    race: str
+    origin: str
+    soul: str
+    char_class: str = ""
+    is_pc: bool = True
+    scores: dict[str, int]
+    unnatural: dict[str, int] = Field(default_factory=dict)
+    max_bonus: dict[str, int] = Field(default_factory=dict)
+    rank: int = Field(default=1, ge=1, le=6)
+    affinities: tuple[str, ...] = ()
+    proficiencies: tuple[str, ...] = ()
+    lck: int = Field(ge=0)
+    fate: int = Field(ge=0)
+    ren: int
+    san: int = Field(default=0, ge=0)
+    cor: int = Field(default=0, ge=0)
+    favour: bool = False
+    wounds: int | None = None
+    fatigue_taken: int = Field(default=0, ge=0)
+    rest_points: int | None = None
+    critical: dict[str, int] = Field(default_factory=dict)
+    armour: dict[str, Armour] = Field(default_factory=dict)
+    resistances: tuple[str, ...] = ()
+    vulnerabilities: tuple[str, ...] = ()
+    unconscious: bool = False
+    bleeding: bool = False
+    dead: bool = False
+    death_successes: int = Field(default=0, ge=0)
+    death_failures: int = Field(default=0, ge=0)
+    unplayable: bool = False
+
+    @model_validator(mode="after")
+    def _complete(self) -> Character:
+        missing = [c for c in CHARACTERISTICS if c not in self.scores]
+        extra = [c for c in self.scores if c not in CHARACTERISTICS]
+        if missing or extra:
+            raise ValueError(f"scores need exactly {', '.join(CHARACTERISTICS)}; "
+                             f"missing {missing}, unknown {extra}")  # fmt: skip
+        for code, value in self.scores.items():
+            if value < 0:
+                raise ValueError(f"scores.{code} must be 0 or more, got {value}")
+        for loc in (*self.critical, *self.armour):
+            if loc not in LOCATIONS:
+                raise ValueError(f"location {loc!r} is not one of {', '.join(LOCATIONS)}")
+        return self
+
+    # derived numbers ------------------------------------------------------------
+    def score(self, code: str) -> int:
+        if code == "LCK":
+            return self.lck
+        if code not in self.scores:
+            raise InvalidInput("characteristic", code, "one of " + ", ".join(CHARACTERISTICS))
+        return self.scores[code]
+
+    def bonus(self, code: str) -> int:
+        if code == "LCK":
+            return characteristic_bonus(self.lck)
+        return characteristic_bonus(self.score(code), self.unnatural.get(code, 0))
+
+    @property
+    def max_wounds(self) -> int:
+        return self.scores["STM"]
+
+    @property
+    def current_wounds(self) -> int:
+        return self.max_wounds if self.wounds is None else self.wounds
+
+    @property
+    def max_rest_points(self) -> int:
+        return self.bonus("CON")
+
+    @property
+    def current_rest_points(self) -> int:
+        return self.max_rest_points if self.rest_points is None else self.rest_points
+
+    @property
+    def soak(self) -> int:
+        return self.bonus("CON")
+
+    @property
+    def fatigue_capacity(self) -> int:
+        return self.bonus("STM")
+
+    @property
+    def fatigued(self) -> bool:
+        return self.fatigue_taken > 0
+
+    @property
+    def reactions(self) -> int:
+        return self.bonus("INI")
+
+    def speed_feet(self, cat: Catalogue | None = None) -> int:
+        from rulebound.rulesets.legacy.rules import SPEED_FEET_PER_BONUS
+
+        change = sum(t.speed_bonus_change for t in self.traits(cat))
+        return SPEED_FEET_PER_BONUS * max(self.bonus("DEX") + change, 0)
+
+    def natural_armour(self, cat: Catalogue | None = None) -> int:
+        return (cat or catalogue()).race(self.race).natural_armour
+
+    def armour_at(self, location: str, cat: Catalogue | None = None) -> int:
+        piece = self.armour.get(location, Armour())
+        return self.natural_armour(cat) + piece.physical + piece.magical
+
+    def traits(self, cat: Catalogue | None = None) -> list[Trait]:
+        c = cat or catalogue()
+        keys = [*c.race(self.race).traits, c.origin(self.origin).trait]
+        return [c.traits[k] for k in keys]
+
+    def has_affinity(self, key: str, cat: Catalogue | None = None) -> bool:
+        granted = {t.grants_affinity for t in self.traits(cat)}
+        return key in self.affinities or key in granted
+
+    def fate_cap(self, cat: Catalogue | None = None) -> int:
+        """Fate never exceeds the LCK bonus, plus an origin's bonus point (ruling)."""
+        return characteristic_bonus(self.lck) + (cat or catalogue()).origin(self.origin).bonus_fate
+
+    def edge_rules(self, cat: Catalogue | None = None) -> list[EdgeRule]:
+        c = cat or catalogue()
+        rules: list[EdgeRule] = [e for t in self.traits(c) for e in t.edges]
+        return rules + list(c.soul(self.soul).edges)
+
+    # building checks ------------------------------------------------------------
+    def check(
+        self,
+        code: str,
+        *,
+        affinity: str | None = None,
+        proficient: bool = False,
+        difficulty: str = "challenging",
+        situations: Iterable[str] = (),
+        advantage: bool = False,
+        disadvantage: bool = False,
+        modifier: int = 0,
+        scale: str = DEFAULT_SCALE,
+        cat: Catalogue | None = None,
+    ) -> CheckRequest:
+        """A check against ``code``; ``affinity`` names a skill affinity (a skill check)."""
+        c = cat or catalogue()
+        score = self.score(code)
+        skill = affinity is not None and c.affinity(affinity).kind == "skill"
+        has = self.has_affinity(affinity, c) if affinity else self.has_affinity(code.lower(), c)
+        sits = set(situations)
+        for rule in self.edge_rules(c):
+            if rule.characteristics and code not in rule.characteristics:
+                continue
+            if rule.affinity is not None and rule.affinity != affinity:
+                continue
+            if rule.situation is not None and rule.situation not in sits:
+                continue
+            advantage |= rule.edge == "advantage"
+            disadvantage |= rule.edge == "disadvantage"
+        return CheckRequest(
+            score=score,
+            bonus=self.bonus(code),
+            characteristic=code,
+            rank=self.rank if (has or proficient) else None,
+            difficulty=difficulty,
+            skill=skill,
+            has_skill_affinity=has or proficient,
+            fatigued=self.fatigued,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            modifier=modifier,
+            scale=scale,
+            label=f"{affinity.capitalize()} ({code})" if affinity else code,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a change caused (a disorder roll, a secondary gain, a fate burn)."""
+
+    kind: str
+    detail: str
+    value: int | None = None
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A state change, whole: the new character, its events, and any checks it rolled."""
+
+    character: Character
+    events: tuple[Event, ...] = ()
+    results: tuple[LegacyResult, ...] = ()
+
+
+def primary_of(code: str) -> str | None:
+    """The primary paired with a secondary, or None for a primary."""
+    pairs = catalogue().pairs
+    return next((p for p, s in pairs.items() if s == code), None)
+
+
+def is_primary(code: str) -> bool:
+    return code in PRIMARIES

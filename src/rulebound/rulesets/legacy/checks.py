@@ -1,0 +1,218 @@
+"""Basic checks: the request, how its target is built, the roll, and the frozen result.
+
+Follow-ups (declining a partial success, a fate reroll, a luck swap) are new
+results whose ``parent`` is the result they follow; nothing is mutated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulebound.core.errors import InvalidInput
+from rulebound.core.limits import DEFAULT_LIMITS
+from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance
+from rulebound.rulesets.legacy.content import catalogue
+from rulebound.rulesets.legacy.rules import (
+    DEFAULT_SCALE,
+    FATIGUE_PENALTY,
+    Edge,
+    Outcome,
+    Thresholds,
+    characteristic_bonus,
+    classify,
+    degrees,
+    harder,
+    margin,
+    net_edge,
+    rank_bonus,
+    scale,
+)
+
+MAX_SCORE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRequest:
+    """Everything that shapes one check. ``target`` (if given) is the final number to roll under."""
+
+    score: int = 0
+    bonus: int | None = None
+    characteristic: str = ""
+    rank: int | None = None
+    difficulty: str = "challenging"
+    skill: bool = False
+    has_skill_affinity: bool = True
+    fatigued: bool = False
+    advantage: bool = False
+    disadvantage: bool = False
+    modifier: int = 0
+    scale: str = DEFAULT_SCALE
+    target: int | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.score <= MAX_SCORE:
+            raise InvalidInput("score", self.score, f"a characteristic from 0 to {MAX_SCORE}")
+        if self.bonus is not None and not 0 <= self.bonus <= MAX_SCORE // 10:
+            raise InvalidInput("bonus", self.bonus, f"a bonus from 0 to {MAX_SCORE // 10}")
+        if self.target is not None and not -MAX_SCORE <= self.target <= MAX_SCORE:
+            raise InvalidInput("target", self.target, f"a target from {-MAX_SCORE} to {MAX_SCORE}")
+        DEFAULT_LIMITS.check_modifier("modifier", self.modifier)
+        scale(self.scale)
+        catalogue().difficulty(self.difficulty)
+        if self.rank is not None:
+            rank_bonus(self.rank)
+
+    @property
+    def ability_bonus(self) -> int:
+        return characteristic_bonus(self.score) if self.bonus is None else self.bonus
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A request turned into numbers: thresholds, net edge, and each modifier with its source."""
+
+    thresholds: Thresholds
+    edge: Edge
+    modifiers: tuple[Modifier, ...]
+    difficulty: str
+
+
+def resolve(req: CheckRequest) -> Resolved:
+    sc = scale(req.scale)
+    bonus = req.ability_bonus
+    if req.target is not None:
+        edge = net_edge(req.advantage, req.disadvantage)
+        return Resolved(Thresholds(req.target, bonus, bonus, sc.die), edge, (), req.difficulty)
+    key = req.difficulty
+    mods: list[Modifier] = []
+    if req.skill and not req.has_skill_affinity:
+        key = harder(key)
+    diff = catalogue().difficulty(key)
+    f = sc.modifier_factor
+    if req.rank is not None:
+        mods.append(Modifier(f"rank bonus (rank {req.rank})", rank_bonus(req.rank) * f, "rank"))
+    label = diff.name + (" (no skill affinity: one class harder)" if key != req.difficulty else "")
+    mods.append(Modifier(f"difficulty: {label}", diff.modifier * f, "difficulty"))
+    if req.fatigued:
+        mods.append(Modifier("fatigued", FATIGUE_PENALTY * f, "fatigue"))
+    if req.modifier:
+        mods.append(Modifier("situational", req.modifier, "situational"))
+    total = sum(m.value for m in mods)
+    base = req.score // 2 if sc.halve_score else req.score
+    edge = net_edge(
+        req.advantage or diff.edge == "advantage", req.disadvantage or diff.edge == "disadvantage"
+    )
+    return Resolved(Thresholds(base + total, bonus + total, bonus, sc.die), edge, tuple(mods), key)
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyResult:
+    """One check, complete: what was asked, the dice, the outcome, and the draws to replay it."""
+
+    request: CheckRequest
+    thresholds: Thresholds
+    edge: Edge
+    modifiers: tuple[Modifier, ...]
+    dice: tuple[DieRecord, ...]
+    face: int
+    outcome: Outcome
+    margin: int
+    degrees: int
+    provenance: Provenance
+    parent: LegacyResult | None = field(default=None, repr=False)
+    note: str = ""
+
+    @property
+    def succeeded(self) -> bool:
+        return self.outcome.passed
+
+    @property
+    def headline(self) -> str:
+        return self.outcome.value.capitalize()
+
+
+def _kept_index(faces: list[int], edge: Edge) -> int:
+    if edge is Edge.ADVANTAGE:
+        return faces.index(min(faces))
+    if edge is Edge.DISADVANTAGE:
+        return faces.index(max(faces))
+    return 0
+
+
+def roll_resolved(
+    req: CheckRequest,
+    res: Resolved,
+    source: RandomSource,
+    *,
+    parent: LegacyResult | None = None,
+    note: str = "",
+) -> LegacyResult:
+    rec = RecordingSource(source)
+    die = res.thresholds.die
+    count = 1 if res.edge is Edge.NONE else 2
+    faces = [rec.draw(die) for _ in range(count)]
+    kept = _kept_index(faces, res.edge)
+    dice = tuple(
+        DieRecord(
+            f"d{die} #{i + 1}",
+            die,
+            face,
+            role="check",
+            state=DieState.KEPT if count > 1 and i == kept else DieState.ROLLED,
+            marks=(() if count == 1 else ("kept",) if i == kept else ("dropped",)),
+        )
+        for i, face in enumerate(faces)
+    )
+    face = faces[kept]
+    outcome = classify(face, res.thresholds)
+    m = margin(face, res.thresholds, outcome)
+    return LegacyResult(
+        request=req,
+        thresholds=res.thresholds,
+        edge=res.edge,
+        modifiers=res.modifiers,
+        dice=dice,
+        face=face,
+        outcome=outcome,
+        margin=m,
+        degrees=degrees(m, scale(req.scale)),
+        provenance=Provenance.of(rec.describe(), rec.draws),
+        parent=parent,
+        note=note,
+    )
+
+
+def roll_check(req: CheckRequest, source: RandomSource) -> LegacyResult:
+    return roll_resolved(req, resolve(req), source)
+
+
+def reroll(result: LegacyResult, source: RandomSource, note: str = "reroll") -> LegacyResult:
+    """Roll the same check again as a new result linked to the old one."""
+    return roll_resolved(result.request, resolve(result.request), source, parent=result, note=note)
+
+
+def decline_partial(result: LegacyResult) -> LegacyResult:
+    """Refuse a partial success: a new result, counted as a plain failure."""
+    if result.outcome is not Outcome.PARTIAL:
+        raise InvalidInput("outcome", result.outcome.value, "a partial success to decline")
+    return LegacyResult(
+        request=result.request,
+        thresholds=result.thresholds,
+        edge=result.edge,
+        modifiers=result.modifiers,
+        dice=result.dice,
+        face=result.face,
+        outcome=Outcome.FAILURE,
+        margin=result.margin,
+        degrees=result.degrees,
+        provenance=Provenance(result.provenance.source, ()),
+        parent=result,
+        note="partial success declined",
+    )
+
+
+def luck_request(lck: int, scale_key: str = DEFAULT_SCALE, label: str = "LCK test") -> CheckRequest:
+    """An unmodified test against LCK: no rank, no difficulty, no fatigue, no edge."""
+    return CheckRequest(score=lck, characteristic="LCK", scale=scale_key, label=label)

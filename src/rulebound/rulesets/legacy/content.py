@@ -1,0 +1,315 @@
+"""Pydantic models for Legacy content, and the catalogue that loads and cross-checks it.
+
+Every built-in file and every homebrew file goes through these models, so a
+malformed race fails with a ``ContentError`` naming the field, whoever wrote it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rulebound.core.errors import ContentError, InvalidInput
+from rulebound.rulesets.content import load_file, load_packaged
+
+PRIMARIES: tuple[str, ...] = ("STR", "DEX", "CON", "CHA", "INT", "WIL", "PER")
+SECONDARIES: tuple[str, ...] = ("WPN", "BLS", "STM", "POW", "EDU", "LDR", "INI")
+CHARACTERISTICS: tuple[str, ...] = PRIMARIES + SECONDARIES
+
+Code = Literal[
+    "STR", "DEX", "CON", "CHA", "INT", "WIL", "PER",
+    "WPN", "BLS", "STM", "POW", "EDU", "LDR", "INI",
+]  # fmt: skip
+EdgeKind = Literal["advantage", "disadvantage"]
+T = TypeVar("T")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Named(_Model):
+    code: Code
+    name: str = Field(min_length=1)
+
+
+class PairDef(_Model):
+    primary: Named
+    secondary: Named
+
+
+class CharacteristicsFile(_Model):
+    pair: tuple[PairDef, ...]
+
+    @model_validator(mode="after")
+    def _seven_pairs(self) -> CharacteristicsFile:
+        got = tuple(p.primary.code for p in self.pair), tuple(p.secondary.code for p in self.pair)
+        if got != (PRIMARIES, SECONDARIES):
+            raise ValueError(f"pairs must be {list(zip(PRIMARIES, SECONDARIES, strict=True))}")
+        return self
+
+
+class PrimaryValues(_Model):
+    """All seven primaries, each required; an unknown code such as AGL is rejected by name."""
+
+    STR: int = Field(ge=0, le=100)
+    DEX: int = Field(ge=0, le=100)
+    CON: int = Field(ge=0, le=100)
+    CHA: int = Field(ge=0, le=100)
+    INT: int = Field(ge=0, le=100)
+    WIL: int = Field(ge=0, le=100)
+    PER: int = Field(ge=0, le=100)
+
+
+class SecondaryValues(_Model):
+    WPN: int = Field(ge=0, le=100)
+    BLS: int = Field(ge=0, le=100)
+    STM: int = Field(ge=0, le=100)
+    POW: int = Field(ge=0, le=100)
+    EDU: int = Field(ge=0, le=100)
+    LDR: int = Field(ge=0, le=100)
+    INI: int = Field(ge=0, le=100)
+
+
+class EdgeRule(_Model):
+    """Advantage or disadvantage on checks matching every filter given (none given: all checks)."""
+
+    edge: EdgeKind
+    characteristics: tuple[Code, ...] = ()
+    affinity: str | None = None
+    situation: str | None = None
+
+
+class Trait(_Model):
+    key: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    summary: str
+    edges: tuple[EdgeRule, ...] = ()
+    grants_affinity: str | None = None
+    speed_bonus_change: int = 0
+    resistances: tuple[str, ...] = ()
+    damage_reduction: dict[str, int] = Field(default_factory=dict)
+
+
+class Race(_Model):
+    key: str = Field(min_length=1, pattern=r"^[a-z][a-z0-9-]*$")
+    name: str = Field(min_length=1)
+    primaries: PrimaryValues
+    secondaries: SecondaryValues
+    base_lck: int = Field(ge=0, le=100)
+    unnatural: dict[Code, int] = Field(default_factory=dict)
+    traits: tuple[str, ...] = ()
+    natural_armour: int = Field(default=0, ge=0)
+    ren: int = 0
+    arms: int = Field(default=2, ge=0)
+
+    def base(self, code: str) -> int:
+        block = self.primaries if code in PRIMARIES else self.secondaries
+        value: int = getattr(block, code)
+        return value
+
+
+class Origin(_Model):
+    key: str = Field(min_length=1, pattern=r"^[a-z][a-z0-9-]*$")
+    name: str = Field(min_length=1)
+    modifiers: dict[Code, int]
+    affinity: str
+    common_skills: tuple[str, ...] = ()
+    trait: str
+    bonus_fate: int = Field(default=0, ge=0)
+    starting_mutation: bool = False
+
+
+class DiceExpr(_Model):
+    dice: int = Field(ge=1, le=10)
+    sides: int = Field(ge=1, le=100)
+    plus: int = 0
+
+
+class Soul(_Model):
+    key: str = Field(min_length=1, pattern=r"^[a-z][a-z0-9-]*$")
+    name: str = Field(min_length=1)
+    kind: Literal["racial", "anomaly"]
+    summary: str
+    races: tuple[str, ...] = ()
+    forbidden_races: tuple[str, ...] = ()
+    forbidden_classes: tuple[str, ...] = ()
+    edges: tuple[EdgeRule, ...] = ()
+    extra_affinities: int = Field(default=0, ge=0)
+    start_san: DiceExpr | None = None
+    start_cor: DiceExpr | None = None
+    start_ren: DiceExpr | None = None
+    halve_cor_gain: bool = False
+    burn_luck_check: bool = False
+    spend_luck_check: bool = False
+    stamina_for_fate: bool = False
+    free_luck_swap_affinity: str | None = None
+    luck_cancels_critical_failure: bool = False
+
+
+class Affinity(_Model):
+    key: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    uses: tuple[Code, ...] = ()
+    summary: str = ""
+    kind: Literal["skill", "characteristic"] = "skill"
+
+
+class Difficulty(_Model):
+    key: str
+    name: str
+    modifier: int = Field(ge=-20, le=20)
+    edge: EdgeKind | None = None
+
+
+class RankBand(_Model):
+    min_rank: int = Field(ge=1)
+    max_rank: int = Field(ge=1)
+    bonus: int
+
+
+class Thresholds(_Model):
+    san: tuple[int, ...]
+    cor: tuple[int, ...]
+    unplayable: int = Field(ge=1)
+
+
+class TablesFile(_Model):
+    difficulty: tuple[Difficulty, ...] = Field(min_length=1)
+    rank_bonus: tuple[RankBand, ...] = Field(min_length=1)
+    thresholds: Thresholds
+
+
+class RacesFile(_Model):
+    race: tuple[Race, ...]
+
+
+class OriginsFile(_Model):
+    origin: tuple[Origin, ...]
+
+
+class SoulsFile(_Model):
+    soul: tuple[Soul, ...]
+
+
+class AffinitiesFile(_Model):
+    affinity: tuple[Affinity, ...]
+
+
+class TraitsFile(_Model):
+    trait: tuple[Trait, ...]
+
+
+class Catalogue(_Model):
+    """Every piece of Legacy content, keyed, with cross-references checked."""
+
+    pairs: dict[str, str]
+    names: dict[str, str]
+    races: dict[str, Race]
+    origins: dict[str, Origin]
+    souls: dict[str, Soul]
+    affinities: dict[str, Affinity]
+    traits: dict[str, Trait]
+    tables: TablesFile
+
+    def check_references(self, source: str) -> None:
+        """Raise ContentError naming the first reference to something that does not exist."""
+        for race in self.races.values():
+            for trait in race.traits:
+                if trait not in self.traits:
+                    raise ContentError(source, _unknown(f"race {race.key}.traits", trait, self.traits))
+        for origin in self.origins.values():
+            if origin.affinity not in self.affinities:
+                raise ContentError(
+                    source, _unknown(f"origin {origin.key}.affinity", origin.affinity, self.affinities)
+                )
+            if origin.trait not in self.traits:
+                raise ContentError(source, _unknown(f"origin {origin.key}.trait", origin.trait, self.traits))
+        for soul in self.souls.values():
+            for race_key in (*soul.races, *soul.forbidden_races):
+                if race_key not in self.races:
+                    raise ContentError(source, _unknown(f"soul {soul.key}.races", race_key, self.races))
+
+    def with_race(self, race: Race, source: str = "homebrew race") -> Catalogue:
+        """A new catalogue that also holds ``race`` (a homebrew race replaces a same-key one)."""
+        updated = self.model_copy(update={"races": {**self.races, race.key: race}})
+        updated.check_references(source)
+        return updated
+
+    def race(self, key: str) -> Race:
+        return _lookup("race", key, self.races)
+
+    def origin(self, key: str) -> Origin:
+        return _lookup("origin", key, self.origins)
+
+    def soul(self, key: str) -> Soul:
+        return _lookup("soul", key, self.souls)
+
+    def affinity(self, key: str) -> Affinity:
+        return _lookup("affinity", key, self.affinities)
+
+    def difficulty(self, key: str) -> Difficulty:
+        return _lookup("difficulty", key, {d.key: d for d in self.tables.difficulty})
+
+
+def _unknown(field: str, value: str, known: dict[str, object]) -> str:
+    return f"{field}: got {value!r}; expected one of {', '.join(sorted(known))}"
+
+
+def _lookup(kind: str, key: str, table: dict[str, T]) -> T:
+    try:
+        return table[key]
+    except KeyError:
+        raise InvalidInput(kind, key, "one of " + ", ".join(sorted(table))) from None
+
+
+_PACKAGE = "rulebound.rulesets.legacy"
+
+
+K = TypeVar("K", Race, Origin, Soul, Affinity, Trait)
+
+
+def _keyed(source: str, items: tuple[K, ...]) -> dict[str, K]:
+    out: dict[str, K] = {}
+    for item in items:
+        if item.key in out:
+            raise ContentError(source, f"key: {item.key!r} appears twice")
+        out[item.key] = item
+    return out
+
+
+@cache
+def catalogue() -> Catalogue:
+    """The built-in content, loaded and checked once."""
+    chars = load_packaged(_PACKAGE, "characteristics.toml", CharacteristicsFile)
+    pairs = {p.primary.code: p.secondary.code for p in chars.pair}
+    names = {n.code: n.name for p in chars.pair for n in (p.primary, p.secondary)}
+    affinities = _keyed(
+        "affinities.toml", load_packaged(_PACKAGE, "affinities.toml", AffinitiesFile).affinity
+    )
+    for code, name in names.items():
+        affinities[code.lower()] = Affinity(
+            key=code.lower(), name=name, uses=(code,), kind="characteristic",  # type: ignore[arg-type]
+            summary=f"Checks made directly against {code}.",
+        )
+    built = Catalogue(
+        pairs=pairs,
+        names=names,
+        races=_keyed("races.toml", load_packaged(_PACKAGE, "races.toml", RacesFile).race),
+        origins=_keyed("origins.toml", load_packaged(_PACKAGE, "origins.toml", OriginsFile).origin),
+        souls=_keyed("souls.toml", load_packaged(_PACKAGE, "souls.toml", SoulsFile).soul),
+        affinities=affinities,
+        traits=_keyed("traits.toml", load_packaged(_PACKAGE, "traits.toml", TraitsFile).trait),
+        tables=load_packaged(_PACKAGE, "tables.toml", TablesFile),
+    )
+    built.check_references(f"{_PACKAGE}/data")
+    return built
+
+
+def load_homebrew_race(path: Path, base: Catalogue | None = None) -> Catalogue:
+    """Validate a GM's race file (one race at the top level) and add it to the catalogue."""
+    race = load_file(path, Race)
+    return (base or catalogue()).with_race(race, str(path))

@@ -1,0 +1,185 @@
+"""The Legacy rules tables and pure rule functions, read by both the roller and the odds engine.
+
+Everything numeric about a check lives here: the scale variants, the target and
+critical thresholds, outcome classification, margins, degrees, and the death-save
+rule. The roller (``checks``) and the exact odds (``odds``) call the same
+functions, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.base import Variant
+from rulebound.rulesets.legacy.content import Catalogue, catalogue
+
+
+class Outcome(StrEnum):
+    CRITICAL_SUCCESS = "critical success"
+    SUCCESS = "success"
+    PARTIAL = "partial success"
+    FAILURE = "failure"
+    CRITICAL_FAILURE = "critical failure"
+
+    @property
+    def passed(self) -> bool:
+        return self in (Outcome.CRITICAL_SUCCESS, Outcome.SUCCESS)
+
+    @property
+    def critical(self) -> bool:
+        return self in (Outcome.CRITICAL_SUCCESS, Outcome.CRITICAL_FAILURE)
+
+
+OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
+
+
+class Edge(StrEnum):
+    NONE = "none"
+    ADVANTAGE = "advantage"
+    DISADVANTAGE = "disadvantage"
+
+
+def net_edge(advantage: bool, disadvantage: bool) -> Edge:
+    """Advantage and disadvantage never stack, and any of each cancels to a plain roll."""
+    if advantage and not disadvantage:
+        return Edge.ADVANTAGE
+    if disadvantage and not advantage:
+        return Edge.DISADVANTAGE
+    return Edge.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """How a characteristic on a roughly 20-45 scale meets the die (see the scale ruling)."""
+
+    key: str
+    die: int
+    modifier_factor: int
+    halve_score: bool
+    degree_size: int
+    summary: str
+
+
+SCALES: dict[str, Scale] = {
+    s.key: s
+    for s in (
+        Scale("as-written", 20, 1, False, 1, "d20 against the full score: almost every check passes"),
+        Scale("d100", 100, 5, False, 10, "d100 against the score; rank, difficulty and fatigue x5"),
+        Scale("halved", 20, 1, True, 1, "d20 against half the score (rounded down)"),
+    )
+}
+DEFAULT_SCALE = "as-written"
+
+SCALE_VARIANT = Variant(
+    key="scale",
+    choices=tuple(SCALES),
+    default=DEFAULT_SCALE,
+    summary="How characteristics (about 20-45) meet the check die; the text as written is a d20.",
+)
+
+DEATH_SAVE_TARGET = 10
+DEATH_SAVE_DIE = 20
+DEATH_SAVE_LIMIT = 3
+FATIGUE_PENALTY = -1
+SPEED_FEET_PER_BONUS = 5
+
+
+def scale(key: str) -> Scale:
+    try:
+        return SCALES[key]
+    except KeyError:
+        raise InvalidInput("scale", key, "one of " + ", ".join(SCALES)) from None
+
+
+def characteristic_bonus(score: int, unnatural: int = 0) -> int:
+    """The tens digit of the score plus any Unnatural (X) bonus (ruling: the text never defines it)."""
+    return max(score, 0) // 10 + unnatural
+
+
+def rank_bonus(rank: int, cat: Catalogue | None = None) -> int:
+    for band in (cat or catalogue()).tables.rank_bonus:
+        if band.min_rank <= rank <= band.max_rank:
+            return band.bonus
+    bands = (cat or catalogue()).tables.rank_bonus
+    return _raise_rank(rank, bands[0].min_rank, bands[-1].max_rank)
+
+
+def _raise_rank(rank: int, low: int, high: int) -> int:
+    raise InvalidInput("rank", rank, f"a rank from {low} to {high}")
+
+
+def difficulty_keys(cat: Catalogue | None = None) -> tuple[str, ...]:
+    return tuple(d.key for d in (cat or catalogue()).tables.difficulty)
+
+
+def harder(key: str, steps: int = 1, cat: Catalogue | None = None) -> str:
+    """The class ``steps`` harder; Impossible is the floor (ruling: nothing is harder)."""
+    keys = difficulty_keys(cat)
+    (cat or catalogue()).difficulty(key)
+    return keys[min(keys.index(key) + steps, len(keys) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The numbers a d-N face is judged against. ``crit_target`` swaps the score for its bonus."""
+
+    target: int
+    crit_target: int
+    partial_bonus: int
+    die: int = 20
+
+    def __post_init__(self) -> None:
+        if self.die < 2:
+            raise InvalidInput("die", self.die, "at least 2 sides")
+        if self.partial_bonus < 0:
+            raise InvalidInput("bonus", self.partial_bonus, "a bonus of 0 or more")
+
+
+def classify(face: int, t: Thresholds) -> Outcome:
+    """Judge one kept face: top face always critically fails, a 1 always critically succeeds."""
+    if face == t.die:
+        return Outcome.CRITICAL_FAILURE
+    if face == 1 or face <= t.crit_target:
+        return Outcome.CRITICAL_SUCCESS
+    if face <= t.target:
+        return Outcome.SUCCESS
+    if face - t.target <= t.partial_bonus:
+        return Outcome.PARTIAL
+    return Outcome.FAILURE
+
+
+def margin(face: int, t: Thresholds, outcome: Outcome) -> int:
+    """How far the roll passed (positive) or failed (negative), never pointing the wrong way.
+
+    A forced result (a 1 under an impossible target, a top face under an easy one)
+    has margin 0 rather than a margin on the wrong side.
+    """
+    raw = t.target - face
+    return max(raw, 0) if outcome.passed else min(raw, 0)
+
+
+def weighted_margin(face: int, t: Thresholds, outcome: Outcome) -> int:
+    """The margin with criticals counting double (extended and opposed checks)."""
+    m = margin(face, t, outcome)
+    return 2 * m if outcome.critical else m
+
+
+def degrees(signed_margin: int, sc: Scale) -> int:
+    """Degrees of success (+) or failure (-): one per ``degree_size`` points of margin."""
+    size = sc.degree_size
+    return signed_margin // size if signed_margin >= 0 else -((-signed_margin) // size)
+
+
+def death_save_points(face: int) -> tuple[int, int]:
+    """(successes, failures) one death save adds: d20 against 10, criticals count 2."""
+    t = Thresholds(DEATH_SAVE_TARGET, 1, 0, DEATH_SAVE_DIE)
+    outcome = classify(face, t)
+    if outcome is Outcome.CRITICAL_SUCCESS:
+        return (2, 0)
+    if outcome is Outcome.SUCCESS:
+        return (1, 0)
+    if outcome is Outcome.CRITICAL_FAILURE:
+        return (0, 2)
+    return (0, 1)

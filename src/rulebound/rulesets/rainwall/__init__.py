@@ -1,0 +1,25 @@
+"""Rainwall: a d10 roll-under pool with bonus points, IoS and degrees of success."""
+
+from rulebound.rulesets.rainwall.bonus import Alternative, alternatives, optimal_allocation
+from rulebound.rulesets.rainwall.odds import RainwallOdds, odds
+from rulebound.rulesets.rainwall.request import RainwallRequest, parse_request
+from rulebound.rulesets.rainwall.roll import RainwallResult, reallocate, roll
+from rulebound.rulesets.rainwall.rules import Degree, Options
+from rulebound.rulesets.rainwall.ruleset import RULESET, RainwallRuleset
+
+__all__ = [
+    "RULESET",
+    "Alternative",
+    "Degree",
+    "Options",
+    "RainwallOdds",
+    "RainwallRequest",
+    "RainwallResult",
+    "RainwallRuleset",
+    "alternatives",
+    "odds",
+    "optimal_allocation",
+    "parse_request",
+    "reallocate",
+    "roll",
+]

@@ -1,0 +1,112 @@
+"""Spending bonus points: the optimal allocation, a checked manual one, and the alternatives.
+
+An allocation is a tuple of points per die, in die order. A point moves a die
+one face toward success (down); points may overshoot the target, as the
+seed's own example does, but no die may go below 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.rulesets.rainwall import rules
+from rulebound.rulesets.rainwall.rules import Options
+
+
+def optimal_allocation(
+    faces: Sequence[int], skill: int, bonus: int, options: Options
+) -> tuple[int, ...]:
+    """The most successes: fix the cheapest failures first, earliest die on a tie.
+
+    Any set of k fixed failures costs at least the k smallest costs, so taking
+    them in cost order reaches the largest k the budget allows. Points that
+    cannot buy another success stay unspent.
+    """
+    costs = [rules.cost(face, skill, options) for face in faces]
+    points = [0] * len(faces)
+    left = bonus
+    for price, index in sorted((c, i) for i, c in enumerate(costs) if c > 0):
+        if price > left:
+            break
+        points[index] = price
+        left -= price
+    return tuple(points)
+
+
+def checked_allocation(faces: Sequence[int], bonus: int, points: Sequence[int]) -> tuple[int, ...]:
+    """A player's own allocation, refused if it breaks a rule."""
+    if len(points) != len(faces):
+        raise InvalidInput("allocation", tuple(points), f"{len(faces)} entries, one per die")
+    for number, (face, spent) in enumerate(zip(faces, points, strict=True), start=1):
+        if not isinstance(spent, int) or isinstance(spent, bool) or spent < 0:
+            raise InvalidInput(
+                f"allocation.d{number}", spent, "a whole number of points, 0 or more"
+            )
+        if face - spent < 1:
+            raise RuleViolation(
+                "bonus points", f"d{number} shows {face}; {spent} points would move it below 1"
+            )
+    if sum(points) > bonus:
+        raise RuleViolation("bonus points", f"spent {sum(points)} but the bonus is +{bonus}")
+    return tuple(points)
+
+
+def successes(faces: Sequence[int], points: Sequence[int], skill: int, options: Options) -> int:
+    return sum(
+        rules.cost(face - spent, skill, options) == 0
+        for face, spent in zip(faces, points, strict=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One way to spend the points: which dice it fixes and where that leaves the check."""
+
+    allocation: tuple[int, ...]
+    spent: int
+    successes: int
+    ios: int
+    degree: rules.Degree
+
+
+def alternatives(
+    faces: Sequence[int], skill: int, dr: int, bonus: int, options: Options, trait: int
+) -> tuple[Alternative, ...]:
+    """Every distinct affordable set of failures to fix, best first.
+
+    Dice showing the same face are interchangeable, so each choice is a count
+    per failing face, applied to the earliest such dice; each fixed die gets
+    exactly its cost, the cheapest way to fix it.
+    """
+    costs = [rules.cost(face, skill, options) for face in faces]
+    failing = Counter(face for face, c in zip(faces, costs, strict=True) if c > 0)
+    kinds = sorted(failing)
+    raw = len(faces) - sum(failing.values())
+    flub = rules.is_flub(trait, skill, sum(face == rules.FLUB_FACE for face in faces))
+    found: list[Alternative] = []
+    for counts in product(*(range(failing[f] + 1) for f in kinds)):
+        quota = dict(zip(kinds, counts, strict=True))
+        spent = sum(quota[f] * rules.cost(f, skill, options) for f in kinds)
+        if spent > bonus:
+            continue
+        points = []
+        for face, price in zip(faces, costs, strict=True):
+            take = price > 0 and quota[face] > 0
+            if take:
+                quota[face] -= 1
+            points.append(price if take else 0)
+        total = raw + sum(counts)
+        found.append(
+            Alternative(
+                tuple(points),
+                spent,
+                total,
+                rules.ios(total, dr, options),
+                rules.degree(raw, total, dr, flub, options),
+            )
+        )
+    return tuple(sorted(found, key=lambda a: (-a.successes, a.spent, [-p for p in a.allocation])))

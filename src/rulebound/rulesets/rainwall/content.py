@@ -1,0 +1,97 @@
+"""Rainwall's traits and skills as data a game master can edit or extend.
+
+The seed names only one trait and one skill, so the built-in catalogue is
+small on purpose; a homebrew file uses the same models and the same checks.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rulebound.core.errors import ContentError
+from rulebound.rulesets.content import load_file, load_packaged
+
+PACKAGE = "rulebound.rulesets.rainwall"
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+Summary = Annotated[str, Field(max_length=200)]
+
+
+class TraitEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    summary: Summary = ""
+
+
+class SkillEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Name
+    trait: Name
+    summary: Summary = ""
+
+
+class ContentFile(BaseModel):
+    """One TOML file: a list of traits, a list of skills, or both (a homebrew file)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    traits: tuple[TraitEntry, ...] = ()
+    skills: tuple[SkillEntry, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> ContentFile:
+        for kind, names in (
+            ("traits", [t.name for t in self.traits]),
+            ("skills", [s.name for s in self.skills]),
+        ):
+            duplicates = sorted({n for n in names if names.count(n) > 1})
+            if duplicates:
+                raise ValueError(f"{kind} named more than once: {', '.join(duplicates)}")
+        return self
+
+
+class Catalogue(BaseModel):
+    """Traits and skills together, checked so every skill's trait exists."""
+
+    model_config = ConfigDict(frozen=True)
+
+    traits: dict[str, TraitEntry]
+    skills: dict[str, SkillEntry]
+
+    def merged(self, extra: ContentFile, source: str) -> Catalogue:
+        """A homebrew file adds entries or replaces same-named ones."""
+        traits = {**self.traits, **{t.name: t for t in extra.traits}}
+        skills = {**self.skills, **{s.name: s for s in extra.skills}}
+        return _checked(Catalogue(traits=traits, skills=skills), source)
+
+
+def _checked(catalogue: Catalogue, source: str) -> Catalogue:
+    for skill in catalogue.skills.values():
+        if skill.trait not in catalogue.traits:
+            raise ContentError(
+                source,
+                f"skills.{skill.name}.trait: got {skill.trait!r}; "
+                f"expected one of {', '.join(sorted(catalogue.traits))}",
+            )
+    return catalogue
+
+
+@cache
+def builtin_catalogue() -> Catalogue:
+    traits = load_packaged(PACKAGE, "traits.toml", ContentFile).traits
+    skills = load_packaged(PACKAGE, "skills.toml", ContentFile).skills
+    catalogue = Catalogue(traits={t.name: t for t in traits}, skills={s.name: s for s in skills})
+    return _checked(catalogue, f"{PACKAGE}/data")
+
+
+def load_catalogue(path: Path | None = None) -> Catalogue:
+    """The built-in catalogue, extended by a homebrew TOML file when one is given."""
+    base = builtin_catalogue()
+    if path is None:
+        return base
+    return base.merged(load_file(path, ContentFile), str(path))

@@ -1,0 +1,132 @@
+"""Rolling a check and reallocating its bonus points; results are immutable records."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rulebound.core.errors import InvalidInput
+from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.trace import DieRecord, Modifier, Provenance, StepChange
+from rulebound.rulesets.rainwall import rules
+from rulebound.rulesets.rainwall.bonus import checked_allocation, optimal_allocation
+from rulebound.rulesets.rainwall.request import RainwallRequest
+
+
+class AllocationKind(StrEnum):
+    OPTIMAL = "optimal"
+    MANUAL = "manual"
+
+
+@dataclass(frozen=True, slots=True)
+class RainwallResult:
+    """A whole check: the dice as rolled, the points spent on each, and the verdict.
+
+    ``dice`` keeps the rolled faces (what replay reproduces); ``steps`` records
+    each bonus move as "6 -> 5 (bonus 1)". A reallocation is a new result whose
+    ``parent`` is the one it revises.
+    """
+
+    request: RainwallRequest
+    dice: tuple[DieRecord, ...]
+    allocation: tuple[int, ...]
+    allocation_kind: AllocationKind
+    modifiers: tuple[Modifier, ...]
+    steps: tuple[StepChange, ...]
+    raw_successes: int
+    successes: int
+    unspent: int
+    ios: int
+    degree: rules.Degree
+    provenance: Provenance
+    parent: RainwallResult | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.degree.succeeded
+
+    @property
+    def headline(self) -> str:
+        return (
+            f"{self.degree.label}: {self.successes} successes vs DR {self.request.dr}, "
+            f"IoS {self.ios}"
+        )
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return tuple(die.face for die in self.dice)
+
+    @property
+    def final_faces(self) -> tuple[int, ...]:
+        return tuple(f - p for f, p in zip(self.faces, self.allocation, strict=True))
+
+
+def evaluate(
+    request: RainwallRequest,
+    faces: Sequence[int],
+    allocation: Sequence[int],
+    provenance: Provenance,
+    kind: AllocationKind = AllocationKind.OPTIMAL,
+    parent: RainwallResult | None = None,
+) -> RainwallResult:
+    """Score given faces and a given (already checked) allocation; no randomness here."""
+    options, skill = request.options, request.skill
+    raw = sum(rules.cost(face, skill, options) == 0 for face in faces)
+    dice: list[DieRecord] = []
+    steps: list[StepChange] = []
+    successes = 0
+    for number, (face, spent) in enumerate(zip(faces, allocation, strict=True), start=1):
+        final = face - spent
+        won = rules.cost(final, skill, options) == 0
+        successes += won
+        verdict = "success" if won else "failure"
+        marks = (f"bonus {spent}", verdict) if spent else (verdict,)
+        if spent:
+            steps.append(StepChange(-spent, f"d{number}: {face} -> {final} (bonus {spent})"))
+        dice.append(DieRecord(f"d{number}", rules.DIE_SIDES, face, role="pool", marks=marks))
+    tens = sum(face == rules.FLUB_FACE for face in faces)
+    flubbed = rules.is_flub(request.dice, skill, tens)
+    label = request.skill_name or "skill"
+    modifiers = (Modifier(f"{label} bonus", request.bonus, "bonus"),) if request.bonus else ()
+    return RainwallResult(
+        request=request,
+        dice=tuple(dice),
+        allocation=tuple(allocation),
+        allocation_kind=kind,
+        modifiers=modifiers,
+        steps=tuple(steps),
+        raw_successes=raw,
+        successes=successes,
+        unspent=request.bonus - sum(allocation),
+        ios=rules.ios(successes, request.dr, options),
+        degree=rules.degree(raw, successes, request.dr, flubbed, options),
+        provenance=provenance,
+        parent=parent,
+    )
+
+
+def roll(request: RainwallRequest, source: RandomSource) -> RainwallResult:
+    """Roll the trait's dice from ``source`` and spend the bonus optimally."""
+    recorder = RecordingSource(source)
+    faces = tuple(recorder.draw(rules.DIE_SIDES) for _ in range(request.dice))
+    provenance = Provenance.of(source.describe(), recorder.draws)
+    allocation = optimal_allocation(faces, request.skill, request.bonus, request.options)
+    return evaluate(request, faces, allocation, provenance)
+
+
+def reallocate(result: RainwallResult, points: Sequence[int]) -> RainwallResult:
+    """The player's override: a new result on the same dice, linked to ``result``."""
+    allocation = checked_allocation(result.faces, result.request.bonus, points)
+    return evaluate(
+        result.request, result.faces, allocation, result.provenance, AllocationKind.MANUAL, result
+    )
+
+
+def allocation_from_labels(result: RainwallResult, points: Mapping[str, int]) -> tuple[int, ...]:
+    """Turn ``{"d5": 2}`` into a full allocation tuple, naming any unknown die."""
+    labels = [die.label for die in result.dice]
+    for label in points:
+        if label not in labels:
+            raise InvalidInput("allocation", label, "a die label from " + ", ".join(labels))
+    return tuple(points.get(label, 0) for label in labels)
