@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, TrickKind
+from rulebound.rulesets.ghostburn.validation import invalid_input
 
 _CAP = DEFAULT_LIMITS.max_modifier
 Score = Annotated[int, Field(ge=-_CAP, le=_CAP)]
@@ -82,11 +83,7 @@ def parse_character(data: Any, where: str = "character") -> Character:
     try:
         return Character.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join([where, *(str(part) for part in first["loc"])])
-        more = exc.error_count() - 1
-        tip = f"{more} more problem(s) in the same sheet" if more else None
-        raise InvalidInput(field, first.get("input"), first["msg"].lower(), tip=tip) from None
+        raise invalid_input(exc, where) from None
 
 
 def check_character(character: Character, content: GhostburnContent) -> Character:

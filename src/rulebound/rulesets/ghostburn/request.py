@@ -129,7 +129,7 @@ def character_request(
         if dl is not None or chart is not None:
             field, value = ("dl", dl) if dl is not None else ("chart", chart)
             raise InvalidInput(field, value, f"nothing: trick {spec.key!r} sets it; use dl_shift")
-        base, source = _trick_dl(spec, content, traits or {})
+        base, source = trick_dl(spec, content, traits or {})
         use = TrickUse(spec.key, spec.name, spec.kind.value)
         check_chart = content.chart(spec.chart).with_outcomes(spec.outcomes)
     else:
@@ -169,9 +169,10 @@ def _skill_for(skill: str | None, spec: TrickSpec | None, content: GhostburnCont
     return spec.skill
 
 
-def _trick_dl(
+def trick_dl(
     spec: TrickSpec, content: GhostburnContent, traits: Mapping[str, str | int]
 ) -> tuple[int, str]:
+    """The DL a trick names, or reads from the target's trait; and a note of where from."""
     if spec.dl is not None:
         return content.ladder.parse("dl", spec.dl), f"trick {spec.name}"
     trait = spec.dl_trait

@@ -41,7 +41,7 @@ class GhostburnResult:
 
     @property
     def headline(self) -> str:
-        return f"{self.band.label} ({self.total} vs {self.request.difficulty.label})"
+        return f"{self.band.label}: {self.total} vs {self.request.difficulty.label}"
 
 
 def roll(request: CheckRequest, source: RandomSource) -> GhostburnResult:

@@ -51,6 +51,7 @@ class Character(BaseModel):
     rank: int = Field(default=1, ge=1, le=6)
     affinities: tuple[str, ...] = ()
     proficiencies: tuple[str, ...] = ()
+    talents: tuple[str, ...] = ()
     lck: int = Field(ge=0)
     fate: int = Field(ge=0)
     ren: int

@@ -29,7 +29,7 @@ def optimal_allocation(
     costs = [rules.cost(face, skill, options) for face in faces]
     points = [0] * len(faces)
     left = bonus
-    for price, index in sorted((c, i) for i, c in enumerate(costs) if c > 0):
+    for price, index in sorted((c, i) for i, c in enumerate(costs) if c):
         if price > left:
             break
         points[index] = price
@@ -57,7 +57,7 @@ def checked_allocation(faces: Sequence[int], bonus: int, points: Sequence[int]) 
 
 def successes(faces: Sequence[int], points: Sequence[int], skill: int, options: Options) -> int:
     return sum(
-        rules.cost(face - spent, skill, options) == 0
+        rules.succeeds(face - spent, skill, options)
         for face, spent in zip(faces, points, strict=True)
     )
 
@@ -82,23 +82,23 @@ def alternatives(
     per failing face, applied to the earliest such dice; each fixed die gets
     exactly its cost, the cheapest way to fix it.
     """
-    costs = [rules.cost(face, skill, options) for face in faces]
-    failing = Counter(face for face, c in zip(faces, costs, strict=True) if c > 0)
+    prices = {face: c for face in faces if (c := rules.cost(face, skill, options))}
+    failing = Counter(face for face in faces if face in prices)
     kinds = sorted(failing)
-    raw = len(faces) - sum(failing.values())
+    raw = sum(rules.succeeds(face, skill, options) for face in faces)
     flub = rules.is_flub(trait, skill, sum(face == rules.FLUB_FACE for face in faces))
     found: list[Alternative] = []
     for counts in product(*(range(failing[f] + 1) for f in kinds)):
         quota = dict(zip(kinds, counts, strict=True))
-        spent = sum(quota[f] * rules.cost(f, skill, options) for f in kinds)
+        spent = sum(quota[f] * prices[f] for f in kinds)
         if spent > bonus:
             continue
         points = []
-        for face, price in zip(faces, costs, strict=True):
-            take = price > 0 and quota[face] > 0
+        for face in faces:
+            take = quota.get(face, 0) > 0
             if take:
                 quota[face] -= 1
-            points.append(price if take else 0)
+            points.append(prices[face] if take else 0)
         total = raw + sum(counts)
         found.append(
             Alternative(

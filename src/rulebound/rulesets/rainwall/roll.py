@@ -72,13 +72,13 @@ def evaluate(
 ) -> RainwallResult:
     """Score given faces and a given (already checked) allocation; no randomness here."""
     options, skill = request.options, request.skill
-    raw = sum(rules.cost(face, skill, options) == 0 for face in faces)
+    raw = sum(rules.succeeds(face, skill, options) for face in faces)
     dice: list[DieRecord] = []
     steps: list[StepChange] = []
     successes = 0
     for number, (face, spent) in enumerate(zip(faces, allocation, strict=True), start=1):
         final = face - spent
-        won = rules.cost(final, skill, options) == 0
+        won = rules.succeeds(final, skill, options)
         successes += won
         verdict = "success" if won else "failure"
         marks = (f"bonus {spent}", verdict) if spent else (verdict,)

@@ -128,9 +128,17 @@ def highest_success_face(skill: int, options: Options) -> int:
     return skill if options.success_face is SuccessFace.AT_OR_UNDER else skill - 1
 
 
-def cost(face: int, skill: int, options: Options) -> int:
-    """Bonus points needed to turn this face into a success; 0 for a success."""
-    return max(0, face - highest_success_face(skill, options))
+def succeeds(face: int, skill: int, options: Options) -> bool:
+    return face <= highest_success_face(skill, options)
+
+
+def cost(face: int, skill: int, options: Options) -> int | None:
+    """Bonus points needed to make this face a success: 0 for a success, None if no
+    number of points can (a strictly-under skill of 1 has no success face above 0)."""
+    top = highest_success_face(skill, options)
+    if face <= top:
+        return 0
+    return face - top if top >= 1 else None
 
 
 def ios(successes: int, dr: int, options: Options) -> int:

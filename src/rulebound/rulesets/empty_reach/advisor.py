@@ -1,0 +1,121 @@
+"""The push advisor: exact odds for every choice of dice to reroll, from the dice showing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Literal
+
+from rulebound.core.distribution import Distribution
+from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.empty_reach.odds import (
+    Tally,
+    gear_loss_distribution,
+    selection_distribution,
+)
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult
+from rulebound.rulesets.empty_reach.rules import is_bane
+
+Goal = Literal["succeed", "successes"]
+
+
+@dataclass(frozen=True, slots=True)
+class PushOption:
+    """One choice, with its exact consequences. An empty selection means "don't push"."""
+
+    selection: tuple[int, ...]
+    p_success: Fraction
+    expected_successes: Fraction
+    p_bane: Fraction
+    expected_points: Fraction
+    p_gear_loss: Fraction
+
+
+def _current_banes(result: EmptyReachResult) -> tuple[int, int]:
+    gear_rule = result.check.request.options.gear_banes == "gear-dice"
+    base = sum(1 for d in result.dice if is_bane(d.face) and d.role != "gear")
+    gear = sum(1 for d in result.dice if is_bane(d.face) and d.role == "gear" and gear_rule)
+    return base, gear
+
+
+def _costs(result: EmptyReachResult, tally: Tally) -> Distribution[tuple[int, int]]:
+    """(points, gear loss) charged by pushing into ``tally``."""
+    base_now, gear_now = (0, 0) if result.push_number == 0 else _current_banes(result)
+    new_base, new_gear = tally[1] - base_now, tally[2] - gear_now
+    gear = result.check.request.gear
+    if gear is None:
+        return Distribution.single((new_base + new_gear, 0))
+    lost_before = sum(node.costs.gear_loss for node in _chain(result) if node.costs is not None)
+    eligible = new_gear if result.check.request.options.gear_banes == "gear-dice" else new_base
+    losses = gear_loss_distribution(eligible, max(0, gear.bonus - lost_before))
+    return losses.map(lambda lost: (new_base + new_gear - lost, lost))
+
+
+def _chain(result: EmptyReachResult) -> list[EmptyReachResult]:
+    nodes = []
+    node: EmptyReachResult | None = result
+    while node is not None:
+        nodes.append(node)
+        node = node.parent
+    return nodes
+
+
+def evaluate(result: EmptyReachResult, selection: tuple[int, ...]) -> PushOption:
+    if not selection:
+        return PushOption(
+            (),
+            Fraction(int(result.succeeded)),
+            Fraction(result.successes),
+            Fraction(0),
+            Fraction(0),
+            Fraction(0),
+        )
+    allowed = set(result.rerollable())
+    for index in selection:
+        if index not in allowed:
+            raise InvalidInput(
+                "selection", index, f"indices of dice not showing 1, from {sorted(allowed)}"
+            )
+    tallies = selection_distribution(result, selection)
+    costs = tallies.flat_map(lambda t: _costs(result, t))
+    return PushOption(
+        selection,
+        tallies.probability_where(lambda t: t[0] >= 1),
+        tallies.mean(lambda t: t[0]),
+        costs.probability_where(lambda c: c[0] + c[1] > 0),
+        costs.mean(lambda c: c[0]),
+        costs.probability_where(lambda c: c[1] > 0),
+    )
+
+
+def push_options(result: EmptyReachResult) -> list[PushOption]:
+    """Every non-empty selection of rerollable dice, plus not pushing, best first for success."""
+    if result.pushes_left <= 0:
+        return []
+    allowed = result.rerollable()
+    options = [evaluate(result, ())]
+    for size in range(1, len(allowed) + 1):
+        options.extend(evaluate(result, combo) for combo in combinations(allowed, size))
+    return options
+
+
+def recommend(result: EmptyReachResult, goal: Goal = "succeed") -> PushOption | None:
+    """The best choice for the goal; ties go to the cheaper choice, then to fewer dice."""
+    options = push_options(result)
+    if not options:
+        return None
+    if goal == "succeed":
+        return max(
+            options,
+            key=lambda o: (
+                o.p_success,
+                o.expected_successes,
+                -o.expected_points,
+                -len(o.selection),
+            ),
+        )
+    return max(
+        options,
+        key=lambda o: (o.expected_successes, o.p_success, -o.expected_points, -len(o.selection)),
+    )

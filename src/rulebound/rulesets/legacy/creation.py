@@ -1,0 +1,181 @@
+"""Character creation, step by step, with every die from an injected source.
+
+Each step returns a new ``CreationDraft``; every draw is kept in order so the
+whole creation replays exactly from a ``ReplaySource``. Restrictions are checked
+when the draft starts, before any die is rolled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.random_source import Draw, RandomSource, RecordingSource
+from rulebound.core.trace import Provenance
+from rulebound.rulesets.legacy.character import Change, Character, Event
+from rulebound.rulesets.legacy.content import PRIMARIES, SECONDARIES, Catalogue, DiceExpr, catalogue
+from rulebound.rulesets.legacy.progression import gain_cor, gain_san
+from rulebound.rulesets.legacy.restrictions import check_soul
+from rulebound.rulesets.legacy.rules import characteristic_bonus
+
+PRIMARY_DICE = (2, 10)
+LCK_DICE = (2, 10)
+REN_BASE = 10
+
+
+def roll_dice(rec: RandomSource, count: int, sides: int) -> tuple[int, ...]:
+    return tuple(rec.draw(sides) for _ in range(count))
+
+
+def secondary_dice_count(primary_bonus: int) -> int:
+    """Half the paired primary's bonus, rounded up."""
+    return -(-primary_bonus // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class CreationDraft:
+    name: str
+    race: str
+    origin: str
+    soul: str
+    char_class: str = ""
+    primary_rolls: tuple[int, ...] = ()
+    primaries: dict[str, int] = field(default_factory=dict)
+    secondaries: dict[str, int] = field(default_factory=dict)
+    secondary_dice: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    rerolled: str | None = None
+    draws: tuple[Draw, ...] = ()
+    events: tuple[Event, ...] = ()
+
+    @staticmethod
+    def start(
+        name: str, race: str, origin: str, soul: str, char_class: str = "",
+        cat: Catalogue | None = None,
+    ) -> CreationDraft:  # fmt: skip
+        c = cat or catalogue()
+        c.race(race)
+        c.origin(origin)
+        check_soul(soul, race, char_class, c)
+        if not name.strip():
+            raise InvalidInput("name", name, "a non-empty name")
+        return CreationDraft(name.strip(), race, origin, soul, char_class)
+
+    def roll_primaries(self, source: RandomSource) -> CreationDraft:
+        """Roll 2d10 seven times; the player assigns them next."""
+        if self.primary_rolls:
+            raise RuleViolation("creation order", "the primaries are already rolled")
+        rec = RecordingSource(source)
+        rolls = tuple(sum(roll_dice(rec, *PRIMARY_DICE)) for _ in PRIMARIES)
+        return replace(self, primary_rolls=rolls, draws=self.draws + rec.draws)
+
+    def assign(self, values: tuple[int, ...], cat: Catalogue | None = None) -> CreationDraft:
+        """Give the rolled values to STR, DEX, CON, CHA, INT, WIL, PER in that order."""
+        if not self.primary_rolls:
+            raise RuleViolation("creation order", "roll the primaries before assigning them")
+        if sorted(values) != sorted(self.primary_rolls):
+            raise InvalidInput(
+                "assignment", list(values),
+                f"the rolled values {sorted(self.primary_rolls)} in any order, one per primary",
+            )  # fmt: skip
+        race = (cat or catalogue()).race(self.race)
+        primaries = {c: v + race.base(c) for c, v in zip(PRIMARIES, values, strict=True)}
+        return replace(self, primaries=primaries)
+
+    def roll_secondaries(self, source: RandomSource, cat: Catalogue | None = None) -> CreationDraft:
+        if not self.primaries:
+            raise RuleViolation("creation order", "assign the primaries before the secondaries")
+        c = cat or catalogue()
+        race = c.race(self.race)
+        rec = RecordingSource(source)
+        dice: dict[str, tuple[int, ...]] = {}
+        for primary, secondary in c.pairs.items():
+            bonus = characteristic_bonus(self.primaries[primary], race.unnatural.get(primary, 0))
+            dice[secondary] = roll_dice(rec, secondary_dice_count(bonus), 10)
+        values = {s: sum(d) + race.base(s) for s, d in dice.items()}
+        return replace(self, secondaries=values, secondary_dice=dice, draws=self.draws + rec.draws)
+
+    def reroll_secondary(self, code: str, source: RandomSource, cat: Catalogue | None = None) -> CreationDraft:
+        """Reroll one secondary once and keep the better of the two."""
+        if code not in SECONDARIES:
+            raise InvalidInput("reroll", code, "one of " + ", ".join(SECONDARIES))
+        if not self.secondaries:
+            raise RuleViolation("creation order", "roll the secondaries before rerolling one")
+        if self.rerolled is not None:
+            raise RuleViolation("secondary reroll", f"only one reroll; {self.rerolled} was rerolled")
+        rec = RecordingSource(source)
+        new = roll_dice(rec, len(self.secondary_dice[code]), 10)
+        base = (cat or catalogue()).race(self.race).base(code)
+        value = max(self.secondaries[code], sum(new) + base)
+        event = Event("secondary reroll", f"{code}: {sum(new) + base} vs {self.secondaries[code]}", value)
+        return replace(
+            self, secondaries={**self.secondaries, code: value}, rerolled=code,
+            draws=self.draws + rec.draws, events=(*self.events, event),
+        )  # fmt: skip
+
+    def finish(
+        self, source: RandomSource, affinities: tuple[str, ...] = (), rank: int = 1,
+        cat: Catalogue | None = None,
+    ) -> tuple[Change, Provenance]:  # fmt: skip
+        """LCK, fate, REN, origin and soul; returns the character, its events and all draws."""
+        if not self.secondaries:
+            raise RuleViolation("creation order", "roll the secondaries before finishing")
+        c = cat or catalogue()
+        race, origin, soul = c.race(self.race), c.origin(self.origin), c.soul(self.soul)
+        rec = RecordingSource(source)
+        scores = {**self.primaries, **self.secondaries}
+        for code, delta in origin.modifiers.items():
+            scores[code] = max(scores[code] + delta, 0)
+        lck = sum(roll_dice(rec, *LCK_DICE)) + race.base_lck
+        ren = REN_BASE + rec.draw(10) + race.ren + (_roll(rec, soul.start_ren) or 0)
+        chosen = _affinities(origin.affinity, affinities, soul.extra_affinities, c)
+        events = list(self.events)
+        if origin.starting_mutation:
+            events.append(Event("mutation", "origin grants a minor mutation (GM's table)"))
+        char = Character(
+            name=self.name, race=race.key, origin=origin.key, soul=soul.key,
+            char_class=self.char_class, scores=scores, unnatural=dict(race.unnatural),
+            rank=rank, affinities=chosen, lck=lck,
+            fate=characteristic_bonus(lck) + origin.bonus_fate, ren=ren,
+        )  # fmt: skip
+        char = char.model_copy(update={"max_bonus": {p: char.bonus(p) for p in PRIMARIES}})
+        for stat, expr in (("san", soul.start_san), ("cor", soul.start_cor)):
+            amount = _roll(rec, expr)
+            if amount:
+                gain = gain_san if stat == "san" else gain_cor
+                change = gain(char, amount, rec, starting=True)
+                char, events = change.character, [*events, *change.events]
+        provenance = Provenance.of(rec.describe(), self.draws + rec.draws)
+        return Change(char, tuple(events)), provenance
+
+
+def _roll(rec: RandomSource, expr: DiceExpr | None) -> int | None:
+    if expr is None:
+        return None
+    return sum(roll_dice(rec, expr.dice, expr.sides)) + expr.plus
+
+
+def _affinities(origin_affinity: str, extra: tuple[str, ...], allowed: int, c: Catalogue) -> tuple[str, ...]:
+    if len(extra) > allowed:
+        raise RuleViolation(
+            "extra affinities", f"this soul grants {allowed} extra affinities; {len(extra)} chosen"
+        )
+    for key in extra:
+        c.affinity(key)
+    chosen = (origin_affinity, *extra)
+    if len(set(chosen)) != len(chosen):
+        raise InvalidInput("affinities", list(extra), "affinities not already held, each once")
+    return chosen
+
+
+def create_character(
+    source: RandomSource, *, name: str, race: str, origin: str, soul: str,
+    char_class: str = "", assignment: tuple[int, ...] | None = None,
+    reroll: str | None = None, affinities: tuple[str, ...] = (), rank: int = 1,
+    cat: Catalogue | None = None,
+) -> tuple[Change, Provenance]:  # fmt: skip
+    """Run every step in order; ``assignment`` defaults to the rolls in the order rolled."""
+    draft = CreationDraft.start(name, race, origin, soul, char_class, cat).roll_primaries(source)
+    draft = draft.assign(assignment or draft.primary_rolls, cat).roll_secondaries(source, cat)
+    if reroll:
+        draft = draft.reroll_secondary(reroll, source, cat)
+    return draft.finish(source, affinities, rank, cat)

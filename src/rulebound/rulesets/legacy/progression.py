@@ -1,0 +1,124 @@
+"""Advances, Unnatural gains, and SAN/COR with their threshold events.
+
+The disorder and mutation tables are not in the text, so an event reports the
+d100 + score total for the game master's own table.
+"""
+
+from __future__ import annotations
+
+from rulebound.core.errors import InvalidInput
+from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.trace import Provenance
+from rulebound.rulesets.legacy.character import Change, Character, Event
+from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
+
+ADVANCE = 5
+DAEMON_FATE = "daemon-fate"
+
+
+def _secondary_gains(before: Character, after: Character, source: RandomSource) -> Change:
+    """Roll 1d10 per level a primary's bonus rises above its previous highest."""
+    rec = RecordingSource(source)
+    scores, max_bonus = dict(after.scores), dict(after.max_bonus)
+    events: list[Event] = []
+    for primary, secondary in catalogue().pairs.items():
+        old_max = before.max_bonus.get(primary, before.bonus(primary))
+        new = after.bonus(primary)
+        for _ in range(max(new - old_max, 0)):
+            gain = rec.draw(10)
+            scores[secondary] += gain
+            events.append(Event("secondary gain", f"{primary} bonus rose: {secondary} +{gain}", gain,
+                                Provenance.of(rec.describe(), rec.draws[-1:])))  # fmt: skip
+        max_bonus[primary] = max(old_max, new)
+    return Change(after.model_copy(update={"scores": scores, "max_bonus": max_bonus}), tuple(events))
+
+
+def _checked(code: str) -> str:
+    if code not in CHARACTERISTICS:
+        raise InvalidInput("characteristic", code, "one of " + ", ".join(CHARACTERISTICS))
+    return code
+
+
+def advance(char: Character, code: str, source: RandomSource, amount: int = ADVANCE) -> Change:
+    """An advance (+5 by default); a raised primary bonus feeds its secondary."""
+    _checked(code)
+    if amount <= 0:
+        raise InvalidInput("amount", amount, "a positive increase (use reduce for losses)")
+    after = char.model_copy(update={"scores": {**char.scores, code: char.scores[code] + amount}})
+    change = _secondary_gains(char, after, source)
+    event = Event("advance", f"{code} +{amount}", amount)
+    return Change(change.character, (event, *change.events))
+
+
+def gain_unnatural(char: Character, code: str, amount: int, source: RandomSource) -> Change:
+    """Unnatural (X) raises the bonus directly, and so also feeds the secondary."""
+    _checked(code)
+    unnatural = {**char.unnatural, code: char.unnatural.get(code, 0) + amount}
+    after = char.model_copy(update={"unnatural": unnatural})
+    return _secondary_gains(char, after, source)
+
+
+def reduce(char: Character, code: str, amount: int) -> Change:
+    """A loss: the secondary is untouched and the previous highest bonus is remembered."""
+    _checked(code)
+    if amount <= 0:
+        raise InvalidInput("amount", amount, "a positive reduction")
+    value = max(char.scores[code] - amount, 0)
+    after = char.model_copy(update={"scores": {**char.scores, code: value}})
+    return Change(after, (Event("reduction", f"{code} -{amount}", amount),))
+
+
+def _thresholds(kind: str, cat: Catalogue) -> tuple[int, ...]:
+    t = cat.tables.thresholds
+    return t.san if kind == "san" else t.cor
+
+
+def _gain(
+    char: Character, kind: str, amount: int, source: RandomSource, cat: Catalogue, *, starting: bool
+) -> Change:
+    if amount < 0:
+        raise InvalidInput("amount", amount, f"a {kind.upper()} gain of 0 or more")
+    soul = cat.soul(char.soul)
+    if kind == "cor" and soul.halve_cor_gain and not starting:
+        amount //= 2
+    old = getattr(char, kind)
+    new = old + amount
+    rec = RecordingSource(source)
+    label = "disorder" if kind == "san" else "mutation"
+    twice = (kind == "cor" and soul.halve_cor_gain) or soul.luck_cancels_critical_failure
+    events: list[Event] = []
+    for threshold in _thresholds(kind, cat):
+        if old < threshold <= new:
+            rolls = [rec.draw(100) for _ in range(2 if twice else 1)]
+            total = min(rolls) + new
+            shown = " or ".join(str(r) for r in rolls)
+            detail = f"{kind.upper()} reached {threshold}: d100 {shown} + {new} = {total}"
+            events.append(Event(label, detail + " (GM's table)", total,
+                                Provenance.of(rec.describe(), rec.draws[-len(rolls):])))  # fmt: skip
+    unplayable = char.unplayable
+    limit = cat.tables.thresholds.unplayable
+    if new >= limit and not (kind == "cor" and DAEMON_FATE in char.talents):
+        unplayable = True
+        events.append(Event("unplayable", f"{kind.upper()} reached {limit}", new))
+    after = char.model_copy(update={kind: new, "unplayable": unplayable})
+    return Change(after, (Event(f"{kind} gain", f"+{amount}", amount), *events))
+
+
+def gain_san(
+    char: Character, amount: int, source: RandomSource, *, starting: bool = False,
+    cat: Catalogue | None = None,
+) -> Change:  # fmt: skip
+    return _gain(char, "san", amount, source, cat or catalogue(), starting=starting)
+
+
+def gain_cor(
+    char: Character, amount: int, source: RandomSource, *, starting: bool = False,
+    cat: Catalogue | None = None,
+) -> Change:  # fmt: skip
+    """COR gain; a Warped Soul halves it (rounded down), except the starting amount."""
+    return _gain(char, "cor", amount, source, cat or catalogue(), starting=starting)
+
+
+def fear_immunity(char: Character) -> int:
+    """Fear effects rated below this (SAN / 20, rounded down) are ignored."""
+    return char.san // 20
