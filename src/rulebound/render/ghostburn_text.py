@@ -25,9 +25,6 @@ def result_text(result: GhostburnResult) -> str:
         mark = "applied" if line.applied else "not applied"
         note = f" ({line.note})" if line.note else ""
         lines.append(f"  {line.kind.value:<8}{line.source:<20}{line.value:+d}  {mark}{note}")
-    if request.substitution:
-        sub = request.substitution
-        lines.append(f"Ability   GM substitution: {sub.used} instead of {sub.primary}")
     if result.luck:
         lines.append(f"  luck    {result.luck.source:<20}{result.luck.value:+d}  applied")
     lines.append(f"DL        {difficulty_text(request.difficulty)}")
@@ -43,15 +40,17 @@ def _title(result: GhostburnResult) -> str:
         parts.append(request.roller)
     if request.skill:
         parts.append(request.skill)
-    if request.trick:
-        parts.append(f"trick {request.trick.name} ({request.trick.kind})")
+    if request.trick and request.trick.key is None:
+        parts.append("improvised trick")
+    elif request.trick:
+        parts.append(f"{request.trick.kind} trick {request.trick.name}")
     if result.parent is not None:
         parts.append("after spending a Luck Point")
     return ", ".join(parts)
 
 
 def difficulty_text(difficulty: Difficulty) -> str:
-    text = f"{difficulty.label} from {difficulty.source}"
+    text = f"{difficulty.label}, {difficulty.source}"
     if difficulty.shift:
         text += f", shifted {difficulty.shift:+d} level(s) by the GM from {difficulty.base}"
     return text

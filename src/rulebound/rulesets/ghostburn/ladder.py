@@ -102,7 +102,12 @@ class Difficulty:
 
     @staticmethod
     def make(
-        base: int, ladder: Ladder, options: Options, *, shift: int = 0, source: str = "given"
+        base: int,
+        ladder: Ladder,
+        options: Options,
+        *,
+        shift: int = 0,
+        source: str = "given directly",
     ) -> Difficulty:
         check_dl("dl", base)
         value = offset_value(base, shift, ladder, options)

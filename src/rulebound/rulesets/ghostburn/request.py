@@ -100,7 +100,9 @@ def raw_request(
             Bonus(kind, name, _checked(v, f"{kind.value}.{name}", limits)) for name, v in items
         ]
     base = content.ladder.parse("dl", dl)
-    difficulty = Difficulty.make(base, content.ladder, options, shift=dl_shift, source="given")
+    difficulty = Difficulty.make(
+        base, content.ladder, options, shift=dl_shift, source="given directly"
+    )
     request = CheckRequest(tuple(candidates), difficulty, content.chart(chart))
     limits.check_modifier("modifier", request.modifier)
     return request
@@ -138,25 +140,30 @@ def character_request(
         base, source = content.ladder.parse("dl", dl), "set by the GM"
         use = TrickUse(None, "improvised", IMPROVISED)
         check_chart = content.chart(chart or "default")
-    primary = character.primary_ability(skill_key, content)
-    used = ability or primary
-    content.ability(used)
-    substitution = Substitution(primary, used) if used != primary else None
-    note = f"GM called for it instead of {content.ability(primary).name}" if substitution else ""
-    candidates = [Bonus(BonusKind.ABILITY, content.ability(used).name, character.score(used), note)]
-    if skill_key in character.skills:
-        bonus = character.skill_bonus(skill_key)
-        candidates.append(Bonus(BonusKind.SKILL, content.skill(skill_key).name, bonus))
-    for kind, items in ((BonusKind.GEAR, character.gear), (BonusKind.AUG, character.augs)):
-        candidates += [
-            Bonus(kind, item.name, item.bonus) for item in items if item.skill == skill_key
-        ]
+    candidates, substitution = skill_candidates(character, content, skill_key, ability)
     difficulty = Difficulty.make(base, content.ladder, options, shift=dl_shift, source=source)
     request = CheckRequest(
-        tuple(candidates), difficulty, check_chart, skill_key, use, substitution, character.name
+        candidates, difficulty, check_chart, skill_key, use, substitution, character.name
     )
     limits.check_modifier("modifier", request.modifier)
     return request
+
+
+def skill_candidates(
+    character: Character, content: GhostburnContent, skill: str, ability: str | None = None
+) -> tuple[tuple[Bonus, ...], Substitution | None]:
+    """Every bonus the sheet offers this skill, before stacking picks one of each kind."""
+    primary = character.primary_ability(skill, content)
+    used = content.ability(ability or primary).key
+    substitution = Substitution(primary, used) if used != primary else None
+    note = f"GM called for it instead of {content.ability(primary).name}" if substitution else ""
+    candidates = [Bonus(BonusKind.ABILITY, content.ability(used).name, character.score(used), note)]
+    if skill in character.skills:
+        bonus = character.skill_bonus(skill)
+        candidates.append(Bonus(BonusKind.SKILL, content.skill(skill).name, bonus))
+    for kind, items in ((BonusKind.GEAR, character.gear), (BonusKind.AUG, character.augs)):
+        candidates += [Bonus(kind, item.name, item.bonus) for item in items if item.skill == skill]
+    return tuple(candidates), substitution
 
 
 def _skill_for(skill: str | None, spec: TrickSpec | None, content: GhostburnContent) -> str:
@@ -174,7 +181,7 @@ def trick_dl(
 ) -> tuple[int, str]:
     """The DL a trick names, or reads from the target's trait; and a note of where from."""
     if spec.dl is not None:
-        return content.ladder.parse("dl", spec.dl), f"trick {spec.name}"
+        return content.ladder.parse("dl", spec.dl), f"from trick {spec.name}"
     trait = spec.dl_trait
     assert trait is not None
     if trait not in traits:
@@ -183,4 +190,4 @@ def trick_dl(
             None,
             f"the target's {trait} as a level name or number (trick {spec.key!r} reads its DL)",
         )
-    return content.ladder.parse(f"traits.{trait}", traits[trait]), f"trait {trait}"
+    return content.ladder.parse(f"traits.{trait}", traits[trait]), f"from the target's {trait}"

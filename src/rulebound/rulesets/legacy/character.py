@@ -77,8 +77,10 @@ class Character(BaseModel):
         missing = [c for c in CHARACTERISTICS if c not in self.scores]
         extra = [c for c in self.scores if c not in CHARACTERISTICS]
         if missing or extra:
-            raise ValueError(f"scores need exactly {', '.join(CHARACTERISTICS)}; "
-                             f"missing {missing}, unknown {extra}")  # fmt: skip
+            raise ValueError(
+                f"scores need exactly {', '.join(CHARACTERISTICS)}; "
+                f"missing {missing}, unknown {extra}"
+            )
         for code, value in self.scores.items():
             if value < 0:
                 raise ValueError(f"scores.{code} must be 0 or more, got {value}")

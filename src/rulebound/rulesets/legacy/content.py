@@ -6,6 +6,7 @@ malformed race fails with a ``ContentError`` naming the field, whoever wrote it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -20,9 +21,21 @@ SECONDARIES: tuple[str, ...] = ("WPN", "BLS", "STM", "POW", "EDU", "LDR", "INI")
 CHARACTERISTICS: tuple[str, ...] = PRIMARIES + SECONDARIES
 
 Code = Literal[
-    "STR", "DEX", "CON", "CHA", "INT", "WIL", "PER",
-    "WPN", "BLS", "STM", "POW", "EDU", "LDR", "INI",
-]  # fmt: skip
+    "STR",
+    "DEX",
+    "CON",
+    "CHA",
+    "INT",
+    "WIL",
+    "PER",
+    "WPN",
+    "BLS",
+    "STM",
+    "POW",
+    "EDU",
+    "LDR",
+    "INI",
+]
 EdgeKind = Literal["advantage", "disadvantage"]
 T = TypeVar("T")
 
@@ -105,6 +118,10 @@ class Race(_Model):
     natural_armour: int = Field(default=0, ge=0)
     ren: int = 0
     arms: int = Field(default=2, ge=0)
+
+    @property
+    def unnatural_bonuses(self) -> dict[str, int]:
+        return {str(k): v for k, v in self.unnatural.items()}
 
     def base(self, code: str) -> int:
         block = self.primaries if code in PRIMARIES else self.secondaries
@@ -220,18 +237,25 @@ class Catalogue(_Model):
         for race in self.races.values():
             for trait in race.traits:
                 if trait not in self.traits:
-                    raise ContentError(source, _unknown(f"race {race.key}.traits", trait, self.traits))
+                    raise ContentError(
+                        source, _unknown(f"race {race.key}.traits", trait, self.traits)
+                    )
         for origin in self.origins.values():
             if origin.affinity not in self.affinities:
                 raise ContentError(
-                    source, _unknown(f"origin {origin.key}.affinity", origin.affinity, self.affinities)
+                    source,
+                    _unknown(f"origin {origin.key}.affinity", origin.affinity, self.affinities),
                 )
             if origin.trait not in self.traits:
-                raise ContentError(source, _unknown(f"origin {origin.key}.trait", origin.trait, self.traits))
+                raise ContentError(
+                    source, _unknown(f"origin {origin.key}.trait", origin.trait, self.traits)
+                )
         for soul in self.souls.values():
             for race_key in (*soul.races, *soul.forbidden_races):
                 if race_key not in self.races:
-                    raise ContentError(source, _unknown(f"soul {soul.key}.races", race_key, self.races))
+                    raise ContentError(
+                        source, _unknown(f"soul {soul.key}.races", race_key, self.races)
+                    )
 
     def with_race(self, race: Race, source: str = "homebrew race") -> Catalogue:
         """A new catalogue that also holds ``race`` (a homebrew race replaces a same-key one)."""
@@ -255,7 +279,7 @@ class Catalogue(_Model):
         return _lookup("difficulty", key, {d.key: d for d in self.tables.difficulty})
 
 
-def _unknown(field: str, value: str, known: dict[str, object]) -> str:
+def _unknown(field: str, value: str, known: Mapping[str, object]) -> str:
     return f"{field}: got {value!r}; expected one of {', '.join(sorted(known))}"
 
 
@@ -292,7 +316,10 @@ def catalogue() -> Catalogue:
     )
     for code, name in names.items():
         affinities[code.lower()] = Affinity(
-            key=code.lower(), name=name, uses=(code,), kind="characteristic",  # type: ignore[arg-type]
+            key=code.lower(),
+            name=name,
+            uses=(code,),
+            kind="characteristic",
             summary=f"Checks made directly against {code}.",
         )
     built = Catalogue(

@@ -49,9 +49,13 @@ class CreationDraft:
 
     @staticmethod
     def start(
-        name: str, race: str, origin: str, soul: str, char_class: str = "",
+        name: str,
+        race: str,
+        origin: str,
+        soul: str,
+        char_class: str = "",
         cat: Catalogue | None = None,
-    ) -> CreationDraft:  # fmt: skip
+    ) -> CreationDraft:
         c = cat or catalogue()
         c.race(race)
         c.origin(origin)
@@ -74,9 +78,10 @@ class CreationDraft:
             raise RuleViolation("creation order", "roll the primaries before assigning them")
         if sorted(values) != sorted(self.primary_rolls):
             raise InvalidInput(
-                "assignment", list(values),
+                "assignment",
+                list(values),
                 f"the rolled values {sorted(self.primary_rolls)} in any order, one per primary",
-            )  # fmt: skip
+            )
         race = (cat or catalogue()).race(self.race)
         primaries = {c: v + race.base(c) for c, v in zip(PRIMARIES, values, strict=True)}
         return replace(self, primaries=primaries)
@@ -89,33 +94,47 @@ class CreationDraft:
         rec = RecordingSource(source)
         dice: dict[str, tuple[int, ...]] = {}
         for primary, secondary in c.pairs.items():
-            bonus = characteristic_bonus(self.primaries[primary], race.unnatural.get(primary, 0))
+            bonus = characteristic_bonus(
+                self.primaries[primary], race.unnatural_bonuses.get(primary, 0)
+            )
             dice[secondary] = roll_dice(rec, secondary_dice_count(bonus), 10)
         values = {s: sum(d) + race.base(s) for s, d in dice.items()}
         return replace(self, secondaries=values, secondary_dice=dice, draws=self.draws + rec.draws)
 
-    def reroll_secondary(self, code: str, source: RandomSource, cat: Catalogue | None = None) -> CreationDraft:
+    def reroll_secondary(
+        self, code: str, source: RandomSource, cat: Catalogue | None = None
+    ) -> CreationDraft:
         """Reroll one secondary once and keep the better of the two."""
         if code not in SECONDARIES:
             raise InvalidInput("reroll", code, "one of " + ", ".join(SECONDARIES))
         if not self.secondaries:
             raise RuleViolation("creation order", "roll the secondaries before rerolling one")
         if self.rerolled is not None:
-            raise RuleViolation("secondary reroll", f"only one reroll; {self.rerolled} was rerolled")
+            raise RuleViolation(
+                "secondary reroll", f"only one reroll; {self.rerolled} was rerolled"
+            )
         rec = RecordingSource(source)
         new = roll_dice(rec, len(self.secondary_dice[code]), 10)
         base = (cat or catalogue()).race(self.race).base(code)
         value = max(self.secondaries[code], sum(new) + base)
-        event = Event("secondary reroll", f"{code}: {sum(new) + base} vs {self.secondaries[code]}", value)
+        event = Event(
+            "secondary reroll", f"{code}: {sum(new) + base} vs {self.secondaries[code]}", value
+        )
         return replace(
-            self, secondaries={**self.secondaries, code: value}, rerolled=code,
-            draws=self.draws + rec.draws, events=(*self.events, event),
-        )  # fmt: skip
+            self,
+            secondaries={**self.secondaries, code: value},
+            rerolled=code,
+            draws=self.draws + rec.draws,
+            events=(*self.events, event),
+        )
 
     def finish(
-        self, source: RandomSource, affinities: tuple[str, ...] = (), rank: int = 1,
+        self,
+        source: RandomSource,
+        affinities: tuple[str, ...] = (),
+        rank: int = 1,
         cat: Catalogue | None = None,
-    ) -> tuple[Change, Provenance]:  # fmt: skip
+    ) -> tuple[Change, Provenance]:
         """LCK, fate, REN, origin and soul; returns the character, its events and all draws."""
         if not self.secondaries:
             raise RuleViolation("creation order", "roll the secondaries before finishing")
@@ -132,11 +151,19 @@ class CreationDraft:
         if origin.starting_mutation:
             events.append(Event("mutation", "origin grants a minor mutation (GM's table)"))
         char = Character(
-            name=self.name, race=race.key, origin=origin.key, soul=soul.key,
-            char_class=self.char_class, scores=scores, unnatural=dict(race.unnatural),
-            rank=rank, affinities=chosen, lck=lck,
-            fate=characteristic_bonus(lck) + origin.bonus_fate, ren=ren,
-        )  # fmt: skip
+            name=self.name,
+            race=race.key,
+            origin=origin.key,
+            soul=soul.key,
+            char_class=self.char_class,
+            scores=scores,
+            unnatural=race.unnatural_bonuses,
+            rank=rank,
+            affinities=chosen,
+            lck=lck,
+            fate=characteristic_bonus(lck) + origin.bonus_fate,
+            ren=ren,
+        )
         char = char.model_copy(update={"max_bonus": {p: char.bonus(p) for p in PRIMARIES}})
         for stat, expr in (("san", soul.start_san), ("cor", soul.start_cor)):
             amount = _roll(rec, expr)
@@ -154,7 +181,9 @@ def _roll(rec: RandomSource, expr: DiceExpr | None) -> int | None:
     return sum(roll_dice(rec, expr.dice, expr.sides)) + expr.plus
 
 
-def _affinities(origin_affinity: str, extra: tuple[str, ...], allowed: int, c: Catalogue) -> tuple[str, ...]:
+def _affinities(
+    origin_affinity: str, extra: tuple[str, ...], allowed: int, c: Catalogue
+) -> tuple[str, ...]:
     if len(extra) > allowed:
         raise RuleViolation(
             "extra affinities", f"this soul grants {allowed} extra affinities; {len(extra)} chosen"
@@ -168,11 +197,19 @@ def _affinities(origin_affinity: str, extra: tuple[str, ...], allowed: int, c: C
 
 
 def create_character(
-    source: RandomSource, *, name: str, race: str, origin: str, soul: str,
-    char_class: str = "", assignment: tuple[int, ...] | None = None,
-    reroll: str | None = None, affinities: tuple[str, ...] = (), rank: int = 1,
+    source: RandomSource,
+    *,
+    name: str,
+    race: str,
+    origin: str,
+    soul: str,
+    char_class: str = "",
+    assignment: tuple[int, ...] | None = None,
+    reroll: str | None = None,
+    affinities: tuple[str, ...] = (),
+    rank: int = 1,
     cat: Catalogue | None = None,
-) -> tuple[Change, Provenance]:  # fmt: skip
+) -> tuple[Change, Provenance]:
     """Run every step in order; ``assignment`` defaults to the rolls in the order rolled."""
     draft = CreationDraft.start(name, race, origin, soul, char_class, cat).roll_primaries(source)
     draft = draft.assign(assignment or draft.primary_rolls, cat).roll_secondaries(source, cat)

@@ -60,9 +60,7 @@ _RANK = {o: len(OUTCOMES) - i for i, o in enumerate(OUTCOMES)}
 
 def p_reroll_improves(req: CheckRequest, current: Outcome) -> Fraction:
     """The chance a fresh roll of the same check lands on a strictly better outcome."""
-    return sum(
-        (p for o, p in check_chances(req).items() if _RANK[o] > _RANK[current]), Fraction(0)
-    )
+    return sum((p for o, p in check_chances(req).items() if _RANK[o] > _RANK[current]), Fraction(0))
 
 
 def _side(req: CheckRequest) -> Distribution[tuple[bool, int]]:
@@ -116,9 +114,9 @@ def extended_chances(req: CheckRequest, spec: ExtendedSpec) -> dict[ExtendedStat
     thresholds since nothing past a threshold matters.
     """
     res = resolve(req)
-    per_roll = kept_face(res.thresholds.die, res.edge).map(
-        _tally_of(res.thresholds)
-    ).probabilities()
+    per_roll = (
+        kept_face(res.thresholds.die, res.edge).map(_tally_of(res.thresholds)).probabilities()
+    )
     states: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
     ended: dict[ExtendedStatus, Fraction] = dict.fromkeys(
         [s for s in ExtendedStatus if s is not ExtendedStatus.IN_PROGRESS], Fraction(0)

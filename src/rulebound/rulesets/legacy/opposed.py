@@ -63,7 +63,9 @@ def _key(r: LegacyResult) -> tuple[bool, int]:
     return (passed and r.outcome is not Outcome.PARTIAL, m)
 
 
-def roll_opposed(actor: CheckRequest, opponent: CheckRequest, source: RandomSource) -> OpposedResult:
+def roll_opposed(
+    actor: CheckRequest, opponent: CheckRequest, source: RandomSource
+) -> OpposedResult:
     a = roll_check(actor, source)
     b = roll_check(opponent, source)
     outcome = compare(_key(a), _key(b), actor.ability_bonus, opponent.ability_bonus)

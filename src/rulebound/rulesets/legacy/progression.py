@@ -27,10 +27,18 @@ def _secondary_gains(before: Character, after: Character, source: RandomSource) 
         for _ in range(max(new - old_max, 0)):
             gain = rec.draw(10)
             scores[secondary] += gain
-            events.append(Event("secondary gain", f"{primary} bonus rose: {secondary} +{gain}", gain,
-                                Provenance.of(rec.describe(), rec.draws[-1:])))  # fmt: skip
+            events.append(
+                Event(
+                    "secondary gain",
+                    f"{primary} bonus rose: {secondary} +{gain}",
+                    gain,
+                    Provenance.of(rec.describe(), rec.draws[-1:]),
+                )
+            )
         max_bonus[primary] = max(old_max, new)
-    return Change(after.model_copy(update={"scores": scores, "max_bonus": max_bonus}), tuple(events))
+    return Change(
+        after.model_copy(update={"scores": scores, "max_bonus": max_bonus}), tuple(events)
+    )
 
 
 def _checked(code: str) -> str:
@@ -93,8 +101,14 @@ def _gain(
             total = min(rolls) + new
             shown = " or ".join(str(r) for r in rolls)
             detail = f"{kind.upper()} reached {threshold}: d100 {shown} + {new} = {total}"
-            events.append(Event(label, detail + " (GM's table)", total,
-                                Provenance.of(rec.describe(), rec.draws[-len(rolls):])))  # fmt: skip
+            events.append(
+                Event(
+                    label,
+                    detail + " (GM's table)",
+                    total,
+                    Provenance.of(rec.describe(), rec.draws[-len(rolls) :]),
+                )
+            )
     unplayable = char.unplayable
     limit = cat.tables.thresholds.unplayable
     if new >= limit and not (kind == "cor" and DAEMON_FATE in char.talents):
@@ -105,16 +119,24 @@ def _gain(
 
 
 def gain_san(
-    char: Character, amount: int, source: RandomSource, *, starting: bool = False,
+    char: Character,
+    amount: int,
+    source: RandomSource,
+    *,
+    starting: bool = False,
     cat: Catalogue | None = None,
-) -> Change:  # fmt: skip
+) -> Change:
     return _gain(char, "san", amount, source, cat or catalogue(), starting=starting)
 
 
 def gain_cor(
-    char: Character, amount: int, source: RandomSource, *, starting: bool = False,
+    char: Character,
+    amount: int,
+    source: RandomSource,
+    *,
+    starting: bool = False,
     cat: Catalogue | None = None,
-) -> Change:  # fmt: skip
+) -> Change:
     """COR gain; a Warped Soul halves it (rounded down), except the starting amount."""
     return _gain(char, "cor", amount, source, cat or catalogue(), starting=starting)
 

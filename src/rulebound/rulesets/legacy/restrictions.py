@@ -6,7 +6,9 @@ from rulebound.core.errors import RuleViolation
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 
 
-def check_soul(soul_key: str, race_key: str, char_class: str = "", cat: Catalogue | None = None) -> None:
+def check_soul(
+    soul_key: str, race_key: str, char_class: str = "", cat: Catalogue | None = None
+) -> None:
     c = cat or catalogue()
     soul = c.soul(soul_key)
     race = c.race(race_key)

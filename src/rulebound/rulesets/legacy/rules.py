@@ -65,7 +65,9 @@ class Scale:
 SCALES: dict[str, Scale] = {
     s.key: s
     for s in (
-        Scale("as-written", 20, 1, False, 1, "d20 against the full score: almost every check passes"),
+        Scale(
+            "as-written", 20, 1, False, 1, "d20 against the full score: almost every check passes"
+        ),
         Scale("d100", 100, 5, False, 10, "d100 against the score; rank, difficulty and fatigue x5"),
         Scale("halved", 20, 1, True, 1, "d20 against half the score (rounded down)"),
     )
@@ -94,7 +96,7 @@ def scale(key: str) -> Scale:
 
 
 def characteristic_bonus(score: int, unnatural: int = 0) -> int:
-    """The tens digit of the score plus any Unnatural (X) bonus (ruling: the text never defines it)."""
+    """The tens digit plus any Unnatural (X) bonus (a ruling: the text never defines it)."""
     return max(score, 0) // 10 + unnatural
 
 

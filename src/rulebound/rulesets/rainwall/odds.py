@@ -40,14 +40,11 @@ def outcome_distribution(
             for count in range(left + 1) if face < rules.DIE_SIDES else (left,):
                 if price == 0:
                     raw_next, points_next, fixed_next = raw + count, points, fixed
+                elif price is None:  # no success face exists to move these dice to
+                    raw_next, points_next, fixed_next = raw, points, fixed
                 else:
-                    bought = 0 if price is None else min(count, points // price)
-                    price_paid = 0 if price is None else price
-                    raw_next, points_next, fixed_next = (
-                        raw,
-                        points - bought * price_paid,
-                        fixed + bought,
-                    )
+                    bought = min(count, points // price)
+                    raw_next, points_next, fixed_next = raw, points - bought * price, fixed + bought
                 tens_next = count if face == rules.FLUB_FACE else tens
                 state = (left - count, raw_next, points_next, fixed_next, tens_next)
                 following[state] = following.get(state, 0) + weight * comb(left, count)

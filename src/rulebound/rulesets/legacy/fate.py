@@ -1,0 +1,127 @@
+"""Fate: spend a point to reroll or to swap a test for an unmodified LCK test, or burn one.
+
+Souls change the price: God-Fragment may keep a spent point on a passed LCK
+check, Soulless may turn a burn into a spend on one, a Warlock may pay 1d10 STM
+instead of spending (never instead of burning). Each function returns the new
+character and the results together.
+"""
+
+from __future__ import annotations
+
+from rulebound.core.errors import RuleViolation
+from rulebound.core.random_source import RandomSource
+from rulebound.rulesets.legacy.character import Change, Character, Event
+from rulebound.rulesets.legacy.checks import (
+    CheckRequest,
+    LegacyResult,
+    luck_request,
+    reroll,
+    roll_check,
+)
+from rulebound.rulesets.legacy.content import Catalogue, catalogue
+from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, characteristic_bonus
+
+BURN_LCK_COST = 10
+
+
+def _pay(char: Character, source: RandomSource, use_stamina: bool, cat: Catalogue) -> Change:
+    """Pay for one spend; the soul decides whether and how the point goes."""
+    soul = cat.soul(char.soul)
+    if use_stamina:
+        if not soul.stamina_for_fate:
+            raise RuleViolation("fate", f"paying with STM needs a Warlock Soul, not {soul.name}")
+        if char.scores["STM"] <= 0:
+            raise RuleViolation("Warlock Soul", "STM is already 0 and cannot go lower")
+        loss = source.draw(10)
+        stm = max(char.scores["STM"] - loss, 0)
+        after = char.model_copy(update={"scores": {**char.scores, "STM": stm}})
+        return Change(after, (Event("stamina paid", f"STM -{loss} instead of a fate point", loss),))
+    if char.fate < 1:
+        raise RuleViolation("fate", "no fate points left to spend")
+    if soul.spend_luck_check:
+        check = roll_check(luck_request(char.lck, label="God-Fragment LCK check"), source)
+        if check.succeeded:
+            return Change(
+                char, (Event("fate kept", "God-Fragment: the LCK check passed"),), (check,)
+            )
+        spent = char.model_copy(update={"fate": char.fate - 1})
+        return Change(spent, (Event("fate spent", "God-Fragment LCK check failed"),), (check,))
+    return Change(
+        char.model_copy(update={"fate": char.fate - 1}), (Event("fate spent", "1 point"),)
+    )
+
+
+def spend_reroll(
+    char: Character,
+    result: LegacyResult,
+    source: RandomSource,
+    *,
+    use_stamina: bool = False,
+    cat: Catalogue | None = None,
+) -> tuple[Change, LegacyResult]:
+    """Pay, then reroll the same check; the new result's parent is the old one."""
+    paid = _pay(char, source, use_stamina, cat or catalogue())
+    new = reroll(result, source, note="fate reroll")
+    return Change(paid.character, paid.events, (*paid.results, new)), new
+
+
+def luck_swap(
+    char: Character,
+    source: RandomSource,
+    *,
+    affinity: str | None = None,
+    use_stamina: bool = False,
+    scale: str = DEFAULT_SCALE,
+    cat: Catalogue | None = None,
+) -> tuple[Change, LegacyResult]:
+    """Replace a test with an unmodified LCK test; an Elf Soul does it free for Arcane."""
+    c = cat or catalogue()
+    soul = c.soul(char.soul)
+    if affinity is not None and affinity == soul.free_luck_swap_affinity:
+        paid = Change(char, (Event("free luck swap", f"{soul.name}: no fate needed"),))
+    else:
+        paid = _pay(char, source, use_stamina, c)
+    result = roll_check(luck_request(char.lck, scale), source)
+    return Change(paid.character, paid.events, (*paid.results, result)), result
+
+
+def burn(
+    char: Character,
+    source: RandomSource,
+    purpose: str = "avoid death",
+    cat: Catalogue | None = None,
+) -> Change:
+    """Burn a point: LCK -10 (needs LCK 10 or more), fate then capped at the new LCK bonus."""
+    c = cat or catalogue()
+    if char.lck < BURN_LCK_COST:
+        raise RuleViolation(
+            "burn fate", f"LCK {char.lck} is under {BURN_LCK_COST}: no fate to burn"
+        )
+    if char.fate < 1:
+        raise RuleViolation("burn fate", "no fate points left to burn")
+    soul = c.soul(char.soul)
+    if soul.burn_luck_check:
+        check = roll_check(luck_request(char.lck, label="Soulless LCK check"), source)
+        if check.succeeded:
+            spent = char.model_copy(update={"fate": char.fate - 1})
+            event = Event("fate spent", f"Soulless: burn for {purpose} became a spend")
+            return Change(spent, (event,), (check,))
+        results: tuple[LegacyResult, ...] = (check,)
+    else:
+        results = ()
+    lck = char.lck - BURN_LCK_COST
+    origin_bonus = c.origin(char.origin).bonus_fate
+    fate = min(char.fate - 1, characteristic_bonus(lck) + origin_bonus)
+    after = char.model_copy(update={"lck": lck, "fate": fate})
+    return Change(
+        after, (Event("fate burnt", f"for {purpose}: LCK {char.lck} -> {lck}", lck),), results
+    )
+
+
+def use_favour(char: Character, request: CheckRequest) -> tuple[Character, CheckRequest]:
+    """Spend favour (held or not, never stacked) for advantage on this check."""
+    if not char.favour:
+        raise RuleViolation("favour", "the character holds no favour")
+    from dataclasses import replace
+
+    return char.model_copy(update={"favour": False}), replace(request, advantage=True)

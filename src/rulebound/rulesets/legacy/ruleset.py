@@ -1,0 +1,60 @@
+"""The Legacy ruleset object behind the common ``Ruleset`` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rulebound.core.errors import InvalidInput
+from rulebound.core.random_source import RandomSource
+from rulebound.rulesets.base import Variant
+from rulebound.rulesets.content import describe_validation_error
+from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, roll_check
+from rulebound.rulesets.legacy.odds import check_chances
+from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, SCALE_VARIANT
+
+
+class _RequestModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    score: int = Field(default=0, ge=0, le=200)
+    bonus: int | None = None
+    characteristic: str = ""
+    rank: int | None = None
+    difficulty: str = "challenging"
+    skill: bool = False
+    has_skill_affinity: bool = True
+    fatigued: bool = False
+    advantage: bool = False
+    disadvantage: bool = False
+    modifier: int = 0
+    scale: str = DEFAULT_SCALE
+    target: int | None = None
+    label: str = ""
+
+
+class LegacyRuleset:
+    key = "legacy"
+    title = "Legacy Machines and Magic"
+
+    @property
+    def variants(self) -> tuple[Variant, ...]:
+        return (SCALE_VARIANT,)
+
+    def parse_request(self, payload: Mapping[str, object]) -> CheckRequest:
+        try:
+            model = _RequestModel.model_validate(dict(payload))
+        except ValidationError as exc:
+            raise InvalidInput("request", dict(payload), describe_validation_error(exc)) from None
+        return CheckRequest(**model.model_dump())
+
+    def roll(self, request: CheckRequest, source: RandomSource) -> LegacyResult:
+        return roll_check(request, source)
+
+    def chances(self, request: CheckRequest) -> Mapping[str, Fraction]:
+        return {o.value: p for o, p in check_chances(request).items()}
+
+
+RULESET = LegacyRuleset()
