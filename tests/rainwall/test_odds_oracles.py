@@ -42,13 +42,16 @@ def test_ten_dice_without_bonus_equal_icepool(skill: int, dr: int) -> None:
     assert odds(RainwallRequest(dice=10, skill=skill, dr=dr)).p_success == p_success
 
 
-def test_seed_lockpicking_success_chance_is_greater_with_bonus() -> None:
+def test_seed_lockpicking_odds_by_hand() -> None:
     # 7 dice, skill 5, DR 4: each die succeeds half the time
     plain = odds(RainwallRequest(dice=7, skill=5, dr=4))
     assert plain.p_success == Fraction(sum(comb(7, k) for k in range(4, 8)), 2**7)
     assert plain.degrees[Degree.BARELY] == 0
+    # +1: exactly 3 successes, and at least one of the 4 failures (6 to 10) shows a 6
     boosted = odds(RainwallRequest(dice=7, skill=5, dr=4, bonus=1))
-    assert boosted.p_success > plain.p_success
+    barely = Fraction(comb(7, 3), 2**7) * (1 - Fraction(4, 5) ** 4)
+    assert boosted.degrees[Degree.BARELY] == barely
+    assert boosted.p_success == plain.p_success + barely
 
 
 def test_one_die_by_hand() -> None:
