@@ -79,7 +79,9 @@ def test_target_adds_rank_difficulty_and_fatigue() -> None:
 
 
 def test_skill_without_affinity_is_one_class_harder() -> None:
-    res = resolve(CheckRequest(score=30, difficulty="ordinary", skill=True, has_skill_affinity=False))
+    res = resolve(
+        CheckRequest(score=30, difficulty="ordinary", skill=True, has_skill_affinity=False)
+    )
     assert res.difficulty == "challenging"
     assert res.thresholds.target == 30
 

@@ -14,6 +14,7 @@ from rulebound.rulesets.rainwall.bonus import (
     optimal_allocation,
     successes,
 )
+from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import BarelyRule, MissIos, Options, SuccessFace
 
 options_strategy = st.builds(
@@ -45,7 +46,8 @@ def test_greedy_spend_is_never_beaten(
 def test_alternatives_are_legal_distinct_and_include_the_best(
     faces: tuple[int, ...], skill: int, dr: int, bonus: int, options: Options
 ) -> None:
-    found = alternatives(faces, skill, dr, bonus, options, trait=len(faces))
+    request = RainwallRequest(len(faces), skill, dr, bonus, options)
+    found = alternatives(request, faces)
     reachable = {successes(faces, p, skill, options) for p in every_allocation(faces, bonus)}
     assert {alt.successes for alt in found} == reachable
     assert found[0].successes == max(reachable)
@@ -90,7 +92,7 @@ def test_override_may_not_push_a_die_below_one() -> None:
 
 
 def test_alternatives_for_the_seed_roll() -> None:
-    found = alternatives((9, 8, 7, 6, 6, 5, 1), 5, 4, 3, Options(), trait=7)
+    found = alternatives(RainwallRequest(7, 5, 4, 3), (9, 8, 7, 6, 6, 5, 1))
     best = found[0]
     assert (best.successes, best.spent, best.degree) == (4, 2, rules.Degree.BARELY)
     assert best.allocation == (0, 0, 0, 1, 1, 0, 0)

@@ -9,7 +9,7 @@ import pytest
 
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.rainwall.bonus import optimal_allocation, successes
-from rulebound.rulesets.rainwall.odds import Outcome, RainwallOdds, odds, outcome_distribution
+from rulebound.rulesets.rainwall.odds import Outcome, RainwallOdds, check_odds, outcome_distribution
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import evaluate
 from rulebound.rulesets.rainwall.rules import (
@@ -75,7 +75,7 @@ def test_four_dice_odds_equal_the_roller_on_all_10_000_rolls(
     skill: int, dr: int, bonus: int, options: Options
 ) -> None:
     request = RainwallRequest(dice=4, skill=skill, dr=dr, bonus=bonus, options=options)
-    exact = odds(request)
+    exact = check_odds(request)
     counts, ios, degrees = brute_odds(request)
     assert exact.successes == as_probabilities(counts)
     assert exact.ios == as_probabilities(ios)
@@ -85,6 +85,6 @@ def test_four_dice_odds_equal_the_roller_on_all_10_000_rolls(
 
 
 def test_every_distribution_sums_to_one_for_ten_dice() -> None:
-    result: RainwallOdds = odds(RainwallRequest(dice=10, skill=6, dr=5, bonus=9))
+    result: RainwallOdds = check_odds(RainwallRequest(dice=10, skill=6, dr=5, bonus=9))
     for table in (result.raw_successes, result.successes, result.ios, result.degrees):
         assert sum(table.values()) == 1

@@ -6,7 +6,7 @@ from math import comb
 import icepool
 import pytest
 
-from rulebound.rulesets.rainwall.odds import odds
+from rulebound.rulesets.rainwall.odds import check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Degree, MissIos, Options
 
@@ -31,7 +31,7 @@ def icepool_successes(dice: int, skill: int, bonus: int) -> dict[int, Fraction]:
 
 @pytest.mark.parametrize(("dice", "skill", "bonus"), [(7, 5, 3), (7, 2, 6), (6, 8, 1), (8, 4, 2)])
 def test_successes_after_the_spend_equal_icepool(dice: int, skill: int, bonus: int) -> None:
-    exact = odds(RainwallRequest(dice=dice, skill=skill, dr=1, bonus=bonus))
+    exact = check_odds(RainwallRequest(dice=dice, skill=skill, dr=1, bonus=bonus))
     assert exact.successes == icepool_successes(dice, skill, bonus)
 
 
@@ -39,23 +39,23 @@ def test_successes_after_the_spend_equal_icepool(dice: int, skill: int, bonus: i
 def test_ten_dice_without_bonus_equal_icepool(skill: int, dr: int) -> None:
     counted = 10 @ (icepool.d10 <= skill)
     p_success = Fraction(sum(q for o, q in counted.items() if o >= dr), counted.denominator())
-    assert odds(RainwallRequest(dice=10, skill=skill, dr=dr)).p_success == p_success
+    assert check_odds(RainwallRequest(dice=10, skill=skill, dr=dr)).p_success == p_success
 
 
 def test_seed_lockpicking_odds_by_hand() -> None:
     # 7 dice, skill 5, DR 4: each die succeeds half the time
-    plain = odds(RainwallRequest(dice=7, skill=5, dr=4))
+    plain = check_odds(RainwallRequest(dice=7, skill=5, dr=4))
     assert plain.p_success == Fraction(sum(comb(7, k) for k in range(4, 8)), 2**7)
     assert plain.degrees[Degree.BARELY] == 0
     # +1: exactly 3 successes, and at least one of the 4 failures (6 to 10) shows a 6
-    boosted = odds(RainwallRequest(dice=7, skill=5, dr=4, bonus=1))
+    boosted = check_odds(RainwallRequest(dice=7, skill=5, dr=4, bonus=1))
     barely = Fraction(comb(7, 3), 2**7) * (1 - Fraction(4, 5) ** 4)
     assert boosted.degrees[Degree.BARELY] == barely
     assert boosted.p_success == plain.p_success + barely
 
 
 def test_one_die_by_hand() -> None:
-    exact = odds(RainwallRequest(dice=1, skill=5, dr=1, bonus=1))
+    exact = check_odds(RainwallRequest(dice=1, skill=5, dr=1, bonus=1))
     # faces 1-5 succeed, 6 succeeds with the point, 7-10 fail
     assert exact.p_success == Fraction(6, 10)
     assert exact.degrees[Degree.BARELY] == Fraction(1, 10)
@@ -64,7 +64,7 @@ def test_one_die_by_hand() -> None:
 
 
 def test_two_dice_by_hand() -> None:
-    exact = odds(RainwallRequest(dice=2, skill=5, dr=2, bonus=1))
+    exact = check_odds(RainwallRequest(dice=2, skill=5, dr=2, bonus=1))
     # both at or under 5 (1/4), or one under and the other a 6 (2 * 1/2 * 1/10)
     assert exact.degrees[Degree.SUCCESS] == Fraction(1, 4)
     assert exact.degrees[Degree.BARELY] == Fraction(1, 10)
@@ -74,13 +74,13 @@ def test_two_dice_by_hand() -> None:
 def test_disaster_by_hand_in_both_readings() -> None:
     request = RainwallRequest(dice=1, skill=1, dr=4)
     # continuous: 0 successes is IoS -3 (disaster), 1 success is IoS -2
-    assert odds(request).degrees[Degree.DISASTER] == Fraction(9, 10)
+    assert check_odds(request).degrees[Degree.DISASTER] == Fraction(9, 10)
     skip = RainwallRequest(dice=1, skill=1, dr=4, options=Options(miss_ios=MissIos.SKIP_ZERO))
-    assert odds(skip).degrees[Degree.DISASTER] == 1
+    assert check_odds(skip).degrees[Degree.DISASTER] == 1
 
 
 def test_flub_chance_is_three_or_more_tens_in_ten_dice() -> None:
-    exact = odds(RainwallRequest(dice=10, skill=10, dr=1, bonus=2))
+    exact = check_odds(RainwallRequest(dice=10, skill=10, dr=1, bonus=2))
     below_three = sum(comb(10, k) * 9 ** (10 - k) for k in range(3))
     flub = Fraction(10**10 - below_three, 10**10)
     assert exact.degrees[Degree.FLUBBED] == flub
@@ -88,4 +88,4 @@ def test_flub_chance_is_three_or_more_tens_in_ten_dice() -> None:
 
 
 def test_no_flub_chance_below_trait_ten() -> None:
-    assert odds(RainwallRequest(dice=9, skill=10, dr=1)).degrees[Degree.FLUBBED] == 0
+    assert check_odds(RainwallRequest(dice=9, skill=10, dr=1)).degrees[Degree.FLUBBED] == 0

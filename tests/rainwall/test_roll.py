@@ -16,7 +16,7 @@ from rulebound.rulesets.rainwall.roll import (
     RainwallResult,
     allocation_from_labels,
     reallocate,
-    roll,
+    roll_check,
 )
 from rulebound.rulesets.rainwall.rules import Degree
 
@@ -28,7 +28,7 @@ def fixed(*faces: int) -> ReplaySource:
 
 
 def test_dice_come_only_from_the_injected_source() -> None:
-    result = roll(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
+    result = roll_check(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
     assert result.faces == (9, 8, 7, 6, 6, 5, 1)
     assert result.provenance.draws == tuple(Draw(10, f) for f in result.faces)
     assert dict(result.provenance.source)["kind"] == "replay"
@@ -36,7 +36,7 @@ def test_dice_come_only_from_the_injected_source() -> None:
 
 def test_roll_asks_for_exactly_trait_many_d10() -> None:
     with pytest.raises(ReplayMismatch):
-        roll(LOCK, fixed(1, 2, 3))
+        roll_check(LOCK, fixed(1, 2, 3))
 
 
 @given(st.integers(0, 2**32), st.integers(1, 10), st.integers(1, 10), st.integers(0, 6))
@@ -44,20 +44,20 @@ def test_replaying_the_provenance_reproduces_the_result(
     seed: int, dice: int, skill: int, bonus: int
 ) -> None:
     request = RainwallRequest(dice=dice, skill=skill, dr=3, bonus=bonus)
-    original = roll(request, SeededSource(seed))
+    original = roll_check(request, SeededSource(seed))
     assert dict(original.provenance.source) == {"kind": "seeded", "seed": str(seed)}
     source = ReplaySource(original.provenance.draws)
-    replayed = roll(request, source)
+    replayed = roll_check(request, source)
     assert source.exhausted
     assert dataclasses.replace(replayed, provenance=original.provenance) == original
 
 
 def test_same_seed_same_result() -> None:
-    assert roll(LOCK, SeededSource(11)) == roll(LOCK, SeededSource(11))
+    assert roll_check(LOCK, SeededSource(11)) == roll_check(LOCK, SeededSource(11))
 
 
 def test_result_is_frozen_and_satisfies_check_result() -> None:
-    result = roll(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
+    result = roll_check(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
     assert isinstance(result, CheckResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.successes = 9  # type: ignore[misc]
@@ -66,7 +66,7 @@ def test_result_is_frozen_and_satisfies_check_result() -> None:
 
 
 def test_trace_records_each_die_the_moves_and_the_bonus() -> None:
-    result = roll(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
+    result = roll_check(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
     assert [d.label for d in result.dice] == [f"d{n}" for n in range(1, 8)]
     assert result.dice[3].marks == ("bonus 1", "success")
     assert result.dice[0].marks == ("failure",)
@@ -80,7 +80,7 @@ def test_trace_records_each_die_the_moves_and_the_bonus() -> None:
 
 
 def test_reallocation_is_a_new_result_linked_to_the_original() -> None:
-    original = roll(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
+    original = roll_check(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
     before = dataclasses.asdict(original)
     revised = reallocate(original, (0, 0, 2, 0, 0, 0, 0))  # spend on the 7 instead
     assert dataclasses.asdict(original) == before
@@ -92,13 +92,13 @@ def test_reallocation_is_a_new_result_linked_to_the_original() -> None:
 
 
 def test_reallocation_refuses_an_overspend() -> None:
-    original = roll(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
+    original = roll_check(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
     with pytest.raises(RuleViolation):
         reallocate(original, (4, 0, 0, 0, 0, 0, 0))
 
 
 def test_allocation_from_labels() -> None:
-    original = roll(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
+    original = roll_check(LOCK, fixed(9, 8, 7, 6, 6, 5, 1))
     assert allocation_from_labels(original, {"d3": 2}) == (0, 0, 2, 0, 0, 0, 0)
     with pytest.raises(InvalidInput) as caught:
         allocation_from_labels(original, {"d9": 1})
@@ -107,14 +107,14 @@ def test_allocation_from_labels() -> None:
 
 def test_flubbed_roll_fails_despite_every_die_succeeding() -> None:
     request = RainwallRequest(dice=10, skill=10, dr=2)
-    result = roll(request, fixed(1, 2, 3, 4, 5, 6, 7, 10, 10, 10))
+    result = roll_check(request, fixed(1, 2, 3, 4, 5, 6, 7, 10, 10, 10))
     assert result.successes == 10
     assert result.degree is Degree.FLUBBED
     assert not result.succeeded
 
 
 def test_seven_ones_against_dr_4_is_critical_with_ios_4() -> None:
-    result = roll(LOCK, fixed(1, 1, 1, 1, 1, 1, 1))
+    result = roll_check(LOCK, fixed(1, 1, 1, 1, 1, 1, 1))
     assert isinstance(result, RainwallResult)
     assert isinstance(result.provenance, Provenance)
     assert result.degree is Degree.CRITICAL

@@ -13,7 +13,12 @@ import typer
 from rulebound import __version__
 from rulebound.cli.common import emit_text
 
-COMMAND_MODULES: tuple[str, ...] = ("rulebound.cli.empty_reach", "rulebound.cli.rainwall")
+COMMAND_MODULES: tuple[str, ...] = (
+    "rulebound.cli.empty_reach",
+    "rulebound.cli.rainwall",
+    "rulebound.cli.legacy",
+    "rulebound.cli.ghostburn",
+)
 
 app = typer.Typer(
     name="rulebound",

@@ -32,7 +32,13 @@ from rulebound.rulesets.empty_reach.character import (
     push_and_pay,
     request_for,
 )
-from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, Options, prepare
+from rulebound.rulesets.empty_reach.check import (
+    CheckRequest,
+    ExtraModifier,
+    GearInUse,
+    Options,
+    prepare,
+)
 from rulebound.rulesets.empty_reach.odds import (
     PUSH_POLICIES,
     PushPolicy,
@@ -137,10 +143,11 @@ def roll(
                 skill_name,
                 situations=situation or (),
                 helpers=helpers,
-                difficulty=difficulty + modifier,
+                difficulty=difficulty,
                 difficulty_level=difficulty_level,
                 gear=gear,
                 swap=swap,
+                modifiers=(ExtraModifier(source="modifier", value=modifier),) if modifier else (),
                 unpushable="passive roll" if passive else None,
                 options=options,
             )

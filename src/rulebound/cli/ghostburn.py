@@ -1,9 +1,8 @@
 """``rulebound roll|odds|character ghostburn``: the Ghostburn commands.
 
 The luck spend is offered after the roll: asked at a terminal, or chosen up
-front with ``--luck spend|keep`` for scripts. A spend with a character file
-rewrites the file with one fewer point, atomically, only after the new result
-exists.
+front with ``--luck spend|keep`` for scripts. With ``--save``, a spend rewrites
+the character file with one fewer point, atomically, once the new result exists.
 """
 
 from __future__ import annotations
@@ -142,6 +141,9 @@ def roll_command(
     ),
     luck_points: Annotated[int | None, typer.Option(help="Raw: Luck Points available.")] = None,
     luck_bonus: Annotated[int | None, typer.Option(help="Raw: size of the Luck Bonus.")] = None,
+    save: Annotated[
+        bool, typer.Option(help="With --character, write the sheet back after a luck spend.")
+    ] = False,
     content: ContentOpt = None,
     variant: VariantOpt = None,
     seed: Annotated[int | None, typer.Option(help=SEED_HELP)] = None,
@@ -198,8 +200,10 @@ def roll_command(
                 options=options,
             )
             pool = LuckPool(luck_points or 0, luck_bonus) if luck_bonus is not None else None
+        if luck is LuckChoice.SPEND and pool is None:
+            raise InvalidInput("--luck", "spend", "a character, or --luck-bonus with --luck-points")
         result = roll(request, source_for(seed))
-        _after_roll(result, pool, luck, as_json, character, sheet)
+        _after_roll(result, pool, luck, as_json, character if save else None, sheet)
 
 
 def _after_roll(
@@ -210,33 +214,43 @@ def _after_roll(
     path: Path | None,
     sheet: Character | None,
 ) -> None:
+    """Show the roll, settle the luck choice, then show what the spend made.
+
+    ``path`` is the sheet to write back (only with ``--save``); it is written
+    only after the new result and the new sheet both exist.
+    """
+    spent = spend_luck(result, pool) if choice is LuckChoice.SPEND and pool else None
     advice = luck_advice(result, pool.bonus) if pool else None
     if not as_json:
         emit_text(result_text(result))
         if pool and advice:
             emit_text(luck_advice_text(advice, pool.bonus, pool.points))
-    spend = choice is LuckChoice.SPEND
-    if choice is LuckChoice.ASK and pool and pool.points and not as_json and _interactive():
-        spend = typer.confirm(f"Spend a Luck Point (+{pool.bonus})?", default=False)
-    final, left = result, pool
-    if spend:
-        if pool is None:
-            raise InvalidInput("--luck", "spend", "a character, or --luck-bonus with --luck-points")
-        spent = spend_luck(result, pool)
-        final, left = spent.result, spent.pool
-        if path is not None and sheet is not None:
-            _save_character(path, sheet.with_luck_points(spent.pool.points))
+        offer = choice is LuckChoice.ASK and pool is not None and pool.points > 0
+        if (
+            offer
+            and pool
+            and _interactive()
+            and typer.confirm(f"Spend a Luck Point (+{pool.bonus})?", default=False)
+        ):
+            spent = spend_luck(result, pool)
+    after = sheet.with_luck_points(spent.pool.points) if spent and sheet else sheet
+    if spent is not None and path is not None and after is not None:
+        _save_character(path, after)
     if as_json:
-        body: dict[str, Any] = result_json(final)
-        if advice is not None and left is not None:
-            body["luck_advice"] = to_jsonable(advice)
-            body["luck_points_left"] = left.points
-        emit_json(body)
-    elif final is not result:
+        final, left = (spent.result, spent.pool) if spent else (result, pool)
+        emit_json(
+            {
+                "result": result_json(final),
+                "luck_advice": to_jsonable(advice),
+                "luck_points_left": left.points if left else None,
+                "character": after.model_dump(mode="json") if after else None,
+            }
+        )
+    elif spent is not None:
         emit_text("")
-        emit_text(result_text(final))
-        assert left is not None
-        emit_text(f"Luck      {left.points} point(s) left")
+        emit_text(result_text(spent.result))
+        saved = "" if path or sheet is None else " (sheet not saved; pass --save)"
+        emit_text(f"Luck      {spent.pool.points} point(s) left{saved}")
 
 
 def _odds_difficulty(

@@ -23,7 +23,7 @@ from rulebound.rulesets.rainwall import RULESET
 from rulebound.rulesets.rainwall.bonus import alternatives
 from rulebound.rulesets.rainwall.character import load_character, request_for
 from rulebound.rulesets.rainwall.content import load_catalogue
-from rulebound.rulesets.rainwall.odds import RainwallOdds, odds
+from rulebound.rulesets.rainwall.odds import RainwallOdds, check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import allocation_from_labels, reallocate
 from rulebound.rulesets.rainwall.rules import Options
@@ -122,9 +122,7 @@ def roll_command(
         if allocate:
             points = {k: _points(k, v) for k, v in _pairs("--allocate", allocate).items()}
             result = reallocate(result, allocation_from_labels(result, points))
-        options = alternatives(
-            result.faces, request.skill, request.dr, request.bonus, request.options, request.dice
-        )
+        options = alternatives(request, result.faces)
     if json:
         emit_json({**result_json(result), "alternatives": to_jsonable(options)})
         return
@@ -153,7 +151,7 @@ def odds_command(
     """Exact odds of a Rainwall check: success, IoS and degrees, after the optimal spend."""
     with rule_errors():
         request = build_request(dice, skill, dr, bonus, character, content, variant)
-        result = odds(request)
+        result = check_odds(request)
     if json:
         emit_json(odds_json(result))
     else:

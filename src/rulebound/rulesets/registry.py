@@ -17,6 +17,8 @@ from rulebound.rulesets.base import Ruleset
 BUILT_IN: tuple[str, ...] = (
     "rulebound.rulesets.empty_reach:RULESET",
     "rulebound.rulesets.rainwall:RULESET",
+    "rulebound.rulesets.legacy:RULESET",
+    "rulebound.rulesets.ghostburn:RULESET",
 )
 
 AnyRuleset = Ruleset[Any, Any]

@@ -8,10 +8,17 @@ neither. Sheets are immutable; a change is a new sheet.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
@@ -24,6 +31,9 @@ from rulebound.rulesets.empty_reach.check import (
 )
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push
+from rulebound.rulesets.empty_reach.ruleset import validation_to_input_error
+
+T = TypeVar("T")
 
 
 class GearItem(BaseModel):
@@ -39,7 +49,7 @@ class GearItem(BaseModel):
     @model_validator(mode="after")
     def _bonus_within_max(self) -> Self:
         if self.bonus > self.max_bonus:
-            raise ValueError(f"bonus {self.bonus} is above max_bonus {self.max_bonus}")
+            raise InvalidInput("bonus", self.bonus, f"a bonus at most max_bonus {self.max_bonus}")
         return self
 
     @property
@@ -65,19 +75,24 @@ class Character(BaseModel):
     @model_validator(mode="after")
     def _names_are_known(self, info: ValidationInfo) -> Self:
         content = _content_from(info.context)
+        for name in self.attributes:
+            _renamed("attributes", content.attribute, name)
         missing = [a.name for a in content.attributes.values() if a.name not in self.attributes]
         if missing:
-            raise ValueError(f"attributes: missing {', '.join(missing)}")
-        for name in self.attributes:
-            content.attribute(name)
+            raise InvalidInput(
+                "attributes", sorted(self.attributes), "all four; missing " + ", ".join(missing)
+            )
         for name in self.skills:
-            if content.skill(name).name != name:
-                raise ValueError(f"skills: write {content.skill(name).name!r}, not {name!r}")
+            exact = _renamed("skills", content.skill, name).name
+            if exact != name:
+                raise InvalidInput("skills", name, f"the skill's exact name {exact!r}")
         for name, times in Counter(self.specialties).items():
-            spec = content.specialty(name)
+            spec = _renamed("specialties", content.specialty, name)
             if times > spec.repeatable:
-                raise ValueError(
-                    f"specialties: {spec.name} taken {times} times; at most {spec.repeatable}"
+                raise InvalidInput(
+                    "specialties",
+                    spec.name,
+                    f"{spec.name} at most {spec.repeatable} time(s); taken {times} times",
                 )
         return self
 
@@ -110,6 +125,14 @@ class Character(BaseModel):
         return self.model_copy(update={"gear": gear})
 
 
+def _renamed(field: str, lookup: Callable[[str], T], name: str) -> T:
+    """Look a name up in the content, reporting a miss under the sheet's own field."""
+    try:
+        return lookup(name)
+    except InvalidInput as exc:
+        raise InvalidInput(field, name, exc.expected) from None
+
+
 def _content_from(context: Any) -> EmptyReachContent:
     found = context.get("content") if isinstance(context, Mapping) else None
     return found if isinstance(found, EmptyReachContent) else default_content()
@@ -118,14 +141,10 @@ def _content_from(context: Any) -> EmptyReachContent:
 def load_character(
     data: Mapping[str, object], content: EmptyReachContent | None = None
 ) -> Character:
-    from pydantic import ValidationError
-
     try:
         return Character.model_validate(data, context={"content": content or default_content()})
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        field = ".".join(str(p) for p in problem["loc"]) or "character"
-        raise InvalidInput(field, problem.get("input"), problem["msg"]) from None
+        raise validation_to_input_error(exc, "character") from None
 
 
 def request_for(

@@ -7,9 +7,9 @@ every question polynomial in the number of dice instead of enumerating faces.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeVar
 
 from rulebound.core.distribution import Distribution, sum_all
 from rulebound.rulesets.empty_reach.check import PreparedCheck
@@ -21,6 +21,8 @@ from rulebound.rulesets.empty_reach.rules import (
     is_bane,
     successes_on,
 )
+
+K = TypeVar("K", bound=Hashable)
 
 PushPolicy = Literal["never", "always", "if-failed"]
 PUSH_POLICIES: tuple[PushPolicy, ...] = ("never", "always", "if-failed")
@@ -64,35 +66,58 @@ def _die_after_pushes(
     return Distribution.die(die.value).flat_map(lambda face: settle(face, pushes, 0))
 
 
-def _die_failed_push(die: StepDie, role: str, check: PreparedCheck) -> Distribution[Tally]:
-    """One die, given the whole roll failed: a uniform non-success face, rerolled unless a 1."""
-    failures = Distribution.uniform(f for f in range(1, die.value + 1) if not successes_on(f))
-    return failures.flat_map(
-        lambda face: (
-            Distribution.single(_tally(face, role, check))
-            if is_bane(face)
-            else Distribution.die(die.value).map(lambda new: _tally(new, role, check, 1))
-        )
-    )
+State = tuple[int, int]
+"""One die as it stands: (face, 1 if a push has rerolled it)."""
+
+
+def _if_failed(
+    dice: Sequence[tuple[StepDie, str]], check: PreparedCheck, pushes: int
+) -> Distribution[Tally]:
+    """Push with the default choice while the whole roll has no success, up to ``pushes`` times.
+
+    A failure is a per-die event (every die shows no success), so given a failure the
+    dice stay independent: each one is conditioned on its own non-success and pushed
+    on its own (a 1 stays, anything else is rerolled).
+    """
+
+    def tallied(state: Distribution[State], role: str) -> Distribution[Tally]:
+        return state.map(lambda s: _tally(s[0], role, check, s[1]))
+
+    def pushed(state: Distribution[State], sides: int) -> Distribution[State]:
+        def reroll(s: State) -> Distribution[State]:
+            if is_bane(s[0]):
+                return Distribution.single(s)
+            return Distribution.die(sides).map(lambda new: (new, 1))
+
+        return _given(state, lambda s: not successes_on(s[0])).flat_map(reroll)
+
+    def settle(states: list[Distribution[State]], left: int) -> Distribution[Tally]:
+        whole = sum_all(tallied(state, role) for state, (_, role) in zip(states, dice, strict=True))
+        failed = Fraction(1)
+        for state in states:
+            failed *= state.probability_where(lambda s: not successes_on(s[0]))
+        if left == 0 or failed == 0:
+            return whole
+        after = [pushed(state, die.value) for state, (die, _) in zip(states, dice, strict=True)]
+        parts = [(failed, settle(after, left - 1))]
+        if failed < 1:
+            parts.insert(0, (1 - failed, _given(whole, lambda t: t[0] > 0)))
+        return _mix(parts)
+
+    return settle([Distribution.die(die.value).map(lambda f: (f, 0)) for die, _ in dice], pushes)
 
 
 def tally_distribution(check: PreparedCheck, policy: PushPolicy = "never") -> Distribution[Tally]:
     """Joint distribution of the final tally under a push policy (pushes up to the roll's limit)."""
     dice = _planned(check)
     pushes = check.max_pushes if policy != "never" else 0
-    if policy == "if-failed" and pushes:
-        initial = sum_all(_die_after_pushes(d, r, check, 0) for d, r in dice)
-        failed_weight = initial.probability_where(lambda t: t[0] == 0)
-        pushed = sum_all(_die_failed_push(d, r, check) for d, r in dice)
-        return _mix(
-            [(1 - failed_weight, _given(initial, lambda t: t[0] > 0)), (failed_weight, pushed)]
-        )
+    if policy == "if-failed":
+        return _if_failed(dice, check, pushes)
     return sum_all(_die_after_pushes(d, r, check, pushes) for d, r in dice)
 
 
-def _given(dist: Distribution[Tally], keep: object) -> Distribution[Tally]:
-    weights = {k: w for k, w in dist.items() if keep(k)}  # type: ignore[operator]
-    return Distribution(weights)
+def _given(dist: Distribution[K], keep: Callable[[K], bool]) -> Distribution[K]:
+    return Distribution({k: w for k, w in dist.items() if keep(k)})
 
 
 def _mix(parts: Sequence[tuple[Fraction, Distribution[Tally]]]) -> Distribution[Tally]:

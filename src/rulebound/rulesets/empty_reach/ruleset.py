@@ -15,10 +15,19 @@ from rulebound.rulesets.empty_reach.odds import success_distribution
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
 
 
-def validation_to_input_error(exc: ValidationError) -> InvalidInput:
+def validation_to_input_error(exc: ValidationError, root: str = "request") -> InvalidInput:
+    """The first problem as our own error: the field's path, the value, and what is accepted.
+
+    A validator that raised ``InvalidInput`` keeps its value and expectation (pydantic would
+    otherwise show the whole input and a "Value error, ..." message).
+    """
     problem = exc.errors()[0]
-    field = ".".join(str(part) for part in problem["loc"]) or "request"
-    return InvalidInput(field, problem.get("input"), problem["msg"])
+    field = ".".join(str(part) for part in problem["loc"])
+    cause = problem.get("ctx", {}).get("error")
+    if isinstance(cause, InvalidInput):
+        return InvalidInput(field or cause.field, cause.value, cause.expected, tip=cause.tip)
+    message = problem["msg"].removeprefix("Value error, ")
+    return InvalidInput(field or root, problem.get("input"), message)
 
 
 class EmptyReachRuleset:

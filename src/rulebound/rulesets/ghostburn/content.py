@@ -156,10 +156,11 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
     skills: dict[str, SkillSpec] = {}
     charts: dict[str, ChartSpec] = {}
     tricks: dict[str, tuple[str, TrickSpec]] = {}
-    where = "content"
+    where = ladder_from = "content"
     for source, file in files:
         where = source
-        levels = file.levels or levels
+        if file.levels:
+            levels, ladder_from = file.levels, source
         abilities.update((a.key, a) for a in file.abilities)
         skills.update((s.key, s) for s in file.skills)
         charts.update((c.key, c) for c in file.charts)
@@ -167,7 +168,7 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
     try:
         ladder = Ladder(tuple(Level(level.name, level.value) for level in levels))
     except InvalidInput as exc:
-        raise ContentError(where, f"levels: {exc.expected}, got {exc.value!r}") from None
+        raise ContentError(ladder_from, f"levels: {exc.expected}, got {exc.value!r}") from None
     for skill in skills.values():
         _refer(where, f"skills.{skill.key}.ability", skill.ability, abilities)
     for source, trick in tricks.values():
@@ -181,7 +182,7 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
             try:
                 ladder.parse(f"tricks.{trick.key}.dl", trick.dl)
             except InvalidInput as exc:
-                raise ContentError(source, str(exc)) from None
+                raise ContentError(source, f"{exc} (ladder from {ladder_from})") from None
     return GhostburnContent(
         ladder=ladder,
         levels=levels,

@@ -1,9 +1,9 @@
 """Rainwall: a d10 roll-under pool with bonus points, IoS and degrees of success."""
 
 from rulebound.rulesets.rainwall.bonus import Alternative, alternatives, optimal_allocation
-from rulebound.rulesets.rainwall.odds import RainwallOdds, odds
+from rulebound.rulesets.rainwall.odds import RainwallOdds, check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest, parse_request
-from rulebound.rulesets.rainwall.roll import RainwallResult, reallocate, roll
+from rulebound.rulesets.rainwall.roll import RainwallResult, reallocate, roll_check
 from rulebound.rulesets.rainwall.rules import Degree, Options
 from rulebound.rulesets.rainwall.ruleset import RULESET, RainwallRuleset
 
@@ -17,9 +17,9 @@ __all__ = [
     "RainwallResult",
     "RainwallRuleset",
     "alternatives",
-    "odds",
+    "check_odds",
     "optimal_allocation",
     "parse_request",
     "reallocate",
-    "roll",
+    "roll_check",
 ]

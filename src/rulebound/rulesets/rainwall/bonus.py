@@ -14,6 +14,7 @@ from itertools import product
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.rulesets.rainwall import rules
+from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Options
 
 
@@ -41,17 +42,18 @@ def checked_allocation(faces: Sequence[int], bonus: int, points: Sequence[int]) 
     """A player's own allocation, refused if it breaks a rule."""
     if len(points) != len(faces):
         raise InvalidInput("allocation", tuple(points), f"{len(faces)} entries, one per die")
-    for number, (face, spent) in enumerate(zip(faces, points, strict=True), start=1):
+    for number, spent in enumerate(points, start=1):
         if not isinstance(spent, int) or isinstance(spent, bool) or spent < 0:
             raise InvalidInput(
                 f"allocation.d{number}", spent, "a whole number of points, 0 or more"
             )
+    if sum(points) > bonus:
+        raise RuleViolation("bonus points", f"spent {sum(points)} but the bonus is +{bonus}")
+    for number, (face, spent) in enumerate(zip(faces, points, strict=True), start=1):
         if face - spent < 1:
             raise RuleViolation(
                 "bonus points", f"d{number} shows {face}; {spent} points would move it below 1"
             )
-    if sum(points) > bonus:
-        raise RuleViolation("bonus points", f"spent {sum(points)} but the bonus is +{bonus}")
     return tuple(points)
 
 
@@ -73,20 +75,19 @@ class Alternative:
     degree: rules.Degree
 
 
-def alternatives(
-    faces: Sequence[int], skill: int, dr: int, bonus: int, options: Options, trait: int
-) -> tuple[Alternative, ...]:
+def alternatives(request: RainwallRequest, faces: Sequence[int]) -> tuple[Alternative, ...]:
     """Every distinct affordable set of failures to fix, best first.
 
     Dice showing the same face are interchangeable, so each choice is a count
     per failing face, applied to the earliest such dice; each fixed die gets
     exactly its cost, the cheapest way to fix it.
     """
+    skill, dr, bonus, options = request.skill, request.dr, request.bonus, request.options
     prices = {face: c for face in faces if (c := rules.cost(face, skill, options))}
     failing = Counter(face for face in faces if face in prices)
     kinds = sorted(failing)
     raw = sum(rules.succeeds(face, skill, options) for face in faces)
-    flub = rules.is_flub(trait, skill, sum(face == rules.FLUB_FACE for face in faces))
+    flub = rules.is_flub(request.dice, skill, sum(face == rules.FLUB_FACE for face in faces))
     found: list[Alternative] = []
     for counts in product(*(range(failing[f] + 1) for f in kinds)):
         quota = dict(zip(kinds, counts, strict=True))

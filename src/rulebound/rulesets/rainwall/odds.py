@@ -74,7 +74,7 @@ def degree_of(request: RainwallRequest, outcome: Outcome) -> Degree:
     return rules.degree(raw, after, request.dr, flubbed, request.options)
 
 
-def odds(request: RainwallRequest) -> RainwallOdds:
+def check_odds(request: RainwallRequest) -> RainwallOdds:
     outcomes = outcome_distribution(request.dice, request.skill, request.bonus, request.options)
     opts, dr = request.options, request.dr
     degrees = outcomes.map(lambda o: degree_of(request, o)).probabilities()

@@ -106,7 +106,7 @@ def evaluate(
     )
 
 
-def roll(request: RainwallRequest, source: RandomSource) -> RainwallResult:
+def roll_check(request: RainwallRequest, source: RandomSource) -> RainwallResult:
     """Roll the trait's dice from ``source`` and spend the bonus optimally."""
     recorder = RecordingSource(source)
     faces = tuple(recorder.draw(rules.DIE_SIDES) for _ in range(request.dice))

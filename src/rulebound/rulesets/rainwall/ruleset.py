@@ -9,9 +9,9 @@ from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.base import Variant
 from rulebound.rulesets.rainwall import rules
-from rulebound.rulesets.rainwall.odds import odds
+from rulebound.rulesets.rainwall.odds import check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest, parse_request
-from rulebound.rulesets.rainwall.roll import RainwallResult, roll
+from rulebound.rulesets.rainwall.roll import RainwallResult, roll_check
 
 
 class RainwallRuleset:
@@ -36,11 +36,11 @@ class RainwallRuleset:
         return parse_request(payload, self._limits)
 
     def roll(self, request: RainwallRequest, source: RandomSource) -> RainwallResult:
-        return roll(request.checked(self._limits), source)
+        return roll_check(request.checked(self._limits), source)
 
     def chances(self, request: RainwallRequest) -> Mapping[str, Fraction]:
         """The probability of each degree; they sum to 1."""
-        result = odds(request.checked(self._limits))
+        result = check_odds(request.checked(self._limits))
         return {degree.value: p for degree, p in result.degrees.items()}
 
 
