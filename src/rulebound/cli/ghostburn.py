@@ -31,6 +31,7 @@ from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.render.ghostburn_text import luck_advice_text, odds_text, result_text
 from rulebound.render.json_view import result_json
 from rulebound.rulesets.ghostburn.character import Character, check_character, parse_character
+from rulebound.rulesets.ghostburn.chart import Chart
 from rulebound.rulesets.ghostburn.content import GhostburnContent, load_content
 from rulebound.rulesets.ghostburn.ladder import Difficulty
 from rulebound.rulesets.ghostburn.luck import LuckPool, spend_luck
@@ -224,7 +225,7 @@ def _after_roll(
     if not as_json:
         emit_text(result_text(result))
         if pool and advice:
-            emit_text(luck_advice_text(advice, pool.bonus, pool.points))
+            emit_text(luck_advice_text(result, advice, pool.bonus, pool.points))
         offer = choice is LuckChoice.ASK and pool is not None and pool.points > 0
         if (
             offer
@@ -261,7 +262,7 @@ def _odds_difficulty(
     traits: list[str] | None,
     chart: str | None,
     options: Options,
-) -> tuple[Difficulty, Any]:
+) -> tuple[Difficulty, Chart]:
     if trick is not None:
         spec = loaded.trick(trick)
         if dl is not None:

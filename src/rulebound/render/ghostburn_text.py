@@ -56,12 +56,13 @@ def difficulty_text(difficulty: Difficulty) -> str:
     return text
 
 
-def luck_advice_text(advice: LuckAdvice, bonus: int, points: int) -> str:
-    if advice.changes_outcome:
-        effect = f"would lift it to {advice.band_with_luck} (result {advice.total_with_luck})"
-    else:
-        effect = f"would leave it at {advice.band} (result {advice.total_with_luck})"
-    return f"Luck      {points} point(s) left; spending one (+{bonus}) {effect}"
+def luck_advice_text(result: GhostburnResult, advice: LuckAdvice, bonus: int, points: int) -> str:
+    label = result.request.chart.band(advice.band_with_luck).label
+    verb = "lift it to" if advice.changes_outcome else "leave it at"
+    return (
+        f"Luck      {points} point(s) left; spending one (+{bonus}) would {verb} {label}"
+        f" (result {advice.total_with_luck})"
+    )
 
 
 def odds_text(

@@ -13,6 +13,7 @@ from typing import Any
 
 from rulebound.core.errors import UnknownRuleset
 from rulebound.rulesets.base import Ruleset
+from rulebound.rulesets.table import TableRules
 
 BUILT_IN: tuple[str, ...] = (
     "rulebound.rulesets.empty_reach:RULESET",
@@ -48,3 +49,25 @@ def get_ruleset(key: str) -> AnyRuleset:
         return rulesets[key]
     except KeyError:
         raise UnknownRuleset("ruleset", key, "one of " + ", ".join(sorted(rulesets))) from None
+
+
+@cache
+def all_tables() -> dict[str, TableRules]:
+    """Table adapters: each ruleset's package may export ``TABLE`` beside ``RULESET``."""
+    found: dict[str, TableRules] = {}
+    for key, ruleset in all_rulesets().items():
+        module = importlib.import_module(type(ruleset).__module__.rpartition(".")[0])
+        table = getattr(module, "TABLE", None)
+        if isinstance(table, TableRules):
+            found[key] = table
+    return found
+
+
+def get_table(key: str) -> TableRules:
+    tables = all_tables()
+    try:
+        return tables[key]
+    except KeyError:
+        raise UnknownRuleset(
+            "ruleset", key, "a ruleset the table supports: " + ", ".join(sorted(tables))
+        ) from None

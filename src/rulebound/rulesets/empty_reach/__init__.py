@@ -14,9 +14,11 @@ from rulebound.rulesets.empty_reach.roll import EmptyReachResult, PushCosts, pus
 from rulebound.rulesets.empty_reach.rules import StepDie
 from rulebound.rulesets.empty_reach.ruleset import RULESET
 from rulebound.rulesets.empty_reach.steps import Pool, apply_steps
+from rulebound.rulesets.empty_reach.table import TABLE
 
 __all__ = [
     "RULESET",
+    "TABLE",
     "Character",
     "CheckRequest",
     "EmptyReachContent",

@@ -153,24 +153,23 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
     """Merge files in order (later keys win), then check every cross-reference."""
     levels: tuple[LevelSpec, ...] = ()
     abilities: dict[str, AbilitySpec] = {}
-    skills: dict[str, SkillSpec] = {}
+    skills: dict[str, tuple[str, SkillSpec]] = {}
     charts: dict[str, ChartSpec] = {}
     tricks: dict[str, tuple[str, TrickSpec]] = {}
-    where = ladder_from = "content"
+    ladder_from = "content"
     for source, file in files:
-        where = source
         if file.levels:
             levels, ladder_from = file.levels, source
         abilities.update((a.key, a) for a in file.abilities)
-        skills.update((s.key, s) for s in file.skills)
+        skills.update((s.key, (source, s)) for s in file.skills)
         charts.update((c.key, c) for c in file.charts)
         tricks.update((t.key, (source, t)) for t in file.tricks)
     try:
         ladder = Ladder(tuple(Level(level.name, level.value) for level in levels))
     except InvalidInput as exc:
         raise ContentError(ladder_from, f"levels: {exc.expected}, got {exc.value!r}") from None
-    for skill in skills.values():
-        _refer(where, f"skills.{skill.key}.ability", skill.ability, abilities)
+    for source, skill in skills.values():
+        _refer(source, f"skills.{skill.key}.ability", skill.ability, abilities)
     for source, trick in tricks.values():
         _refer(source, f"tricks.{trick.key}.skill", trick.skill, skills)
         chart = charts.get(trick.chart)
@@ -187,7 +186,7 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
         ladder=ladder,
         levels=levels,
         abilities=abilities,
-        skills=skills,
+        skills={key: skill for key, (_, skill) in skills.items()},
         charts={key: spec.to_chart() for key, spec in charts.items()},
         tricks={key: trick for key, (_, trick) in tricks.items()},
     )

@@ -1,0 +1,131 @@
+"""Opposed rolls: cancelling successes, ties, the tie-break option, and pushing after the defender."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from rulebound.core.errors import RuleViolation
+from rulebound.rulesets.empty_reach.check import CheckRequest, Options, prepare
+from rulebound.rulesets.empty_reach.odds import p_success
+from rulebound.rulesets.empty_reach.opposed import (
+    OpposedResult,
+    break_tie,
+    opposed_odds,
+    roll_opposed,
+)
+from rulebound.rulesets.empty_reach.roll import push
+from rulebound.rulesets.empty_reach.rules import LADDER, successes_on
+
+STEALTH = prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Stealth"))
+GUARD = prepare(CheckRequest(attribute_die="D8", skill_die="D6", skill="Observation"))
+
+
+@pytest.mark.parametrize(
+    ("faces", "net", "verdict"),
+    [
+        ((8, 10, 6, 2), 2, "win"),
+        ((6, 2, 6, 3), 0, "tie"),
+        ((2, 3, 4, 5), 0, "tie"),
+        ((6, 2, 7, 6), -1, "loss"),
+        ((8, 10, 2, 2), 3, "win"),
+        ((1, 1, 1, 1), 0, "tie"),
+    ],
+)
+def test_defender_successes_cancel(scripted, faces, net: int, verdict: str) -> None:  # type: ignore[no-untyped-def]
+    contest = roll_opposed(STEALTH, GUARD, scripted(*faces))
+    assert contest.net == net
+    assert contest.verdict == verdict
+    assert contest.succeeded is (verdict == "win")
+    assert contest.active.check is STEALTH
+    assert contest.defender.check is GUARD
+
+
+def test_a_tie_fails_the_active_side(scripted) -> None:
+    contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
+    assert not contest.succeeded
+    assert contest.headline == "Tie: the active side fails"
+
+
+def test_tie_break_only_under_the_option(scripted) -> None:
+    contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
+    with pytest.raises(RuleViolation) as error:
+        break_tie(contest, scripted(1, 1, 1, 1))
+    assert error.value.rule == "tie-break"
+    rerolling = prepare(
+        CheckRequest(attribute_die="D8", skill_die="D10", options=Options(tie_break="reroll"))
+    )
+    tie = roll_opposed(rerolling, GUARD, scripted(6, 2, 6, 3))
+    broken = break_tie(tie, scripted(7, 2, 2, 2))
+    assert broken.parent is tie
+    assert broken.verdict == "win"
+    assert [d.face for d in broken.active.dice] == [7, 2]
+    with pytest.raises(RuleViolation, match="only a tie"):
+        break_tie(broken, scripted(1, 1, 1, 1))
+
+
+def test_the_active_side_may_push_after_seeing_the_defender(scripted) -> None:
+    contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
+    assert contest.verdict == "tie"
+    pushed = push(contest.active, scripted(10))
+    after = contest.with_active(pushed)
+    assert after.parent is contest
+    assert after.defender is contest.defender
+    assert after.active is pushed
+    assert after.verdict == "win"
+    assert after.net == 2
+    assert after.provenance == pushed.provenance
+    assert contest.verdict == "tie"
+
+
+def brute_opposed(active: list[int], defender: list[int]) -> dict[str, Fraction]:
+    counts: Counter[str] = Counter()
+    for faces_a in product(*(range(1, s + 1) for s in active)):
+        for faces_d in product(*(range(1, s + 1) for s in defender)):
+            net = sum(map(successes_on, faces_a)) - sum(map(successes_on, faces_d))
+            counts["win" if net > 0 else "tie" if net == 0 else "loss"] += 1
+    total = sum(counts.values())
+    return {k: Fraction(counts[k], total) for k in ("win", "tie", "loss")}
+
+
+POOLS = [(a, s) for a in LADDER for s in (None, *LADDER)]
+
+
+@pytest.mark.parametrize("active", POOLS[::3])
+def test_opposed_odds_equal_brute_force(active) -> None:  # type: ignore[no-untyped-def]
+    check = prepare(CheckRequest(attribute_die=active[0], skill_die=active[1]))
+    for defender in POOLS[::2]:
+        other = prepare(CheckRequest(attribute_die=defender[0], skill_die=defender[1]))
+        odds = opposed_odds(check, other)
+        assert sum(odds.values()) == 1
+        sides = [d.value for d in check.pool.dice]
+        assert odds == brute_opposed(sides, [d.value for d in other.pool.dice])
+
+
+def test_opposed_odds_with_a_push_policy() -> None:
+    odds = opposed_odds(STEALTH, GUARD, "always")
+    assert sum(odds.values()) == 1
+    assert odds["win"] > opposed_odds(STEALTH, GUARD)["win"]
+    # winning needs at least one success, and more than the defender
+    for policy in ("never", "always", "if-failed"):
+        assert opposed_odds(STEALTH, GUARD, policy)["win"] < p_success(STEALTH, policy)
+
+
+def test_interrogation_reading(scripted) -> None:
+    """Persuasion with the captive factor against the prisoner's Stamina (see the rulings)."""
+    active = prepare(
+        CheckRequest(
+            attribute_die="D8",
+            skill_die="D8",
+            skill="Persuasion",
+            situations=("negotiation-opponent-captive",),
+        )
+    )
+    assert active.net == 1
+    prisoner = prepare(CheckRequest(attribute_die="D10", skill="Stamina"))
+    contest = roll_opposed(active, prisoner, scripted(6, 7, 6))
+    assert isinstance(contest, OpposedResult)
+    assert contest.verdict == "win"
