@@ -81,6 +81,19 @@ SCALE_VARIANT = Variant(
     summary="How characteristics (about 20-45) meet the check die; the text as written is a d20.",
 )
 
+AFFINITY_BONUSES: tuple[str, ...] = ("rank-table", "five-per-rank")
+DEFAULT_AFFINITY_BONUS = "rank-table"
+
+AFFINITY_BONUS_VARIANT = Variant(
+    key="affinity_bonus",
+    choices=AFFINITY_BONUSES,
+    default=DEFAULT_AFFINITY_BONUS,
+    summary=(
+        "What an affinity or proficiency adds: the rank bonus table (+2/+4/+6) or the "
+        "affinity section's '5 times their Rank'."
+    ),
+)
+
 DEATH_SAVE_TARGET = 10
 DEATH_SAVE_DIE = 20
 DEATH_SAVE_LIMIT = 3
@@ -106,6 +119,25 @@ def rank_bonus(rank: int, cat: Catalogue | None = None) -> int:
             return band.bonus
     bands = (cat or catalogue()).tables.rank_bonus
     return _raise_rank(rank, bands[0].min_rank, bands[-1].max_rank)
+
+
+def affinity_bonus_mode(key: str) -> str:
+    if key not in AFFINITY_BONUSES:
+        raise InvalidInput("affinity_bonus", key, "one of " + ", ".join(AFFINITY_BONUSES))
+    return key
+
+
+def rank_modifier(rank: int, mode: str, sc: Scale, cat: Catalogue | None = None) -> int:
+    """What a held affinity or proficiency adds to the target under ``mode`` and scale ``sc``.
+
+    ``rank-table`` reads the table (d20 points, x5 on the d100 scale). ``five-per-rank`` adds
+    5 x rank to the score itself, so it is halved with the score on the halved scale.
+    """
+    if affinity_bonus_mode(mode) == "rank-table":
+        return rank_bonus(rank, cat) * sc.modifier_factor
+    rank_bonus(rank, cat)  # the same rank range applies
+    value = 5 * rank
+    return value // 2 if sc.halve_score else value
 
 
 def _raise_rank(rank: int, low: int, high: int) -> int:
@@ -143,6 +175,11 @@ def classify(face: int, t: Thresholds) -> Outcome:
     """Judge one kept face: top face always critically fails, a 1 always critically succeeds."""
     if face == t.die:
         return Outcome.CRITICAL_FAILURE
+    return classify_without_critical_failure(face, t)
+
+
+def classify_without_critical_failure(face: int, t: Thresholds) -> Outcome:
+    """Judge a face as if the top-face rule did not exist (a cancelled critical failure)."""
     if face == 1 or face <= t.crit_target:
         return Outcome.CRITICAL_SUCCESS
     if face <= t.target:

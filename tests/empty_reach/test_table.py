@@ -1,0 +1,118 @@
+"""The Empty Reach table adapter: forms, plays from records, and atomic sheet changes."""
+
+from typing import Any
+
+import pytest
+
+from rulebound.core import InvalidInput, RuleViolation, SeededSource
+from rulebound.rulesets import get_table
+from rulebound.rulesets.table import TableRules
+
+TABLE = get_table("empty-reach")
+
+
+def sheet(**changes: Any) -> dict[str, Any]:
+    base = TABLE.new_sheet("Vessa")
+    form = {"skills.Force": "D10", "gear": "Crowbar 2/2"} | changes
+    return TABLE.apply_sheet_form(base, form)
+
+
+def test_adapter_implements_the_protocol() -> None:
+    assert isinstance(TABLE, TableRules)
+    assert TABLE.key == "empty-reach"
+
+
+def test_sheet_form_round_trip_and_tracks() -> None:
+    character = sheet(damage="1", specialties="Tough, Driver")
+    view = TABLE.sheet_view(character)
+    assert view.values["skills.Force"] == "D10"
+    assert view.values["gear"] == "Crowbar 2/2"
+    assert ("Health", "4 / 5") in view.tracks  # base 4 + Tough, 1 damage
+    assert {f.name for f in view.fields} >= {"attributes.Strength", "skills.Stealth", "damage"}
+
+
+@pytest.mark.parametrize(
+    ("form", "field"),
+    [
+        ({"attributes.Strength": "D7"}, "attributes.Strength"),
+        ({"damage": "lots"}, "damage"),
+        ({"gear": "Crowbar two"}, "gear line 1"),
+        ({"specialties": "Tough, Tough, Tough, Tough"}, "specialties"),
+    ],
+)
+def test_bad_sheet_edits_name_the_field(form: dict[str, str], field: str) -> None:
+    with pytest.raises(InvalidInput) as error:
+        TABLE.apply_sheet_form(sheet(), form)
+    assert error.value.field.startswith(field)
+
+
+def test_dialog_offers_the_rules_modifiers() -> None:
+    fields = TABLE.dialog(sheet(specialties="Driver, Menacing"))
+    names = [f.name for f in fields]
+    assert names[0] == "skill"
+    groups = {f.group for f in fields if f.name == "situations"}
+    assert groups == {"stealth", "negotiation", "specialties"}
+    swap = next(f for f in fields if f.name == "swap")
+    assert [c.value for c in swap.choices] == ["", "Menacing"]
+    helpers = next(f for f in fields if f.name == "helpers")
+    assert (helpers.minimum, helpers.maximum) == (0, 3)
+
+
+def test_chances_before_rolling_are_exact() -> None:
+    chances = TABLE.chances(sheet(), {"skill": "Force"})
+    # D8 attribute + D10 skill: 1 - (5/8)(5/10) = 11/16.
+    assert chances["success"] == pytest.approx(11 / 16)
+    assert str(chances["success"]) == "11/16"
+    per_count = sum(p for k, p in chances.items() if k.endswith(" successes"))
+    assert per_count == 1
+
+
+def test_roll_then_push_rebuilds_from_records_and_pays_atomically() -> None:
+    character = sheet()
+    for seed in range(200):
+        play = TABLE.roll(character, {"skill": "Force", "gear": "Crowbar"}, SeededSource(seed))
+        assert play.sheet is None
+        assert TABLE.card([play.record]) == play.card
+        if not play.card.actions:
+            continue
+        chosen = [i for i, die in enumerate(play.card.dice) if die.selectable]
+        params = {"reroll": chosen}
+        pushed = TABLE.act(character, [play.record], "push", params, SeededSource(seed + 1000))
+        assert TABLE.card([play.record, pushed.record]) == pushed.card
+        assert pushed.sheet is not None
+        cost_lines = [d for d in pushed.card.details if d.startswith("Push cost")]
+        assert cost_lines
+        if pushed.sheet["damage"] or pushed.sheet["gear"][0]["bonus"] < 2:
+            return
+    pytest.fail("no seed produced a costly push")
+
+
+def test_dice_choice_is_validated_and_passive_rolls_offer_no_push() -> None:
+    character = sheet()
+    play = TABLE.roll(character, {"skill": "Force", "passive": "on"}, SeededSource(3))
+    assert play.card.actions == ()
+    with pytest.raises(RuleViolation):
+        TABLE.act(character, [play.record], "push", {}, SeededSource(4))
+    active = TABLE.roll(character, {"skill": "Force"}, SeededSource(5))
+    with pytest.raises(InvalidInput) as error:
+        TABLE.act(character, [active.record], "push", {"reroll": ["x"]}, SeededSource(6))
+    assert error.value.field == "reroll"
+
+
+def test_sheet_actions_heal_and_repair() -> None:
+    hurt = sheet(damage="3", gear="Crowbar 0/2")
+    keys = [a.key for a in TABLE.sheet_actions(hurt)]
+    assert keys[:2] == ["heal", "repair"]
+    healed = TABLE.sheet_act(hurt, "heal", {"health": "2"}, SeededSource(0))
+    assert healed.sheet is not None and healed.sheet["damage"] == 1
+    repaired = TABLE.sheet_act(hurt, "repair", {"gear": "Crowbar"}, SeededSource(0))
+    assert repaired.sheet is not None
+    item = repaired.sheet["gear"][0]
+    assert item["bonus"] > 0 or item["destroyed"]
+    with pytest.raises(InvalidInput):
+        TABLE.sheet_act(hurt, "fly", {}, SeededSource(0))
+
+
+def test_no_guided_creation_and_no_table_tools() -> None:
+    assert TABLE.creation({}, {}, SeededSource(0)) is None
+    assert TABLE.table_actions() == ()
