@@ -12,8 +12,8 @@ from rulebound.rulesets.empty_reach.check import (
     prepare,
 )
 from rulebound.rulesets.empty_reach.content import default_content
-from rulebound.rulesets.empty_reach.ruleset import RULESET
 from rulebound.rulesets.empty_reach.rules import StepDie
+from rulebound.rulesets.empty_reach.ruleset import RULESET
 from rulebound.rulesets.empty_reach.steps import Pool
 
 CONTENT = default_content()
@@ -170,7 +170,9 @@ def test_driver_gives_plus_one_on_mobility_when_the_character_has_it() -> None:
 
 def test_driver_without_the_specialty_is_a_rule_violation() -> None:
     with pytest.raises(RuleViolation) as error:
-        prepare(CheckRequest(attribute_die="D8", skill="Mobility", situations=("specialty-driver",)))
+        prepare(
+            CheckRequest(attribute_die="D8", skill="Mobility", situations=("specialty-driver",))
+        )
     assert "Driver" in str(error.value)
 
 

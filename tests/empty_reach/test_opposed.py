@@ -1,4 +1,4 @@
-"""Opposed rolls: cancelling successes, ties, the tie-break option, and pushing after the defender."""
+"""Opposed rolls: cancelling successes, ties, the tie-break, and pushing after the defender."""
 
 from __future__ import annotations
 

@@ -98,14 +98,17 @@ def test_push_only_once(scripted) -> None:
     assert "once" in error.value.detail
 
 
-EXTRA = {"Compassion": "Empathy", "Inquisitive": "Wits", "Reckless": "Agility", "True Grit": "Strength"}
+EXTRA = {
+    "Compassion": "Empathy",
+    "Inquisitive": "Wits",
+    "Reckless": "Agility",
+    "True Grit": "Strength",
+}
 
 
 @pytest.mark.parametrize(("specialty", "attribute"), list(product(EXTRA, EXTRA.values())))
 def test_twice_only_with_the_matching_specialty(specialty: str, attribute: str) -> None:
-    check = prepare(
-        CheckRequest(attribute_die="D8", attribute=attribute, specialties=(specialty,))
-    )
+    check = prepare(CheckRequest(attribute_die="D8", attribute=attribute, specialties=(specialty,)))
     assert check.max_pushes == (2 if EXTRA[specialty] == attribute else 1)
 
 

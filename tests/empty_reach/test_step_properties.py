@@ -8,7 +8,7 @@ applied step then moves the difference towards 1 by exactly one.
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
+from itertools import pairwise, product
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -94,7 +94,7 @@ def test_steps_balance_the_dice(start: Pool, net: int) -> None:
 @given(pools, nets)
 def test_each_applied_step_closes_the_gap_by_exactly_one(start: Pool, net: int) -> None:
     path = walk(start, net)
-    for before, after in zip(path[:-1], path[1:], strict=True):
+    for before, after in pairwise(path):
         if diff(before) > 1:
             assert diff(after) == diff(before) - 1
         else:
@@ -165,7 +165,7 @@ def test_round_trip_from_an_unbalanced_start_rebalances() -> None:
 @given(pools, st.integers(min_value=1, max_value=10))
 def test_stepping_up_never_lowers_the_odds(start: Pool, net: int) -> None:
     path = walk(start, net)
-    for before, after in zip(path[:-1], path[1:], strict=True):
+    for before, after in pairwise(path):
         if after == before:
             assert p_success(after) == p_success(before)
         else:

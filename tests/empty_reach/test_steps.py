@@ -138,9 +138,7 @@ def test_zero_net_takes_no_steps() -> None:
 
 
 def test_modifiers_are_summed_before_stepping() -> None:
-    check = prepare(
-        CheckRequest(attribute_die="D6", skill_die="D12", helpers=2, difficulty=-2)
-    )
+    check = prepare(CheckRequest(attribute_die="D6", skill_die="D12", helpers=2, difficulty=-2))
     assert check.net == 0
     assert check.steps == ()
     # summed first: an unbalanced pool stays as it is (applying +2 then -2 would rebalance it)

@@ -116,3 +116,12 @@ def test_sheet_actions_heal_and_repair() -> None:
 def test_no_guided_creation_and_no_table_tools() -> None:
     assert TABLE.creation({}, {}, SeededSource(0)) is None
     assert TABLE.table_actions() == ()
+
+
+def test_table_variants_reach_the_check() -> None:
+    form = {"skill": "Force", "variants": {"gear_banes": "gear-dice"}}
+    play = TABLE.roll(sheet(), form, SeededSource(1))
+    assert play.record["request"]["options"]["gear_banes"] == "gear-dice"
+    with pytest.raises(InvalidInput) as error:
+        TABLE.roll(sheet(), {"skill": "Force", "variants": {"gear_banes": "x"}}, SeededSource(1))
+    assert error.value.field.startswith("variants")

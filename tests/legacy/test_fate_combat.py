@@ -8,17 +8,15 @@ from rulebound.rulesets.legacy.character import Armour, Character
 from rulebound.rulesets.legacy.checks import CheckRequest, roll_check
 from rulebound.rulesets.legacy.combat import (
     Combatant,
-    apply_damage,
     death_save,
-    heal,
-    long_rest,
     order,
     roll_initiative,
-    short_rest,
     surprise_round,
     take_fatigue,
 )
+from rulebound.rulesets.legacy.damage import apply_damage
 from rulebound.rulesets.legacy.fate import burn, luck_swap, spend_reroll
+from rulebound.rulesets.legacy.recovery import heal, long_rest, short_rest
 
 SCORES = {
     "STR": 34,

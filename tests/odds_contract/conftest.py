@@ -35,7 +35,9 @@ def _odds_json(*args: str) -> dict[str, Any]:
 def _exact(text: object, twin: object, where: str) -> Fraction:
     assert isinstance(text, str), f"{where}: {text!r} is not a fraction string"
     numerator, slash, denominator = text.partition("/")
-    assert slash and numerator.lstrip("-").isdigit() and denominator.isdigit(), where
+    assert slash, f"{where}: {text!r} has no '/'"
+    assert numerator.lstrip("-").isdigit(), where
+    assert denominator.isdigit(), where
     value = Fraction(text)
     assert isinstance(twin, float), f"{where}_float: {twin!r} is not a float"
     assert twin == float(value), f"{where}: {twin} != float({text})"
@@ -57,7 +59,7 @@ def _exact_pairs(data: Mapping[str, Any]) -> dict[str, Any]:
             found[name] = {k: _exact(v, twin[k], f"{name}[{k}]") for k, v in value.items()}
         else:
             found[name] = _exact(value, twin, name)
-    for key, value in data.items():
+    for key in data:
         if key.startswith("p_") and not key.endswith("_float"):
             assert f"{key}_float" in data, f"{key} has no float twin"
             assert 0 <= found[key] <= 1, key

@@ -20,6 +20,7 @@ from rulebound.cli.common import (
     source_for,
     write_json_file,
 )
+from rulebound.cli.tables import CsvOpt, PlotOpt, TableOpt, check_table_flags, emit_grid
 from rulebound.core.canonical import probability_fields
 from rulebound.core.random_source import RandomSource
 from rulebound.render.bars import bar_chart
@@ -49,6 +50,7 @@ from rulebound.rulesets.empty_reach.odds import (
 from rulebound.rulesets.empty_reach.opposed import opposed_odds
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
 from rulebound.rulesets.empty_reach.ruleset import RULESET
+from rulebound.rulesets.empty_reach.tables import success_grid
 
 
 def _parse_gear(text: str) -> GearInUse:
@@ -223,7 +225,9 @@ def _push(
 
 
 def odds(
-    attribute: Annotated[str, typer.Option(help="Attribute die: D6, D8, D10 or D12.")],
+    attribute: Annotated[
+        str | None, typer.Option(help="Attribute die: D6, D8, D10 or D12.")
+    ] = None,
     skill: Annotated[
         str | None, typer.Option(help="Skill die; leave out to roll the attribute alone.")
     ] = None,
@@ -241,9 +245,18 @@ def odds(
     opposed_attribute: Annotated[str | None, typer.Option(help="Defender's attribute die.")] = None,
     opposed_skill: Annotated[str | None, typer.Option(help="Defender's skill die.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    table: TableOpt = False,
+    csv: CsvOpt = None,
+    plot: PlotOpt = None,
 ) -> None:
-    """Exact odds for a pool after modifiers, with or without a push."""
+    """Exact odds for a pool after modifiers, with or without a push; or the designer table."""
     with rule_errors():
+        check_table_flags(table, csv, plot)
+        if table:
+            emit_grid(success_grid(), csv, plot, json_output)
+            return
+        if attribute is None:
+            fail("--attribute: required (D6, D8, D10 or D12), unless --table")
         if push not in PUSH_POLICIES:
             fail(f"--push: got {push!r}; expected one of {', '.join(PUSH_POLICIES)}")
         policy: PushPolicy = push  # type: ignore[assignment]

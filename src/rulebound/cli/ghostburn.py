@@ -25,6 +25,7 @@ from rulebound.cli.common import (
     rule_errors,
     source_for,
 )
+from rulebound.cli.tables import CsvOpt, PlotOpt, TableOpt, check_table_flags, emit_grid
 from rulebound.core.canonical import probability_fields, to_jsonable
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS
@@ -45,6 +46,7 @@ from rulebound.rulesets.ghostburn.request import (
 )
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
 from rulebound.rulesets.ghostburn.rules import applied_total, stack
+from rulebound.rulesets.ghostburn.tables import success_grid
 
 
 class LuckChoice(StrEnum):
@@ -291,12 +293,19 @@ def odds_command(
     content: ContentOpt = None,
     variant: VariantOpt = None,
     as_json: JsonOpt = False,
+    table: TableOpt = False,
+    csv: CsvOpt = None,
+    plot: PlotOpt = None,
 ) -> None:
-    """Exact chance of each band on the chart for a total bonus and DL."""
+    """Exact chance of each band on the chart for a total bonus and DL; or the designer table."""
     with rule_errors():
+        check_table_flags(table, csv, plot)
         loaded = load_content(content or [])
         DEFAULT_LIMITS.check_modifier("--modifier", modifier)
         options = _options(variant)
+        if table:
+            emit_grid(success_grid(content=loaded, options=options), csv, plot, as_json)
+            return
         difficulty, the_chart = _odds_difficulty(loaded, trick, dl, dl_shift, trait, chart, options)
         bands = band_odds(modifier, difficulty, the_chart)
         success = p_success(modifier, difficulty)

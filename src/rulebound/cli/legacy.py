@@ -2,29 +2,70 @@
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import typer
+from pydantic import ValidationError
 
 from rulebound.cli.common import (
     JSON_HELP,
     SEED_HELP,
     emit_json,
     emit_text,
+    err_console,
     read_json_file,
     rule_errors,
     source_for,
     write_json_file,
 )
-from rulebound.core.canonical import probability_fields
+from rulebound.cli.tables import CsvOpt, PlotOpt, TableOpt, check_table_flags, emit_grid
+from rulebound.core.canonical import probability_fields, to_jsonable
+from rulebound.core.errors import InvalidInput, RuleboundError
+from rulebound.core.random_source import RandomSource
 from rulebound.render.json_view import result_json
-from rulebound.render.legacy_text import character_text, odds_text, result_text
-from rulebound.rulesets.legacy.character import Character
-from rulebound.rulesets.legacy.checks import CheckRequest, roll_check
-from rulebound.rulesets.legacy.creation import create_character
-from rulebound.rulesets.legacy.odds import check_chances, death_save_odds
-from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, Outcome
+from rulebound.render.legacy_text import (
+    character_text,
+    fate_advice_text,
+    events_text,
+    extended_text,
+    odds_text,
+    opposed_text,
+    result_text,
+    rolls_text,
+    secondaries_text,
+)
+from rulebound.rulesets.content import describe_validation_error
+from rulebound.rulesets.legacy.advice import fate_reroll_advice
+from rulebound.rulesets.legacy.assist import assist
+from rulebound.rulesets.legacy.character import Change, Character
+from rulebound.rulesets.legacy.checks import (
+    ASSIST_MODES,
+    AssistMode,
+    CheckRequest,
+    LegacyResult,
+    luck_request,
+    roll_check,
+)
+from rulebound.rulesets.legacy.content import PRIMARIES, SECONDARIES, catalogue
+from rulebound.rulesets.legacy.creation import CreationDraft, parse_assignment
+from rulebound.rulesets.legacy.extended import ExtendedCheck, ExtendedSpec, ExtendedStatus
+from rulebound.rulesets.legacy.odds import (
+    check_chances,
+    death_save_odds,
+    extended_chances,
+    opposed_chances,
+    p_success,
+)
+from rulebound.rulesets.legacy.opposed import roll_opposed
+from rulebound.rulesets.legacy.rules import DEFAULT_AFFINITY_BONUS, DEFAULT_SCALE, Outcome
+from rulebound.rulesets.legacy.tables import success_grid
 
 
 def _request(
@@ -39,17 +80,27 @@ def _request(
     character: Path | None,
     characteristic: str,
     affinity: str | None,
+    *,
+    proficiency: str | None = None,
+    untrained_penalty: int = 0,
+    affinity_bonus: str = DEFAULT_AFFINITY_BONUS,
+    situations: tuple[str, ...] = (),
 ) -> CheckRequest:
     if character is not None:
-        char = Character.model_validate(read_json_file(character))
-        return char.check(
+        return _load_character(character).check(
             characteristic,
             affinity=affinity,
+            proficiency=proficiency,
+            untrained_penalty=untrained_penalty,
             difficulty=difficulty,
+            situations=situations,
             advantage=advantage,
             disadvantage=disadvantage,
             scale=scale,
+            affinity_bonus=affinity_bonus,
         )
+    if proficiency is not None or untrained_penalty:
+        raise InvalidInput("--proficiency", proficiency, "--character as well")
     return CheckRequest(
         score=score or 0,
         bonus=bonus,
@@ -59,6 +110,7 @@ def _request(
         disadvantage=disadvantage,
         scale=scale,
         target=target if score is None else None,
+        affinity_bonus=affinity_bonus,
     )
 
 
@@ -80,10 +132,83 @@ def register(roll_app: typer.Typer, odds_app: typer.Typer, character_app: typer.
         affinity: str | None = typer.Option(None, help="Skill affinity key with --character."),
         seed: int | None = typer.Option(None, help=SEED_HELP),
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+        proficiency: ProficiencyOpt = None,
+        untrained_penalty: UntrainedOpt = 0,
+        affinity_bonus: AffinityBonusOpt = DEFAULT_AFFINITY_BONUS,
+        situation: SituationOpt = None,
+        helper: HelperOpt = None,
+        assist_mode: AssistModeOpt = "advantage",
+        opposed_target: OppTarget = None,
+        opposed_score: OppScore = None,
+        opposed_bonus: OppBonus = None,
+        opposed_rank: OppRank = None,
+        opposed_difficulty: OppDifficulty = "challenging",
+        opposed_advantage: OppAdvantage = False,
+        opposed_disadvantage: OppDisadvantage = False,
+        opposed_character: OppCharacter = None,
+        opposed_characteristic: OppCharacteristic = "STR",
+        opposed_affinity: OppAffinity = None,
+        extended: ExtendedOpt = None,
+        success_threshold: SuccessOpt = None,
+        failure_threshold: FailureOpt = None,
+        max_rolls: MaxRollsOpt = None,
+        rolls: RollsOpt = 1,
+        until_done: UntilDoneOpt = False,
     ) -> None:
-        """Roll a Legacy check from raw numbers or a character file."""
+        """Roll a Legacy check from raw numbers or a character file.
+
+        With --opposed-* it is an opposed check; with --extended FILE an extended
+        check that is saved after each call and resumed from the file next time.
+        """
         with rule_errors():
-            req = _request(
+
+            def build() -> CheckRequest:
+                req = _request(
+                    target,
+                    score,
+                    bonus,
+                    rank,
+                    difficulty,
+                    advantage,
+                    disadvantage,
+                    scale,
+                    character,
+                    characteristic,
+                    affinity,
+                    proficiency=proficiency,
+                    untrained_penalty=untrained_penalty,
+                    affinity_bonus=affinity_bonus,
+                    situations=tuple(situation or ()),
+                )
+                return _assisted(req, helper, assist_mode, affinity, proficiency)
+
+            opp = _opposed_request(
+                opposed_target,
+                opposed_score,
+                opposed_bonus,
+                opposed_rank,
+                opposed_difficulty,
+                opposed_advantage,
+                opposed_disadvantage,
+                opposed_character,
+                opposed_characteristic,
+                opposed_affinity,
+                scale,
+            )
+            if extended is not None:
+                if opp is not None:
+                    raise InvalidInput("--extended", str(extended), "no --opposed-* side as well")
+                given = any(v is not None for v in (target, score, character))
+                spec_args = (success_threshold, failure_threshold, max_rolls)
+                source = source_for(seed)
+                _roll_extended(extended, build, given, spec_args, rolls, until_done, source, as_json)
+                return
+            if opp is not None:
+                duel = roll_opposed(build(), opp, source_for(seed))
+                emit_json(result_json(duel)) if as_json else emit_text(opposed_text(duel))
+                return
+            req = build()
+            _unused = (
                 target,
                 score,
                 bonus,
@@ -97,7 +222,11 @@ def register(roll_app: typer.Typer, odds_app: typer.Typer, character_app: typer.
                 affinity,
             )
             result = roll_check(req, source_for(seed))
-        emit_json(result_json(result)) if as_json else emit_text(result_text(result))
+            advice = fate_reroll_advice(result)
+        if as_json:
+            emit_json({**result_json(result), "fate_reroll": to_jsonable(advice)})
+        else:
+            emit_text(result_text(result) + "\n" + fate_advice_text(advice))
 
     @odds_app.command("legacy")
     def odds(
@@ -111,12 +240,20 @@ def register(roll_app: typer.Typer, odds_app: typer.Typer, character_app: typer.
         scale: str = typer.Option(DEFAULT_SCALE, help="as-written, d100 or halved."),
         death_saves: bool = typer.Option(False, "--death-saves", help="Death-save odds instead."),
         as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+        table: TableOpt = False,
+        csv: CsvOpt = None,
+        plot: PlotOpt = None,
     ) -> None:
-        """Exact odds of each outcome, or of death saves."""
+        """Exact odds of each outcome, or of death saves, or the designer table."""
         with rule_errors():
+            check_table_flags(table, csv, plot)
+            if table:
+                emit_grid(success_grid(), csv, plot, as_json)
+                return
             if death_saves:
                 ds = death_save_odds()
                 out: dict[str, Any] = {
+                    "ruleset": "legacy",
                     **probability_fields("p_stable", ds.p_stable),
                     **probability_fields("p_dead", ds.p_dead),
                     **probability_fields("expected_rolls", ds.expected_rolls),
@@ -149,6 +286,7 @@ def register(roll_app: typer.Typer, odds_app: typer.Typer, character_app: typer.
         if as_json:
             emit_json(
                 {
+                    "ruleset": "legacy",
                     **probability_fields("p_success", success),
                     **probability_fields("degrees", {o.value: p for o, p in chances.items()}),
                     "scale": scale,

@@ -15,6 +15,7 @@ from rulebound.cli.common import (
     rule_errors,
     source_for,
 )
+from rulebound.cli.tables import CsvOpt, PlotOpt, TableOpt, check_table_flags, emit_grid
 from rulebound.core.canonical import probability_fields, to_jsonable
 from rulebound.core.errors import InvalidInput
 from rulebound.render import rainwall_text
@@ -27,6 +28,7 @@ from rulebound.rulesets.rainwall.odds import RainwallOdds, check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import allocation_from_labels, reallocate
 from rulebound.rulesets.rainwall.rules import Options
+from rulebound.rulesets.rainwall.tables import success_grid
 
 Dice = Annotated[int | None, typer.Option(help="Dice to roll: the trait score, 1 to 10.")]
 Skill = Annotated[
@@ -139,17 +141,33 @@ def _points(label: str, value: str) -> int:
 
 
 def odds_command(
-    skill: Skill,
     dr: Dr,
+    skill: Annotated[
+        str | None,
+        typer.Option(help="Skill score (1 to 10), or a skill name with --character."),
+    ] = None,
     dice: Dice = None,
     bonus: Bonus = None,
     character: CharacterFile = None,
     content: ContentFile = None,
     variant: VariantOpt = None,
     json: Json = False,
+    table: TableOpt = False,
+    csv: CsvOpt = None,
+    plot: PlotOpt = None,
 ) -> None:
-    """Exact odds of a Rainwall check: success, IoS and degrees, after the optimal spend."""
+    """Exact odds of a Rainwall check: success, IoS and degrees, after the optimal spend.
+
+    With --table: P(success) for every dice and skill score against --dr, with --bonus.
+    """
     with rule_errors():
+        check_table_flags(table, csv, plot)
+        if table:
+            options = Options.from_mapping(_pairs("--variant", variant))
+            emit_grid(success_grid(dr, (bonus or 0,), options), csv, plot, json)
+            return
+        if skill is None:
+            raise InvalidInput("--skill", None, "a score from 1 to 10, or a name with --character")
         request = build_request(dice, skill, dr, bonus, character, content, variant)
         result = check_odds(request)
     if json:

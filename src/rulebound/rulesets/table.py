@@ -9,6 +9,15 @@ spent...) and re-verified at any time.
 
 Sheets travel as plain JSON dicts (the same format as the CLI's character
 files); the adapter validates them.
+
+Conventions every adapter follows:
+
+- The table's chosen rule variants reach ``chances``, ``roll`` and ``act`` as
+  ``form["variants"]`` (a mapping of ``Variant.key`` to choice); the web layer
+  adds it to every form it passes on.
+- ``card(chain)`` rebuilds chains that ``roll`` and ``act`` produced. Sheet and
+  table actions carry their card in the log, since they may have no dice to
+  replay.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pydantic import ValidationError
+
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import Draw, RandomSource, ReplaySource
 from rulebound.rulesets.empty_reach.advisor import push_options, recommend
@@ -20,12 +22,13 @@ from rulebound.rulesets.empty_reach.character import (
     push_and_pay,
     request_for,
 )
-from rulebound.rulesets.empty_reach.check import CheckRequest, ExtraModifier, prepare
+from rulebound.rulesets.empty_reach.check import CheckRequest, ExtraModifier, Options, prepare
 from rulebound.rulesets.empty_reach.content import default_content
 from rulebound.rulesets.empty_reach.gear import repair
 from rulebound.rulesets.empty_reach.odds import p_success, success_distribution
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
 from rulebound.rulesets.empty_reach.rules import LADDER
+from rulebound.rulesets.empty_reach.ruleset import validation_to_input_error
 from rulebound.rulesets.empty_reach.specialties import heal, second_wind
 from rulebound.rulesets.table import (
     ActionView,
@@ -345,6 +348,7 @@ class EmptyReachTable:
             swap=str(form.get("swap") or "") or None,
             modifiers=(ExtraModifier(source="other modifier", value=modifier),) if modifier else (),
             unpushable="passive roll" if form.get("passive") in (True, "on", "true", "1") else None,
+            options=_options(form.get("variants")),
         )
 
     def chances(self, sheet: Sheet, form: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -488,6 +492,17 @@ def _second_wind(character: Character, to_health: int | None, source: RandomSour
         "draws": _draws_json(wind.roll.provenance.draws),
     }
     return Play(record, card, after.model_dump(mode="json"), text)
+
+
+def _options(variants: Any) -> Options:
+    if not variants:
+        return Options()
+    if not isinstance(variants, Mapping):
+        raise InvalidInput("variants", variants, "a mapping of variant to choice")
+    try:
+        return Options.model_validate(dict(variants))
+    except ValidationError as exc:
+        raise validation_to_input_error(exc, "variants") from None
 
 
 def _optional_int(form: Mapping[str, Any], name: str) -> int | None:

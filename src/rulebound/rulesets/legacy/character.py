@@ -22,7 +22,11 @@ from rulebound.rulesets.legacy.content import (
     Trait,
     catalogue,
 )
-from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, characteristic_bonus
+from rulebound.rulesets.legacy.rules import (
+    DEFAULT_AFFINITY_BONUS,
+    DEFAULT_SCALE,
+    characteristic_bonus,
+)
 
 LOCATIONS: tuple[str, ...] = ("head", "left-arm", "right-arm", "torso", "left-leg", "right-leg")
 
@@ -32,6 +36,12 @@ class Armour(BaseModel):
 
     physical: int = Field(default=0, ge=0)
     magical: int = Field(default=0, ge=0)
+    metal: bool = False
+
+    @property
+    def worn(self) -> bool:
+        """Worn armour of any type (natural armour is part of the body, not worn)."""
+        return self.physical > 0 or self.magical > 0 or self.metal
 
 
 class Character(BaseModel):
@@ -71,6 +81,12 @@ class Character(BaseModel):
     death_successes: int = Field(default=0, ge=0)
     death_failures: int = Field(default=0, ge=0)
     unplayable: bool = False
+    cursed: bool = False
+    absorbed_soul: str | None = None
+    absorbed_days: int = Field(default=0, ge=0)
+    reactions_used: int = Field(default=0, ge=0)
+    xp: int = Field(default=0, ge=0)
+    daily_heal_used: bool = False
 
     @model_validator(mode="after")
     def _complete(self) -> Character:
@@ -93,13 +109,17 @@ class Character(BaseModel):
     def score(self, code: str) -> int:
         if code == "LCK":
             return self.lck
+        if code == "REN":
+            return max(self.ren, 0)
         if code not in self.scores:
-            raise InvalidInput("characteristic", code, "one of " + ", ".join(CHARACTERISTICS))
+            raise InvalidInput(
+                "characteristic", code, "one of " + ", ".join((*CHARACTERISTICS, "LCK", "REN"))
+            )
         return self.scores[code]
 
     def bonus(self, code: str) -> int:
-        if code == "LCK":
-            return characteristic_bonus(self.lck)
+        if code in ("LCK", "REN"):
+            return characteristic_bonus(self.score(code))
         return characteristic_bonus(self.score(code), self.unnatural.get(code, 0))
 
     @property
@@ -140,6 +160,19 @@ class Character(BaseModel):
         change = sum(t.speed_bonus_change for t in self.traits(cat))
         return SPEED_FEET_PER_BONUS * max(self.bonus("DEX") + change, 0)
 
+    @property
+    def wearing_armour(self) -> bool:
+        return any(piece.worn for piece in self.armour.values())
+
+    @property
+    def carrying_capacity(self) -> int:
+        """STR bonus + CON bonus (the text gives no unit or encumbrance levels)."""
+        return self.bonus("STR") + self.bonus("CON")
+
+    @property
+    def can_act(self) -> bool:
+        return not (self.unconscious or self.dead)
+
     def natural_armour(self, cat: Catalogue | None = None) -> int:
         return (cat or catalogue()).race(self.race).natural_armour
 
@@ -172,20 +205,44 @@ class Character(BaseModel):
         *,
         affinity: str | None = None,
         proficient: bool = False,
+        proficiency: str | None = None,
+        untrained_penalty: int = 0,
         difficulty: str = "challenging",
         situations: Iterable[str] = (),
         advantage: bool = False,
         disadvantage: bool = False,
         modifier: int = 0,
         scale: str = DEFAULT_SCALE,
+        affinity_bonus: str = DEFAULT_AFFINITY_BONUS,
         cat: Catalogue | None = None,
     ) -> CheckRequest:
-        """A check against ``code``; ``affinity`` names a skill affinity (a skill check)."""
+        """A check against ``code``.
+
+        ``affinity`` names the affinity the check uses: a skill affinity makes it a skill
+        check (one class harder without it); a characteristic affinity must be ``code``'s own.
+        ``proficiency`` names a proficiency check: the rank bonus if held, otherwise the
+        item's ``untrained_penalty``. Worn armour, a curse and the soul's and traits'
+        edges are applied here.
+        """
         c = cat or catalogue()
         score = self.score(code)
+        if affinity is not None and c.affinity(affinity).kind == "characteristic":
+            own = c.affinity(affinity).uses
+            if own != (code,):
+                raise InvalidInput(
+                    "affinity",
+                    affinity,
+                    f"the {code} affinity ({code.lower()}): a characteristic check is always "
+                    "tested against its own characteristic",
+                )
+        if untrained_penalty and proficiency is None:
+            raise InvalidInput(
+                "untrained_penalty", untrained_penalty, "0 unless a proficiency is named"
+            )
         skill = affinity is not None and c.affinity(affinity).kind == "skill"
         has = self.has_affinity(affinity, c) if affinity else self.has_affinity(code.lower(), c)
-        sits = set(situations)
+        held = proficient or (proficiency is not None and proficiency in self.proficiencies)
+        sits = set(situations) | ({"armoured"} if self.wearing_armour else set())
         for rule in self.edge_rules(c):
             if rule.characteristics and code not in rule.characteristics:
                 continue
@@ -195,20 +252,26 @@ class Character(BaseModel):
                 continue
             advantage |= rule.edge == "advantage"
             disadvantage |= rule.edge == "disadvantage"
+        disadvantage |= self.cursed
+        label = f"{c.affinity(affinity).name} ({code})" if affinity else code
+        if proficiency is not None:
+            label = f"{proficiency} proficiency ({code})"
         return CheckRequest(
             score=score,
             bonus=self.bonus(code),
             characteristic=code,
-            rank=self.rank if (has or proficient) else None,
+            rank=self.rank if (has or held) else None,
             difficulty=difficulty,
             skill=skill,
-            has_skill_affinity=has or proficient,
+            has_skill_affinity=has or held,
             fatigued=self.fatigued,
             advantage=advantage,
             disadvantage=disadvantage,
             modifier=modifier,
             scale=scale,
-            label=f"{affinity.capitalize()} ({code})" if affinity else code,
+            label=label,
+            untrained_penalty=0 if held or proficiency is None else untrained_penalty,
+            affinity_bonus=affinity_bonus,
         )
 
 

@@ -6,7 +6,9 @@ results whose ``parent`` is the result they follow; nothing is mutated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS
@@ -14,11 +16,13 @@ from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.rules import (
+    DEFAULT_AFFINITY_BONUS,
     DEFAULT_SCALE,
     FATIGUE_PENALTY,
     Edge,
     Outcome,
     Thresholds,
+    affinity_bonus_mode,
     characteristic_bonus,
     classify,
     degrees,
@@ -26,10 +30,30 @@ from rulebound.rulesets.legacy.rules import (
     margin,
     net_edge,
     rank_bonus,
+    rank_modifier,
     scale,
 )
 
 MAX_SCORE = 200
+MAX_PENALTY = 20
+AssistMode = Literal["advantage", "proficiency"]
+ASSIST_MODES: tuple[str, ...] = ("advantage", "proficiency")
+
+
+@dataclass(frozen=True, slots=True)
+class Assist:
+    """Who assisted a check and how; the helper never rolls (see ``assist``)."""
+
+    helper: str
+    mode: AssistMode
+    relevant: str
+    rank: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in ASSIST_MODES:
+            raise InvalidInput("assist.mode", self.mode, "one of " + ", ".join(ASSIST_MODES))
+        if self.mode == "proficiency" and self.rank is None:
+            raise InvalidInput("assist.rank", self.rank, "the helper's rank (1 to 6)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +74,9 @@ class CheckRequest:
     scale: str = DEFAULT_SCALE
     target: int | None = None
     label: str = ""
+    untrained_penalty: int = 0
+    affinity_bonus: str = DEFAULT_AFFINITY_BONUS
+    assists: tuple[Assist, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.score <= MAX_SCORE:
@@ -59,6 +86,13 @@ class CheckRequest:
         if self.target is not None and not -MAX_SCORE <= self.target <= MAX_SCORE:
             raise InvalidInput("target", self.target, f"a target from {-MAX_SCORE} to {MAX_SCORE}")
         DEFAULT_LIMITS.check_modifier("modifier", self.modifier)
+        if not -MAX_PENALTY <= self.untrained_penalty <= 0:
+            raise InvalidInput(
+                "untrained_penalty",
+                self.untrained_penalty,
+                f"a penalty from -{MAX_PENALTY} to 0 (the item's entry gives it)",
+            )
+        affinity_bonus_mode(self.affinity_bonus)
         scale(self.scale)
         catalogue().difficulty(self.difficulty)
         if self.rank is not None:
@@ -92,7 +126,10 @@ def resolve(req: CheckRequest) -> Resolved:
     diff = catalogue().difficulty(key)
     f = sc.modifier_factor
     if req.rank is not None:
-        mods.append(Modifier(f"rank bonus (rank {req.rank})", rank_bonus(req.rank) * f, "rank"))
+        value = rank_modifier(req.rank, req.affinity_bonus, sc)
+        mods.append(Modifier(_rank_label(req), value, "rank"))
+    if req.untrained_penalty:
+        mods.append(Modifier("untrained (item's penalty)", req.untrained_penalty * f, "untrained"))
     label = diff.name + (" (no skill affinity: one class harder)" if key != req.difficulty else "")
     mods.append(Modifier(f"difficulty: {label}", diff.modifier * f, "difficulty"))
     if req.fatigued:
@@ -105,6 +142,27 @@ def resolve(req: CheckRequest) -> Resolved:
         req.advantage or diff.edge == "advantage", req.disadvantage or diff.edge == "disadvantage"
     )
     return Resolved(Thresholds(base + total, bonus + total, bonus, sc.die), edge, tuple(mods), key)
+
+
+def _rank_label(req: CheckRequest) -> str:
+    lent = [a for a in req.assists if a.mode == "proficiency" and a.rank == req.rank]
+    helper = f", lent by {lent[0].helper}" if lent else ""
+    return f"rank bonus (rank {req.rank}{helper})"
+
+
+def request_from_json(data: Mapping[str, Any]) -> CheckRequest:
+    """Rebuild a request from its JSON form (as ``to_jsonable`` writes it)."""
+    fields = dict(data)
+    raw = fields.pop("assists", ())
+    if not isinstance(raw, list | tuple):
+        raise InvalidInput("assists", raw, "a list of assists")
+    try:
+        assists = tuple(a if isinstance(a, Assist) else Assist(**a) for a in raw)
+        return CheckRequest(**fields, assists=assists)
+    except TypeError as exc:
+        raise InvalidInput(
+            "request", dict(data), f"the fields of a check request ({exc})"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +251,9 @@ def reroll(result: LegacyResult, source: RandomSource, note: str = "reroll") -> 
     return roll_resolved(result.request, resolve(result.request), source, parent=result, note=note)
 
 
-def decline_partial(result: LegacyResult) -> LegacyResult:
-    """Refuse a partial success: a new result, counted as a plain failure."""
-    if result.outcome is not Outcome.PARTIAL:
-        raise InvalidInput("outcome", result.outcome.value, "a partial success to decline")
+def follow_up(result: LegacyResult, outcome: Outcome, note: str) -> LegacyResult:
+    """The same roll judged again (declined, or a critical failure cancelled): no new dice."""
+    m = margin(result.face, result.thresholds, outcome)
     return LegacyResult(
         request=result.request,
         thresholds=result.thresholds,
@@ -204,12 +261,37 @@ def decline_partial(result: LegacyResult) -> LegacyResult:
         modifiers=result.modifiers,
         dice=result.dice,
         face=result.face,
-        outcome=Outcome.FAILURE,
-        margin=result.margin,
-        degrees=result.degrees,
+        outcome=outcome,
+        margin=m,
+        degrees=degrees(m, scale(result.request.scale)),
         provenance=Provenance(result.provenance.source, ()),
         parent=result,
-        note="partial success declined",
+        note=note,
+    )
+
+
+def decline_partial(result: LegacyResult) -> LegacyResult:
+    """Refuse a partial success: a new result, counted as a plain failure."""
+    if result.outcome is not Outcome.PARTIAL:
+        raise InvalidInput("outcome", result.outcome.value, "a partial success to decline")
+    return follow_up(result, Outcome.FAILURE, "partial success declined")
+
+
+def automatic_failure(req: CheckRequest, reason: str) -> LegacyResult:
+    """A check failed without a roll (an unconscious character): no dice, face 0, margin 0."""
+    res = resolve(req)
+    return LegacyResult(
+        request=req,
+        thresholds=res.thresholds,
+        edge=res.edge,
+        modifiers=res.modifiers,
+        dice=(),
+        face=0,
+        outcome=Outcome.FAILURE,
+        margin=0,
+        degrees=0,
+        provenance=Provenance((), ()),
+        note=reason,
     )
 
 

@@ -37,6 +37,16 @@ Code = Literal[
     "INI",
 ]
 EdgeKind = Literal["advantage", "disadvantage"]
+SoulPower = Literal[
+    "reroll-failed-san-tests",
+    "machine-luck",
+    "dark-curse",
+    "alter-reality",
+    "cancel-critical-failure",
+    "twice-on-charts",
+    "twice-on-mutations",
+    "befriend-animal",
+]
 T = TypeVar("T")
 
 
@@ -96,6 +106,12 @@ class EdgeRule(_Model):
     situation: str | None = None
 
 
+class DiceExpr(_Model):
+    dice: int = Field(ge=1, le=10)
+    sides: int = Field(ge=1, le=100)
+    plus: int = 0
+
+
 class Trait(_Model):
     key: str = Field(min_length=1)
     name: str = Field(min_length=1)
@@ -105,6 +121,10 @@ class Trait(_Model):
     speed_bonus_change: int = 0
     resistances: tuple[str, ...] = ()
     damage_reduction: dict[str, int] = Field(default_factory=dict)
+    heal_rate: int = Field(default=1, ge=1, le=10)
+    daily_heal: DiceExpr | None = None
+    heals_from: tuple[str, ...] = ()
+    metal_armour_ren_loss: DiceExpr | None = None
 
 
 class Race(_Model):
@@ -140,12 +160,6 @@ class Origin(_Model):
     starting_mutation: bool = False
 
 
-class DiceExpr(_Model):
-    dice: int = Field(ge=1, le=10)
-    sides: int = Field(ge=1, le=100)
-    plus: int = 0
-
-
 class Soul(_Model):
     key: str = Field(min_length=1, pattern=r"^[a-z][a-z0-9-]*$")
     name: str = Field(min_length=1)
@@ -164,7 +178,8 @@ class Soul(_Model):
     spend_luck_check: bool = False
     stamina_for_fate: bool = False
     free_luck_swap_affinity: str | None = None
-    luck_cancels_critical_failure: bool = False
+    powers: tuple[SoulPower, ...] = ()
+    absorb_days: DiceExpr | None = None
 
 
 class Affinity(_Model):

@@ -23,6 +23,42 @@ LCK_DICE = (2, 10)
 REN_BASE = 10
 
 
+ASSIGN_FORMS = "'STR=0,DEX=3,...' (all seven primaries) or seven indices like '0,3,1,2,4,6,5'"
+
+
+def parse_assignment(text: str) -> tuple[int, ...]:
+    """Read ``--assign``: which rolled result (0 = first rolled) each primary takes.
+
+    Returns one index per primary in STR, DEX, CON, CHA, INT, WIL, PER order.
+    """
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    named = [p for p in parts if "=" in p]
+    if not parts or (named and len(named) != len(parts)):
+        raise InvalidInput("assign", text, ASSIGN_FORMS)
+    if not named:
+        return tuple(_index(p, text) for p in parts)
+    chosen: dict[str, int] = {}
+    for part in named:
+        code, _, value = (x.strip() for x in part.partition("="))
+        code = code.upper()
+        if code not in PRIMARIES:
+            raise InvalidInput("assign", code, "a primary: " + ", ".join(PRIMARIES))
+        if code in chosen:
+            raise InvalidInput("assign", code, "each primary named once")
+        chosen[code] = _index(value, text)
+    missing = [c for c in PRIMARIES if c not in chosen]
+    if missing:
+        raise InvalidInput("assign", text, f"every primary; missing {', '.join(missing)}")
+    return tuple(chosen[c] for c in PRIMARIES)
+
+
+def _index(value: str, text: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidInput("assign", value, f"a roll index (whole number) in {text!r}") from None
+
+
 def roll_dice(rec: RandomSource, count: int, sides: int) -> tuple[int, ...]:
     return tuple(rec.draw(sides) for _ in range(count))
 
@@ -85,6 +121,27 @@ class CreationDraft:
         race = (cat or catalogue()).race(self.race)
         primaries = {c: v + race.base(c) for c, v in zip(PRIMARIES, values, strict=True)}
         return replace(self, primaries=primaries)
+
+    def assign_order(self, indices: tuple[int, ...], cat: Catalogue | None = None) -> CreationDraft:
+        """Give rolled result ``indices[i]`` (0 = first rolled) to the i-th primary."""
+        if not self.primary_rolls:
+            raise RuleViolation("creation order", "roll the primaries before assigning them")
+        count = len(self.primary_rolls)
+        if len(indices) != count:
+            raise InvalidInput(
+                "assign",
+                list(indices),
+                f"{count} indices, one per primary ({', '.join(PRIMARIES)})",
+            )
+        for i in indices:
+            if not 0 <= i < count:
+                raise InvalidInput("assign", i, f"a roll index from 0 to {count - 1}")
+        twice = sorted({i for i in indices if indices.count(i) > 1})
+        if twice:
+            raise InvalidInput(
+                "assign", list(indices), f"each rolled result used once; {twice} used twice"
+            )
+        return self.assign(tuple(self.primary_rolls[i] for i in indices), cat)
 
     def roll_secondaries(self, source: RandomSource, cat: Catalogue | None = None) -> CreationDraft:
         if not self.primaries:
@@ -205,14 +262,25 @@ def create_character(
     soul: str,
     char_class: str = "",
     assignment: tuple[int, ...] | None = None,
+    order: tuple[int, ...] | None = None,
     reroll: str | None = None,
     affinities: tuple[str, ...] = (),
     rank: int = 1,
     cat: Catalogue | None = None,
 ) -> tuple[Change, Provenance]:
-    """Run every step in order; ``assignment`` defaults to the rolls in the order rolled."""
+    """Run every step in order.
+
+    ``assignment`` gives the values per primary, ``order`` the roll index per primary
+    (see ``parse_assignment``); with neither, the rolls go to the primaries in the order rolled.
+    """
+    if assignment is not None and order is not None:
+        raise InvalidInput("assign", "values and indices", "one way of assigning the rolls")
     draft = CreationDraft.start(name, race, origin, soul, char_class, cat).roll_primaries(source)
-    draft = draft.assign(assignment or draft.primary_rolls, cat).roll_secondaries(source, cat)
+    if order is not None:
+        draft = draft.assign_order(order, cat)
+    else:
+        draft = draft.assign(assignment or draft.primary_rolls, cat)
+    draft = draft.roll_secondaries(source, cat)
     if reroll:
         draft = draft.reroll_secondary(reroll, source, cat)
     return draft.finish(source, affinities, rank, cat)

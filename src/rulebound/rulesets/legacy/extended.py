@@ -18,7 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
-from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, roll_check
+from rulebound.rulesets.legacy.checks import (
+    CheckRequest,
+    LegacyResult,
+    request_from_json,
+    roll_check,
+)
 
 MAX_ROLLS = 50
 
@@ -59,11 +64,21 @@ class ExtendedSpec(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
+class ExtendedStep:
+    """One roll of an extended check as the save file keeps it."""
+
+    face: int
+    outcome: str
+    success: int
+    failure: int
+
+
+@dataclass(frozen=True, slots=True)
 class ExtendedCheck:
     """The state of an extended check; ``roll`` returns the next state and the roll's result.
 
     ``history`` holds this session's results; a resumed check starts a new history
-    but keeps its tallies and ``rolls_made``.
+    but keeps its tallies, ``rolls_made`` and ``log`` (every roll so far, in order).
     """
 
     spec: ExtendedSpec
@@ -72,6 +87,7 @@ class ExtendedCheck:
     failure: int = 0
     rolls_made: int = 0
     history: tuple[LegacyResult, ...] = ()
+    log: tuple[ExtendedStep, ...] = ()
 
     @property
     def status(self) -> ExtendedStatus:
@@ -88,6 +104,7 @@ class ExtendedCheck:
             failure=self.failure + f,
             rolls_made=self.rolls_made + 1,
             history=(*self.history, result),
+            log=(*self.log, ExtendedStep(result.face, result.outcome.value, s, f)),
         )
         return nxt, result
 
@@ -99,18 +116,29 @@ class ExtendedCheck:
             "success": self.success,
             "failure": self.failure,
             "rolls_made": self.rolls_made,
+            "status": self.status.value,
+            "log": to_jsonable(self.log),
         }
 
     @staticmethod
     def resume(data: dict[str, Any]) -> ExtendedCheck:
-        """Rebuild from ``to_save`` output."""
+        """Rebuild from ``to_save`` output; the tallies must agree with the log when one is kept."""
         try:
             spec = ExtendedSpec.model_validate(data["spec"])
-            request = CheckRequest(**data["request"])
+            request = request_from_json(data["request"])
             success, failure = int(data["success"]), int(data["failure"])
             made = int(data["rolls_made"])
+            log = tuple(ExtendedStep(**step) for step in data.get("log", ()))
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInput("extended check", str(exc), "a saved extended check") from None
         if min(success, failure, made) < 0 or made > spec.max_rolls:
             raise InvalidInput("rolls_made", made, f"0 to {spec.max_rolls} with tallies >= 0")
-        return ExtendedCheck(spec, request, success, failure, made)
+        if log and (
+            len(log) != made
+            or sum(s.success for s in log) != success
+            or sum(s.failure for s in log) != failure
+        ):
+            raise InvalidInput(
+                "log", len(log), f"{made} logged rolls adding up to {success}/{failure}"
+            )
+        return ExtendedCheck(spec, request, success, failure, made, log=log)

@@ -8,8 +8,11 @@ character and the results together.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rulebound.core.errors import RuleViolation
-from rulebound.core.random_source import RandomSource
+from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.trace import Provenance
 from rulebound.rulesets.legacy.character import Change, Character, Event
 from rulebound.rulesets.legacy.checks import (
     CheckRequest,
@@ -32,10 +35,17 @@ def _pay(char: Character, source: RandomSource, use_stamina: bool, cat: Catalogu
             raise RuleViolation("fate", f"paying with STM needs a Warlock Soul, not {soul.name}")
         if char.scores["STM"] <= 0:
             raise RuleViolation("Warlock Soul", "STM is already 0 and cannot go lower")
-        loss = source.draw(10)
+        rec = RecordingSource(source)
+        loss = rec.draw(10)
         stm = max(char.scores["STM"] - loss, 0)
         after = char.model_copy(update={"scores": {**char.scores, "STM": stm}})
-        return Change(after, (Event("stamina paid", f"STM -{loss} instead of a fate point", loss),))
+        paid = Event(
+            "stamina paid",
+            f"STM {char.scores['STM']} -> {stm} (1d10: {loss}) instead of a fate point",
+            loss,
+            Provenance.of(rec.describe(), rec.draws),
+        )
+        return Change(after, (paid,))
     if char.fate < 1:
         raise RuleViolation("fate", "no fate points left to spend")
     if soul.spend_luck_check:
@@ -49,6 +59,21 @@ def _pay(char: Character, source: RandomSource, use_stamina: bool, cat: Catalogu
     return Change(
         char.model_copy(update={"fate": char.fate - 1}), (Event("fate spent", "1 point"),)
     )
+
+
+def spend_fate(
+    char: Character,
+    source: RandomSource,
+    *,
+    use_stamina: bool = False,
+    purpose: str = "",
+    cat: Catalogue | None = None,
+) -> Change:
+    """Spend one fate point for an ability that asks for one (souls change the price)."""
+    paid = _pay(char, source, use_stamina, cat or catalogue())
+    if not purpose:
+        return paid
+    return Change(paid.character, (*paid.events, Event("fate use", purpose)), paid.results)
 
 
 def spend_reroll(
@@ -118,10 +143,18 @@ def burn(
     )
 
 
-def use_favour(char: Character, request: CheckRequest) -> tuple[Character, CheckRequest]:
-    """Spend favour (held or not, never stacked) for advantage on this check."""
+def award_favour(char: Character) -> Change:
+    """The game master awards favour; it does not accumulate (held or not)."""
+    if char.favour:
+        return Change(char, (Event("favour", "already held: favour cannot be accumulated"),))
+    return Change(char.model_copy(update={"favour": True}), (Event("favour", "awarded"),))
+
+
+def use_favour(char: Character, request: CheckRequest) -> tuple[Change, CheckRequest]:
+    """Spend favour for advantage on this check (advantage never stacks)."""
     if not char.favour:
         raise RuleViolation("favour", "the character holds no favour")
-    from dataclasses import replace
-
-    return char.model_copy(update={"favour": False}), replace(request, advantage=True)
+    after = char.model_copy(update={"favour": False})
+    return Change(after, (Event("favour spent", "advantage on this check"),)), replace(
+        request, advantage=True
+    )

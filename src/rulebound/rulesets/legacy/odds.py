@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import cache
 
 from rulebound.core.distribution import Distribution
+from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.legacy.checks import CheckRequest, resolve
 from rulebound.rulesets.legacy.extended import ExtendedSpec, ExtendedStatus, status_of
 from rulebound.rulesets.legacy.opposed import OpposedOutcome, compare, standing
@@ -81,13 +82,23 @@ class DeathSaveOdds:
     expected_rolls: Fraction
 
 
-def death_save_odds(successes: int = 0, failures: int = 0) -> DeathSaveOdds:
+def death_save_odds(
+    successes: int = 0, failures: int = 0, cancel_chance: Fraction = Fraction(0)
+) -> DeathSaveOdds:
     """Solve the death-save chain exactly from a starting tally.
 
     Every save adds at least one success or failure, so the chain is acyclic and
     a memoised recursion over (successes, failures) is the exact solution.
+    ``cancel_chance`` is the chance a critical failure is cancelled to a single
+    failure (a Halfling soul's LCK save: ``p_success(luck_request(lck))``).
     """
-    step = Distribution.die(DEATH_SAVE_DIE).map(death_save_points).probabilities()
+    if not 0 <= cancel_chance <= 1:
+        raise InvalidInput("cancel_chance", cancel_chance, "a probability from 0 to 1")
+    step = dict(Distribution.die(DEATH_SAVE_DIE).map(death_save_points).probabilities())
+    if cancel_chance:
+        critical = step.pop((0, 2))
+        step[(0, 1)] += critical * cancel_chance
+        step[(0, 2)] = critical * (1 - cancel_chance)
 
     @cache
     def solve(s: int, f: int) -> tuple[Fraction, Fraction, Fraction]:
@@ -107,21 +118,33 @@ def death_save_odds(successes: int = 0, failures: int = 0) -> DeathSaveOdds:
     return DeathSaveOdds(stable, dead, rolls)
 
 
-def extended_chances(req: CheckRequest, spec: ExtendedSpec) -> dict[ExtendedStatus, Fraction]:
+def extended_chances(
+    req: CheckRequest,
+    spec: ExtendedSpec,
+    success: int = 0,
+    failure: int = 0,
+    rolls_made: int = 0,
+) -> dict[ExtendedStatus, Fraction]:
     """The chance of each way an extended check ends, by exact dynamic programming.
 
     The state is (success, failure, rolls made), with tallies capped at their
-    thresholds since nothing past a threshold matters.
+    thresholds since nothing past a threshold matters. A saved check's tallies
+    and rolls give the odds from where it stands.
     """
     res = resolve(req)
     per_roll = (
         kept_face(res.thresholds.die, res.edge).map(_tally_of(res.thresholds)).probabilities()
     )
-    states: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
     ended: dict[ExtendedStatus, Fraction] = dict.fromkeys(
         [s for s in ExtendedStatus if s is not ExtendedStatus.IN_PROGRESS], Fraction(0)
     )
-    for made in range(1, spec.max_rolls + 1):
+    start = (min(success, spec.success_threshold), min(failure, spec.failure_threshold))
+    now = status_of(start[0], start[1], rolls_made, spec)
+    if now is not ExtendedStatus.IN_PROGRESS:
+        ended[now] = Fraction(1)
+        return ended
+    states: dict[tuple[int, int], Fraction] = {start: Fraction(1)}
+    for made in range(rolls_made + 1, spec.max_rolls + 1):
         nxt: dict[tuple[int, int], Fraction] = {}
         for (s, f), p in states.items():
             for (ds, df), q in per_roll.items():

@@ -93,7 +93,9 @@ def _gain(
     new = old + amount
     rec = RecordingSource(source)
     label = "disorder" if kind == "san" else "mutation"
-    twice = (kind == "cor" and soul.halve_cor_gain) or soul.luck_cancels_critical_failure
+    twice = "twice-on-charts" in soul.powers or (
+        kind == "cor" and "twice-on-mutations" in soul.powers
+    )
     events: list[Event] = []
     for threshold in _thresholds(kind, cat):
         if old < threshold <= new:
@@ -144,3 +146,10 @@ def gain_cor(
 def fear_immunity(char: Character) -> int:
     """Fear effects rated below this (SAN / 20, rounded down) are ignored."""
     return char.san // 20
+
+
+def ignores_fear(char: Character, rating: int) -> bool:
+    """Whether a fear effect of ``rating`` is ignored: its rating is below SAN // 20."""
+    if rating < 0:
+        raise InvalidInput("rating", rating, "a fear rating of 0 or more")
+    return rating < fear_immunity(char)

@@ -6,9 +6,11 @@ from rulebound.rulesets.rainwall.request import RainwallRequest, parse_request
 from rulebound.rulesets.rainwall.roll import RainwallResult, reallocate, roll_check
 from rulebound.rulesets.rainwall.rules import Degree, Options
 from rulebound.rulesets.rainwall.ruleset import RULESET, RainwallRuleset
+from rulebound.rulesets.rainwall.table import TABLE
 
 __all__ = [
     "RULESET",
+    "TABLE",
     "Alternative",
     "Degree",
     "Options",

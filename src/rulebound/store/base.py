@@ -1,0 +1,202 @@
+"""The store interface: tables, members, characters and the table log.
+
+The web layer talks to ``Store`` only, so SQLite and PostgreSQL (``sql.py``)
+and any future backend answer the same calls. Rows come back as frozen
+dataclasses; JSON columns come back as plain dicts.
+
+The one write that matters is ``append``: a log entry and the sheet changes it
+causes are committed together or not at all, and a sheet change only applies
+when the character is still at the version the play was computed from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from rulebound.core.errors import RuleboundError
+
+Role = Literal["gm", "player", "observer"]
+ROLES: tuple[Role, ...] = ("gm", "player", "observer")
+
+Privacy = Literal["public", "gm", "blind", "self"]
+PRIVACY_MODES: tuple[Privacy, ...] = ("public", "gm", "blind", "self")
+"""public: everyone; gm: roller and GMs; blind: GMs only (the roller sees that a roll
+happened); self: the roller only."""
+
+
+class StoreError(RuleboundError):
+    """Root of the store's own errors."""
+
+
+class NotFound(StoreError):
+    def __init__(self, what: str, key: object) -> None:
+        self.what = what
+        self.key = key
+        super().__init__(f"{what} {key!r} not found")
+
+
+class Conflict(StoreError):
+    """A write lost a race: a sheet changed since it was read, or an entry was already followed."""
+
+    def __init__(self, what: str, detail: str) -> None:
+        self.what = what
+        self.detail = detail
+        super().__init__(f"{what}: {detail}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    name: str
+    ruleset: str
+    variants: dict[str, str]
+    gm_token: str
+    player_token: str
+    observer_token: str | None
+    created_at: datetime
+
+    def token_for(self, role: Role) -> str | None:
+        return {"gm": self.gm_token, "player": self.player_token}.get(role, self.observer_token)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    id: int
+    table_id: int
+    role: Role
+    name: str
+    revoked: bool
+    grant_all: bool
+    """A player the GM allowed to edit and roll every character at the table."""
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterRow:
+    id: int
+    table_id: int
+    owner_id: int | None
+    name: str
+    sheet: dict[str, Any]
+    version: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SheetChange:
+    """Write ``sheet`` to a character, only if it is still at ``expected_version``."""
+
+    character_id: int
+    expected_version: int
+    sheet: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    table_id: int
+    kind: str
+    privacy: Privacy
+    actor_id: int | None
+    summary: str
+    character_id: int | None = None
+    parent_id: int | None = None
+    record: dict[str, Any] = field(default_factory=dict)
+    card: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    id: int
+    table_id: int
+    seq: int
+    kind: str
+    privacy: Privacy
+    actor_id: int | None
+    character_id: int | None
+    parent_id: int | None
+    record: dict[str, Any]
+    card: dict[str, Any] | None
+    summary: str
+    created_at: datetime
+    changed: tuple[int, ...] = ()
+    """Characters whose sheets this entry changed (filled by ``append``, and on reads)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Who is reading the log: the store filters entries for them in the query itself."""
+
+    member_id: int
+    is_gm: bool
+
+
+class Store(Protocol):
+    def create_table(
+        self, name: str, ruleset: str, variants: dict[str, str], *, observers: bool
+    ) -> TableRow: ...
+
+    def table(self, table_id: int) -> TableRow: ...
+
+    def table_by_token(self, token: str) -> tuple[TableRow, Role]: ...
+
+    def rotate_token(self, table_id: int, role: Role, *, disable: bool = False) -> TableRow:
+        """Replace an invite token (the old link stops working); observers may be disabled."""
+        ...
+
+    def add_member(self, table_id: int, role: Role, name: str) -> tuple[Member, str]:
+        """Create a member; returns it with its session token (stored only as a hash)."""
+        ...
+
+    def member_by_session(self, table_id: int, token: str) -> Member | None: ...
+
+    def members(self, table_id: int) -> list[Member]: ...
+
+    def update_member(
+        self, table_id: int, member_id: int, *, revoked: bool | None, grant_all: bool | None
+    ) -> Member: ...
+
+    def create_character(
+        self, table_id: int, owner_id: int | None, sheet: dict[str, Any]
+    ) -> CharacterRow: ...
+
+    def character(self, table_id: int, character_id: int) -> CharacterRow: ...
+
+    def characters(self, table_id: int) -> list[CharacterRow]: ...
+
+    def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow: ...
+
+    def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
+        """Write the entry and its sheet changes in one transaction; Conflict on a stale version."""
+        ...
+
+    def entry(self, table_id: int, entry_id: int) -> LogEntry: ...
+
+    def chain(self, table_id: int, entry_id: int) -> list[LogEntry]:
+        """The entry and its ancestors, root first."""
+        ...
+
+    def has_child(self, entry_id: int) -> bool: ...
+
+    def entries(
+        self,
+        table_id: int,
+        scope: Scope,
+        *,
+        after: int | None = None,
+        before: int | None = None,
+        limit: int = 50,
+    ) -> list[LogEntry]:
+        """Entries ``scope`` may know of, ascending by seq when ``after`` is given, else the
+        newest first (paginate with ``before``)."""
+        ...
+
+    def last_seq(self, table_id: int) -> int: ...
+
+    def secret(self, name: str) -> bytes:
+        """A server secret kept in the database (created on first use)."""
+        ...
+
+    def close(self) -> None: ...

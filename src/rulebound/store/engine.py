@@ -1,0 +1,67 @@
+"""Engines for SQLite and PostgreSQL, set up the way concurrent writers need.
+
+SQLite: every connection runs in WAL mode with a busy timeout, ``synchronous=NORMAL``
+and foreign keys on. pysqlite's own transaction handling is switched off
+(``isolation_level = None``) and the engine's ``begin`` event emits the BEGIN
+itself: ``BEGIN IMMEDIATE`` for a write transaction, so a read-then-write never
+has to upgrade its lock (the cause of "database is locked" under busy_timeout),
+and a plain deferred ``BEGIN`` for reads.
+
+PostgreSQL goes through psycopg 3 (``postgresql+psycopg://``) and the same code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection, make_url
+
+WRITE_OPTION = "rulebound_write"
+"""Execution option that marks a connection's next transaction as a write."""
+
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA busy_timeout=5000",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+)
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` as psycopg 3 URLs."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if not is_sqlite(url):
+        return create_engine(url, pool_pre_ping=True)
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5.0})
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    write = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -1,0 +1,58 @@
+"""PostgreSQL LISTEN/NOTIFY: the backplane that wakes feeds across server processes.
+
+``SqlStore.append`` sends ``pg_notify('rulebound_log', 'TABLE:SEQ')`` inside the
+write transaction, so PostgreSQL delivers it on commit, to every process. A
+``PgListener`` thread per process hears those and calls back, and the feeds
+waiting on that table read the log at once instead of at their next poll.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from rulebound.store.sql import NOTIFY_CHANNEL
+
+RETRY_SECONDS = 1.0
+
+
+def conninfo(url: str) -> str:
+    """The libpq URI for a SQLAlchemy ``postgresql+psycopg://`` URL."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PgListener:
+    def __init__(self, url: str, callback: Callable[[int, int], None]) -> None:
+        self._conninfo = conninfo(url)
+        self._callback = callback
+        self._stop = threading.Event()
+        self.listening = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rulebound-pg-listen", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._listen()
+            except psycopg.Error:
+                self.listening.clear()
+                self._stop.wait(RETRY_SECONDS)
+
+    def _listen(self) -> None:
+        with psycopg.connect(self._conninfo, autocommit=True) as conn:
+            conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            self.listening.set()
+            while not self._stop.is_set():
+                for note in conn.notifies(timeout=0.5):
+                    table, _, seq = note.payload.partition(":")
+                    if table.isdigit() and seq.isdigit():
+                        self._callback(int(table), int(seq))

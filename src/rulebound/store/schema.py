@@ -1,0 +1,98 @@
+"""The tables, as SQLAlchemy Core metadata (the migrations create exactly these).
+
+A naming convention gives every constraint a stable name, so Alembic's batch
+mode can rebuild SQLite tables and PostgreSQL gets the same names.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+game_tables = Table(
+    "game_tables",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("ruleset", String(64), nullable=False),
+    Column("variants", JSON, nullable=False),
+    Column("gm_token", String(64), nullable=False, unique=True),
+    Column("player_token", String(64), nullable=False, unique=True),
+    Column("observer_token", String(64), nullable=True, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+members = Table(
+    "members",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    Column("role", String(16), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("session_hash", String(64), nullable=False, unique=True),
+    Column("revoked", Boolean, nullable=False, default=False),
+    Column("grant_all", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+characters = Table(
+    "characters",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    Column("owner_id", Integer, ForeignKey("members.id"), nullable=True),
+    Column("name", String(200), nullable=False),
+    Column("sheet", JSON, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+log_entries = Table(
+    "log_entries",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("privacy", String(16), nullable=False),
+    Column("actor_id", Integer, ForeignKey("members.id"), nullable=True),
+    Column("character_id", Integer, ForeignKey("characters.id"), nullable=True),
+    Column("parent_id", Integer, ForeignKey("log_entries.id"), nullable=True, unique=True),
+    Column("record", JSON, nullable=False),
+    Column("card", JSON, nullable=True),
+    Column("summary", Text, nullable=False),
+    Column("changed", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "seq"),
+)
+"""``UNIQUE(table_id, seq)`` orders each table's log; ``UNIQUE(parent_id)`` means a result
+is followed up at most once, so a chain of follow-ups never forks."""
+
+secrets_table = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", LargeBinary, nullable=False),
+)

@@ -1,0 +1,430 @@
+"""The SQLAlchemy 2 store: one code path for SQLite and PostgreSQL.
+
+Writes go through ``_write``: a process-wide lock (SQLite only; PostgreSQL
+locks the table's row instead) around a ``BEGIN IMMEDIATE`` transaction. With
+both, concurrent writers queue instead of failing with "database is locked".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Row, and_, func, or_, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
+
+from rulebound.store.base import (
+    CharacterRow,
+    Conflict,
+    LogEntry,
+    Member,
+    NewEntry,
+    NotFound,
+    Privacy,
+    Role,
+    Scope,
+    SheetChange,
+    TableRow,
+)
+from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
+from rulebound.store.migrate import upgrade
+from rulebound.store.schema import characters, game_tables, log_entries, members, secrets_table
+
+AppendListener = Callable[[int, int], None]
+"""Called after a commit with (table id, seq): wakes the table's waiting feeds."""
+
+NOTIFY_CHANNEL = "rulebound_log"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _sheet_name(sheet: dict[str, Any]) -> str:
+    name = sheet.get("name")
+    return str(name)[:200] if name else "Unnamed"
+
+
+class SqlStore:
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        self.url = normalise_url(url)
+        self.sqlite = is_sqlite(self.url)
+        self.engine = make_engine(self.url)
+        self._lock = threading.Lock()
+        self.listeners: list[AppendListener] = []
+        if migrate:
+            upgrade(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        guard: AbstractContextManager[object] = self._lock if self.sqlite else nullcontext()
+        with guard, self.engine.connect() as conn:
+            conn.execution_options(**{WRITE_OPTION: True})
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+    # tables and invites
+
+    def create_table(
+        self, name: str, ruleset: str, variants: dict[str, str], *, observers: bool
+    ) -> TableRow:
+        values = {
+            "name": name,
+            "ruleset": ruleset,
+            "variants": dict(variants),
+            "gm_token": new_token(),
+            "player_token": new_token(),
+            "observer_token": new_token() if observers else None,
+            "created_at": _now(),
+        }
+        with self._write() as conn:
+            table_id = conn.execute(game_tables.insert().values(**values)).inserted_primary_key
+            assert table_id is not None
+        return self.table(int(table_id[0]))
+
+    def table(self, table_id: int) -> TableRow:
+        with self._read() as conn:
+            row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
+        if row is None:
+            raise NotFound("table", table_id)
+        return _table(row)
+
+    def table_by_token(self, token: str) -> tuple[TableRow, Role]:
+        c = game_tables.c
+        query = select(game_tables).where(
+            or_(c.gm_token == token, c.player_token == token, c.observer_token == token)
+        )
+        with self._read() as conn:
+            row = conn.execute(query).first()
+        if row is None or not token:
+            raise NotFound("invite", "(token)")
+        table = _table(row)
+        role: Role = (
+            "gm" if token == table.gm_token else "player" if token == table.player_token else "observer"
+        )
+        return table, role
+
+    def rotate_token(self, table_id: int, role: Role, *, disable: bool = False) -> TableRow:
+        if disable and role != "observer":
+            raise Conflict("invite", "only the observer link can be switched off")
+        column = f"{role}_token"
+        with self._write() as conn:
+            done = conn.execute(
+                update(game_tables)
+                .where(game_tables.c.id == table_id)
+                .values({column: None if disable else new_token()})
+            )
+            if done.rowcount == 0:
+                raise NotFound("table", table_id)
+        return self.table(table_id)
+
+    # members
+
+    def add_member(self, table_id: int, role: Role, name: str) -> tuple[Member, str]:
+        token = new_token()
+        values = {
+            "table_id": table_id,
+            "role": role,
+            "name": name,
+            "session_hash": token_hash(token),
+            "revoked": False,
+            "grant_all": False,
+            "created_at": _now(),
+        }
+        with self._write() as conn:
+            key = conn.execute(members.insert().values(**values)).inserted_primary_key
+            assert key is not None
+            row = conn.execute(select(members).where(members.c.id == key[0])).one()
+        return _member(row), token
+
+    def member_by_session(self, table_id: int, token: str) -> Member | None:
+        query = select(members).where(
+            members.c.table_id == table_id, members.c.session_hash == token_hash(token)
+        )
+        with self._read() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else _member(row)
+
+    def members(self, table_id: int) -> list[Member]:
+        query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
+        with self._read() as conn:
+            return [_member(row) for row in conn.execute(query)]
+
+    def update_member(
+        self, table_id: int, member_id: int, *, revoked: bool | None, grant_all: bool | None
+    ) -> Member:
+        values = {
+            k: v for k, v in (("revoked", revoked), ("grant_all", grant_all)) if v is not None
+        }
+        where = and_(members.c.table_id == table_id, members.c.id == member_id)
+        with self._write() as conn:
+            if values:
+                conn.execute(update(members).where(where).values(**values))
+            row = conn.execute(select(members).where(where)).first()
+        if row is None:
+            raise NotFound("member", member_id)
+        return _member(row)
+
+    # characters
+
+    def create_character(
+        self, table_id: int, owner_id: int | None, sheet: dict[str, Any]
+    ) -> CharacterRow:
+        values = {
+            "table_id": table_id,
+            "owner_id": owner_id,
+            "name": _sheet_name(sheet),
+            "sheet": sheet,
+            "version": 1,
+            "updated_at": _now(),
+        }
+        with self._write() as conn:
+            key = conn.execute(characters.insert().values(**values)).inserted_primary_key
+            assert key is not None
+        return self.character(table_id, int(key[0]))
+
+    def character(self, table_id: int, character_id: int) -> CharacterRow:
+        query = select(characters).where(
+            characters.c.table_id == table_id, characters.c.id == character_id
+        )
+        with self._read() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            raise NotFound("character", character_id)
+        return _character(row)
+
+    def characters(self, table_id: int) -> list[CharacterRow]:
+        query = select(characters).where(characters.c.table_id == table_id)
+        with self._read() as conn:
+            return [_character(row) for row in conn.execute(query.order_by(characters.c.id))]
+
+    def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
+        where = and_(characters.c.table_id == table_id, characters.c.id == character_id)
+        with self._write() as conn:
+            if conn.execute(update(characters).where(where).values(owner_id=owner_id)).rowcount == 0:
+                raise NotFound("character", character_id)
+        return self.character(table_id, character_id)
+
+    # the log
+
+    def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
+        try:
+            with self._write() as conn:
+                logged = self._append(conn, entry, changes)
+        except IntegrityError as exc:
+            if entry.parent_id is not None and self.has_child(entry.parent_id):
+                raise Conflict("follow-up", "this result was already followed up") from None
+            raise Conflict("log", "a concurrent write won; try again") from exc
+        for listener in self.listeners:
+            listener(logged.table_id, logged.seq)
+        return logged
+
+    def _append(self, conn: Connection, entry: NewEntry, changes: Sequence[SheetChange]) -> LogEntry:
+        c = log_entries.c
+        locked = select(game_tables.c.id).where(game_tables.c.id == entry.table_id)
+        if conn.execute(locked.with_for_update()).first() is None:
+            raise NotFound("table", entry.table_id)
+        last = conn.execute(select(func.max(c.seq)).where(c.table_id == entry.table_id)).scalar()
+        for change in changes:
+            _apply_change(conn, entry.table_id, change)
+        values = {
+            "table_id": entry.table_id,
+            "seq": int(last or 0) + 1,
+            "kind": entry.kind,
+            "privacy": entry.privacy,
+            "actor_id": entry.actor_id,
+            "character_id": entry.character_id,
+            "parent_id": entry.parent_id,
+            "record": entry.record,
+            "card": entry.card,
+            "summary": entry.summary,
+            "changed": [change.character_id for change in changes],
+            "created_at": _now(),
+        }
+        key = conn.execute(log_entries.insert().values(**values)).inserted_primary_key
+        assert key is not None
+        if not self.sqlite:
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{entry.table_id}:{values['seq']}"},
+            )
+        return _entry(conn.execute(select(log_entries).where(c.id == key[0])).one())
+
+    def entry(self, table_id: int, entry_id: int) -> LogEntry:
+        c = log_entries.c
+        with self._read() as conn:
+            row = conn.execute(
+                select(log_entries).where(c.table_id == table_id, c.id == entry_id)
+            ).first()
+        if row is None:
+            raise NotFound("log entry", entry_id)
+        return _entry(row)
+
+    def chain(self, table_id: int, entry_id: int) -> list[LogEntry]:
+        found = [self.entry(table_id, entry_id)]
+        while found[-1].parent_id is not None:
+            found.append(self.entry(table_id, found[-1].parent_id))
+        return found[::-1]
+
+    def has_child(self, entry_id: int) -> bool:
+        query = select(log_entries.c.id).where(log_entries.c.parent_id == entry_id)
+        with self._read() as conn:
+            return conn.execute(query).first() is not None
+
+    def entries(
+        self,
+        table_id: int,
+        scope: Scope,
+        *,
+        after: int | None = None,
+        before: int | None = None,
+        limit: int = 50,
+    ) -> list[LogEntry]:
+        c = log_entries.c
+        query = select(log_entries).where(c.table_id == table_id, visible_to(scope))
+        if after is not None:
+            query = query.where(c.seq > after).order_by(c.seq)
+        else:
+            query = query.order_by(c.seq.desc())
+        if before is not None:
+            query = query.where(c.seq < before)
+        with self._read() as conn:
+            return [_entry(row) for row in conn.execute(query.limit(limit))]
+
+    def last_seq(self, table_id: int) -> int:
+        query = select(func.max(log_entries.c.seq)).where(log_entries.c.table_id == table_id)
+        with self._read() as conn:
+            return int(conn.execute(query).scalar() or 0)
+
+    def secret(self, name: str) -> bytes:
+        query = select(secrets_table.c.value).where(secrets_table.c.name == name)
+        with self._read() as conn:
+            value = conn.execute(query).scalar()
+        if value is not None:
+            return bytes(value)
+        try:
+            with self._write() as conn:
+                value = conn.execute(query).scalar()
+                if value is None:
+                    value = secrets.token_bytes(32)
+                    conn.execute(secrets_table.insert().values(name=name, value=value))
+        except IntegrityError:
+            return self.secret(name)
+        return bytes(value)
+
+
+def visible_to(scope: Scope) -> ColumnElement[bool]:
+    """The log rows a viewer may know of. Blind rows reach their roller only to be redacted."""
+    c = log_entries.c
+    mine = c.actor_id == scope.member_id
+    if scope.is_gm:
+        return or_(c.privacy.in_(("public", "gm", "blind")), and_(c.privacy == "self", mine))
+    return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "blind", "self")), mine))
+
+
+def _apply_change(conn: Connection, table_id: int, change: SheetChange) -> None:
+    where = and_(
+        characters.c.table_id == table_id,
+        characters.c.id == change.character_id,
+        characters.c.version == change.expected_version,
+    )
+    done = conn.execute(
+        update(characters)
+        .where(where)
+        .values(
+            sheet=change.sheet,
+            name=_sheet_name(change.sheet),
+            version=characters.c.version + 1,
+            updated_at=_now(),
+        )
+    )
+    if done.rowcount != 1:
+        raise Conflict(
+            "character",
+            f"character {change.character_id} changed since it was read; reload and try again",
+        )
+
+
+def _table(row: Row[Any]) -> TableRow:
+    m = row._mapping
+    return TableRow(
+        id=m["id"],
+        name=m["name"],
+        ruleset=m["ruleset"],
+        variants=dict(m["variants"]),
+        gm_token=m["gm_token"],
+        player_token=m["player_token"],
+        observer_token=m["observer_token"],
+        created_at=_aware(m["created_at"]),
+    )
+
+
+def _member(row: Row[Any]) -> Member:
+    m = row._mapping
+    return Member(
+        id=m["id"],
+        table_id=m["table_id"],
+        role=cast(Role, m["role"]),
+        name=m["name"],
+        revoked=bool(m["revoked"]),
+        grant_all=bool(m["grant_all"]),
+        created_at=_aware(m["created_at"]),
+    )
+
+
+def _character(row: Row[Any]) -> CharacterRow:
+    m = row._mapping
+    return CharacterRow(
+        id=m["id"],
+        table_id=m["table_id"],
+        owner_id=m["owner_id"],
+        name=m["name"],
+        sheet=dict(m["sheet"]),
+        version=m["version"],
+        updated_at=_aware(m["updated_at"]),
+    )
+
+
+def _entry(row: Row[Any]) -> LogEntry:
+    m = row._mapping
+    return LogEntry(
+        id=m["id"],
+        table_id=m["table_id"],
+        seq=m["seq"],
+        kind=m["kind"],
+        privacy=cast(Privacy, m["privacy"]),
+        actor_id=m["actor_id"],
+        character_id=m["character_id"],
+        parent_id=m["parent_id"],
+        record=dict(m["record"]),
+        card=None if m["card"] is None else dict(m["card"]),
+        summary=m["summary"],
+        created_at=_aware(m["created_at"]),
+        changed=tuple(int(i) for i in m["changed"]),
+    )

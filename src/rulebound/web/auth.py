@@ -1,0 +1,109 @@
+"""Who is asking: a table member found by session cookie or bearer token, and what they may do.
+
+An invite token appears in a URL once (``/join/TOKEN``); joining sets an
+HttpOnly, SameSite=Lax cookie named per table, holding a session token whose
+SHA-256 is all the store keeps. API clients send the same token as
+``Authorization: Bearer TOKEN``.
+
+Writes made with the cookie also need the synchronizer token (``csrf`` form
+field or ``X-CSRF-Token`` header, an HMAC of the session) and must not come
+from another site (``Sec-Fetch-Site``, else ``Origin``). Bearer requests carry
+no ambient credentials, so they skip that check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+
+from rulebound.core.errors import RuleboundError
+from rulebound.store import CharacterRow, LogEntry, Member, Scope, Store, TableRow
+
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FIELD = "csrf"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class Forbidden(RuleboundError):
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(detail)
+
+
+def cookie_name(table_id: int) -> str:
+    return f"rb_table_{table_id}"
+
+
+def session_token(request: Request, table_id: int) -> tuple[str | None, bool]:
+    """The session token and whether it came from the cookie (False: a bearer header)."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip(), False
+    return request.cookies.get(cookie_name(table_id)), True
+
+
+def csrf_token(secret: bytes, table_id: int, session: str) -> str:
+    message = f"csrf:{table_id}:{session}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    table: TableRow
+    member: Member
+    csrf: str
+    via_cookie: bool
+
+    @property
+    def is_gm(self) -> bool:
+        return self.member.role == "gm"
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.member.id, self.is_gm)
+
+    def may_edit(self, character: CharacterRow) -> bool:
+        if self.is_gm:
+            return True
+        return self.member.role == "player" and (
+            self.member.grant_all or character.owner_id == self.member.id
+        )
+
+    def sees_fully(self, entry: LogEntry) -> bool:
+        """Blind entries reach their roller redacted; the rest of ``scope`` is seen whole."""
+        return entry.privacy != "blind" or self.is_gm
+
+
+def find_viewer(store: Store, request: Request, table: TableRow) -> Viewer:
+    token, via_cookie = session_token(request, table.id)
+    member = store.member_by_session(table.id, token) if token else None
+    if member is None or member.revoked:
+        raise Forbidden("you are not seated at this table: open an invite link to join")
+    assert token is not None
+    return Viewer(table, member, csrf_token(store.secret("csrf"), table.id, token), via_cookie)
+
+
+def same_origin(request: Request) -> bool:
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        return origin is None
+    return urlsplit(origin).netloc == request.headers.get("host", "")
+
+
+def check_write(request: Request, viewer: Viewer, sent_token: str | None) -> None:
+    """Observers never write; cookie writes need the same origin and the CSRF token."""
+    if viewer.member.role == "observer":
+        raise Forbidden("observers watch the table; they cannot act")
+    if not viewer.via_cookie or request.method in SAFE_METHODS:
+        return
+    if not same_origin(request):
+        raise Forbidden("cross-site request refused")
+    if not sent_token or not hmac.compare_digest(sent_token, viewer.csrf):
+        raise Forbidden("missing or wrong CSRF token: reload the page and try again")

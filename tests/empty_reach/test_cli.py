@@ -1,0 +1,292 @@
+"""``rulebound roll empty-reach`` and ``rulebound odds empty-reach`` through the real app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebound.cli.app import app
+from rulebound.core.random_source import SeededSource
+from rulebound.rulesets.empty_reach.character import load_character, push_and_pay, request_for
+from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
+from rulebound.rulesets.empty_reach.odds import p_success
+from rulebound.rulesets.empty_reach.opposed import opposed_odds
+from rulebound.rulesets.empty_reach.roll import push, roll_check
+
+runner = CliRunner()
+ROLL = ["roll", "empty-reach"]
+ODDS = ["odds", "empty-reach"]
+FORCE = CheckRequest(attribute_die="D8", skill_die="D10", skill="Force")
+SHEET: dict[str, Any] = {
+    "name": "Ana",
+    "attributes": {"Strength": "D8", "Agility": "D6", "Wits": "D10", "Empathy": "D6"},
+    "skills": {"Force": "D10"},
+    "specialties": [],
+    "base_health": 4,
+    "base_resolve": 4,
+}
+
+
+def invoke(*args: str) -> Any:
+    return runner.invoke(app, [*args])
+
+
+def test_roll_prints_dice_and_successes() -> None:
+    out = invoke(*ROLL, "--attribute", "D8", "--skill", "D10", "--seed", "7")
+    assert out.exit_code == 0, out.output
+    expected = roll_check(
+        prepare(CheckRequest(attribute_die="D8", skill_die="D10")), SeededSource(7)
+    )
+    lines = out.stdout.splitlines()
+    for index, die in enumerate(expected.dice):
+        row = next(line for line in lines if line.strip().startswith(f"[{index}]"))
+        assert die.label in row
+        assert f" {die.face} " in f"{row} "
+    assert f"Result: {expected.headline}" in out.stdout
+    assert "Push options" in out.stdout
+
+
+def test_the_same_seed_gives_the_same_output() -> None:
+    args = [*ROLL, "--attribute", "D6", "--skill", "D12", "--seed", "12345"]
+    assert invoke(*args).stdout == invoke(*args).stdout
+    other = invoke(*ROLL, "--attribute", "D6", "--skill", "D12", "--seed", "99")
+    assert other.exit_code == 0
+
+
+def test_json_is_one_object_with_dice_and_provenance() -> None:
+    out = invoke(*ROLL, "--attribute", "D8", "--skill", "D10", "--seed", "7", "--json")
+    assert out.exit_code == 0
+    body = json.loads(out.stdout)
+    expected = roll_check(
+        prepare(CheckRequest(attribute_die="D8", skill_die="D10")), SeededSource(7)
+    )
+    assert [d["face"] for d in body["result"]["dice"]] == [d.face for d in expected.dice]
+    assert [d["label"] for d in body["result"]["dice"]] == ["D8", "D10"]
+    provenance = body["result"]["provenance"]
+    assert dict(map(tuple, provenance["source"])) == {"kind": "seeded", "seed": "7"}
+    assert [d["face"] for d in provenance["draws"]] == [d.face for d in expected.dice]
+    assert body["result"]["successes"] == expected.successes
+    assert body["character"] is None
+    assert len(body["result"]["digest"]) == 64
+
+
+def seed_where(predicate, limit: int = 500) -> int:  # type: ignore[no-untyped-def]
+    for seed in range(limit):
+        if predicate(seed):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def pushed_force(seed: int):  # type: ignore[no-untyped-def]
+    source = SeededSource(seed)
+    result = roll_check(prepare(FORCE), source)
+    return push(result, source) if result.default_reroll() else None
+
+
+def test_reroll_default_pushes_and_prints_costs() -> None:
+    seed = seed_where(lambda s: (p := pushed_force(s)) is not None and p.costs.points > 0)
+    pushed = pushed_force(seed)
+    out = invoke(
+        *ROLL, "--attribute", "D8", "--skill", "D10", "--skill-name", "Force",
+        "--seed", str(seed), "--reroll", "default",
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert f"Costs: {pushed.costs.describe()}" in out.stdout
+    assert "damage" in out.stdout
+    assert f"Result: {pushed.headline}" in out.stdout
+    assert "[rerolled]" in out.stdout
+    assert "(was " in out.stdout
+
+
+def test_reroll_named_dice_and_too_many_pushes() -> None:
+    seed = seed_where(lambda s: 1 in roll_check(prepare(FORCE), SeededSource(s)).rerollable())
+    args = [
+        *ROLL,
+        "--attribute",
+        "D8",
+        "--skill",
+        "D10",
+        "--skill-name",
+        "Force",
+        "--seed",
+        str(seed),
+    ]
+    out = invoke(*args, "--reroll", "1", "--json")
+    assert out.exit_code == 0, out.output
+    body = json.loads(out.stdout)["result"]
+    assert body["push_number"] == 1
+    assert body["dice"][1]["state"] == "rerolled"
+    assert body["parent"]["push_number"] == 0
+    twice = invoke(*args, "--reroll", "1", "--reroll", "1")
+    assert twice.exit_code == 2
+    assert "--reroll" in twice.stderr
+    assert "too many" in twice.stderr
+    bad = invoke(*args, "--reroll", "x")
+    assert bad.exit_code == 2
+    assert "--reroll" in bad.stderr
+
+
+def test_passive_roll_cannot_be_pushed_from_the_cli() -> None:
+    out = invoke(*ROLL, "--attribute", "D8", "--passive", "--seed", "1", "--reroll", "default")
+    assert out.exit_code == 2
+    assert "cannot be pushed: passive roll" in out.stdout
+
+
+def test_an_invalid_die_names_the_field_and_the_accepted_values() -> None:
+    out = invoke(*ROLL, "--attribute", "D7")
+    assert out.exit_code == 2
+    assert "attribute_die" in out.stderr
+    assert "'D7'" in out.stderr
+    assert "D6, D8, D10, D12" in out.stderr
+    assert "Value error" not in out.stderr
+    missing = invoke(*ROLL, "--skill", "D8")
+    assert missing.exit_code == 2
+    assert "--attribute" in missing.stderr
+
+
+def test_modifiers_and_gear_are_shown_with_their_steps() -> None:
+    out = invoke(
+        *ROLL, "--attribute", "D8", "--helpers", "2", "--difficulty", "-1",
+        "--gear", "scope:1", "--seed", "3",
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    for text in ("help from 2 allies: +2", "difficulty: -1", "gear scope: +1", "total: +2"):
+        assert text in out.stdout
+    assert "Steps: D8 -> D8 + D8" in out.stdout
+    assert "+1: add a D6 skill die" in out.stdout
+    bad = invoke(*ROLL, "--attribute", "D8", "--gear", "scope")
+    assert bad.exit_code == 2
+    assert "--gear" in bad.stderr
+    broken = invoke(*ROLL, "--attribute", "D8", "--gear", "scope:0")
+    assert broken.exit_code == 2
+    assert "broken gear" in broken.stderr
+    helpers = invoke(*ROLL, "--attribute", "D8", "--helpers", "4")
+    assert helpers.exit_code == 2
+    assert "helpers" in helpers.stderr
+
+
+def test_odds_json_for_the_hand_checked_pool() -> None:
+    out = invoke(*ODDS, "--attribute", "D8", "--skill", "D10", "--push", "always", "--json")
+    assert out.exit_code == 0, out.output
+    body = json.loads(out.stdout)
+    assert body["p_success"] == "139/160"
+    assert body["p_success_float"] == pytest.approx(139 / 160)
+    assert body["pool"] == "D8 + D10"
+    assert sum(map(_fraction, body["successes"].values())) == 1
+    assert set(body["successes"]) == {"0", "1", "2", "3"}
+    assert "p_bane" in body
+    assert "p_bane_float" in body
+    never = json.loads(invoke(*ODDS, "--attribute", "D8", "--skill", "D10", "--json").stdout)
+    assert never["p_success"] == "11/16"
+    assert "p_bane" not in never
+
+
+def test_odds_opposed_adds_win_tie_loss() -> None:
+    out = invoke(
+        *ODDS, "--attribute", "D8", "--skill", "D10", "--opposed-attribute", "D6",
+        "--opposed-skill", "D8", "--json",
+    )  # fmt: skip
+    body = json.loads(out.stdout)
+    expected = opposed_odds(
+        prepare(CheckRequest(attribute_die="D8", skill_die="D10")),
+        prepare(CheckRequest(attribute_die="D6", skill_die="D8")),
+    )
+    for verdict in ("win", "tie", "loss"):
+        assert _fraction(body[f"p_{verdict}"]) == expected[verdict]
+    assert sum(_fraction(body[f"p_{v}"]) for v in ("win", "tie", "loss")) == 1
+
+
+def test_odds_text_and_errors() -> None:
+    out = invoke(*ODDS, "--attribute", "D6", "--modifier", "1", "--push", "if-failed")
+    assert out.exit_code == 0
+    assert "D6 + D6" in out.stdout
+    assert "bane after push" in out.stdout
+    p = p_success(prepare(CheckRequest(attribute_die="D6", skill_die="D6")), "if-failed")
+    assert f"{p.numerator}/{p.denominator}" in out.stdout
+    twice = invoke(
+        *ODDS, "--attribute", "D6", "--skill", "D6", "--attribute-name", "Empathy",
+        "--specialty", "Compassion", "--push", "if-failed", "--json",
+    )  # fmt: skip
+    assert json.loads(twice.stdout)["p_success"] == "1691/2916"
+    bad = invoke(*ODDS, "--attribute", "D6", "--push", "sometimes")
+    assert bad.exit_code == 2
+    assert "--push" in bad.stderr
+
+
+def _fraction(text: str):  # type: ignore[no-untyped-def]
+    from fractions import Fraction
+
+    return Fraction(text)
+
+
+@pytest.fixture
+def sheet_file(tmp_path: Path) -> Path:
+    path = tmp_path / "ana.json"
+    path.write_text(json.dumps(SHEET), encoding="utf-8")
+    return path
+
+
+def test_character_roll_saves_damage_after_a_push(sheet_file: Path) -> None:
+    sheet = load_character(SHEET)
+    check = prepare(request_for(sheet, "Force"))
+
+    def after(seed: int):  # type: ignore[no-untyped-def]
+        source = SeededSource(seed)
+        result = roll_check(check, source)
+        return push_and_pay(sheet, result, source)[1] if result.default_reroll() else None
+
+    seed = seed_where(lambda s: (a := after(s)) is not None and a.damage > 0)
+    args = ["--character", str(sheet_file), "--skill-name", "Force", "--seed", str(seed)]
+    dry = invoke(*ROLL, *args, "--reroll", "default")
+    assert dry.exit_code == 0, dry.output
+    assert json.loads(sheet_file.read_text()) == SHEET
+    out = invoke(*ROLL, *args, "--reroll", "default", "--save")
+    assert out.exit_code == 0, out.output
+    saved = json.loads(sheet_file.read_text())
+    assert saved["damage"] == after(seed).damage > 0
+    assert saved["stress"] == 0
+    shown = json.loads(invoke(*ROLL, *args, "--json").stdout)
+    assert shown["character"]["name"] == "Ana"
+
+
+def test_character_roll_needs_a_skill_and_labels_the_modifier(sheet_file: Path) -> None:
+    out = invoke(*ROLL, "--character", str(sheet_file))
+    assert out.exit_code == 2
+    assert "--skill-name" in out.stderr
+    args = ["--character", str(sheet_file), "--skill-name", "Force", "--seed", "1"]
+    labelled = invoke(*ROLL, *args, "--modifier", "1", "--difficulty", "-2")
+    assert labelled.exit_code == 0, labelled.output
+    assert "modifier: +1" in labelled.stdout
+    assert "difficulty: -2" in labelled.stdout
+    assert "total: -1" in labelled.stdout
+    missing = invoke(*ROLL, "--character", str(sheet_file.with_name("nope.json")), *args[2:])
+    assert missing.exit_code == 2
+
+
+def test_interactive_push(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulebound.cli.empty_reach as module
+
+    monkeypatch.setattr(module, "sys", SimpleNamespace(stdin=SimpleNamespace(isatty=lambda: True)))
+    seed = seed_where(lambda s: bool(roll_check(prepare(FORCE), SeededSource(s)).default_reroll()))
+    args = [
+        *ROLL,
+        "--attribute",
+        "D8",
+        "--skill",
+        "D10",
+        "--skill-name",
+        "Force",
+        "--seed",
+        str(seed),
+    ]
+    out = runner.invoke(app, args, input="d\n")
+    assert out.exit_code == 0, out.output
+    assert "Push?" in out.output
+    assert "(pushed 1x)" in out.stdout
+    stop = runner.invoke(app, args, input="\n")
+    assert "(pushed 1x)" not in stop.stdout

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+
+from rulebound.store import SqlStore
+from rulebound.store.schema import metadata
+from rulebound.store.testing import sqlite_url
+
+
+def test_the_migrations_build_exactly_the_schema(store: SqlStore) -> None:
+    with store.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(context, metadata) == []
+        version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    assert version == "0001"
+
+
+def test_opening_again_is_a_no_op_and_keeps_data(db_url: str) -> None:
+    first = SqlStore(db_url)
+    table = first.create_table("Kept", "empty-reach", {}, observers=False)
+    first.close()
+    again = SqlStore(db_url)
+    assert again.table(table.id).name == "Kept"
+    again.close()
+
+
+def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path: Path) -> None:
+    store = SqlStore(sqlite_url(tmp_path))
+    with store.engine.connect() as conn:
+        pragmas = {
+            name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+            for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+        }
+    assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000, "synchronous": 1}
+    store.close()
