@@ -73,9 +73,18 @@ class Viewer:
             self.member.grant_all or character.owner_id == self.member.id
         )
 
+    def knows_of(self, entry: LogEntry) -> bool:
+        """Mirrors the store's query filter (``visible_to``)."""
+        mine = entry.actor_id == self.member.id
+        if entry.privacy == "public":
+            return True
+        if entry.privacy == "self":
+            return mine
+        return mine or self.is_gm
+
     def sees_fully(self, entry: LogEntry) -> bool:
-        """Blind entries reach their roller redacted; the rest of ``scope`` is seen whole."""
-        return entry.privacy != "blind" or self.is_gm
+        """Blind entries reach their roller redacted; everything else they know of, whole."""
+        return self.knows_of(entry) and (entry.privacy != "blind" or self.is_gm)
 
 
 def find_viewer(store: Store, request: Request, table: TableRow) -> Viewer:

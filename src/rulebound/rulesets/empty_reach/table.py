@@ -502,7 +502,8 @@ def _options(variants: Any) -> Options:
     try:
         return Options.model_validate(dict(variants))
     except ValidationError as exc:
-        raise validation_to_input_error(exc, "variants") from None
+        error = validation_to_input_error(exc)
+        raise InvalidInput(f"variants.{error.field}", error.value, error.expected) from None
 
 
 def _optional_int(form: Mapping[str, Any], name: str) -> int | None:

@@ -1,0 +1,279 @@
+"""Everything a table can do, once: the JSON API and the HTML pages both call this.
+
+It checks permissions, asks the ruleset's ``TableRules`` adapter for the play,
+and has the store commit the log entry with the sheet change it causes. It
+never looks at which ruleset it is driving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulebound.core.canonical import to_jsonable
+from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
+from rulebound.rulesets.table import Play, TablePlay
+from rulebound.store import (
+    PRIVACY_MODES,
+    CharacterRow,
+    Conflict,
+    LogEntry,
+    Member,
+    NewEntry,
+    Privacy,
+    SheetChange,
+    Store,
+    TableRow,
+)
+from rulebound.web.auth import Forbidden, Viewer
+from rulebound.web.settings import Game, SourceFactory
+
+MAX_NAME = 100
+MAX_TABLE_NAME = 200
+
+
+def clean_name(field: str, value: object, limit: int = MAX_NAME) -> str:
+    text = " ".join(str(value or "").split())
+    if not 1 <= len(text) <= limit:
+        raise InvalidInput(field, value, f"a name of 1 to {limit} characters")
+    return text
+
+
+def privacy_of(value: object) -> Privacy:
+    for mode in PRIVACY_MODES:
+        if value == mode:
+            return mode
+    raise InvalidInput("privacy", value, "one of " + ", ".join(PRIVACY_MODES))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A new member and the session token to hand them once."""
+
+    table: TableRow
+    member: Member
+    session: str
+
+
+class TableService:
+    def __init__(self, store: Store, games: Mapping[str, Game], source: SourceFactory) -> None:
+        self.store = store
+        self.games = games
+        self.source = source
+
+    def game(self, key: str) -> Game:
+        try:
+            return self.games[key]
+        except KeyError:
+            expected = "a ruleset the table supports: " + ", ".join(sorted(self.games))
+            raise UnknownRuleset("ruleset", key, expected) from None
+
+    # tables and members
+
+    def create_table(
+        self,
+        name: str,
+        ruleset: str,
+        variants: Mapping[str, str],
+        *,
+        observers: bool,
+        gm_name: str,
+    ) -> Seat:
+        title, gm = clean_name("name", name, MAX_TABLE_NAME), clean_name("gm_name", gm_name)
+        chosen = self.variants(self.game(ruleset), variants)
+        table = self.store.create_table(title, ruleset, chosen, observers=observers)
+        return self._seat(table, "gm", gm, "opened the table as game master")
+
+    def variants(self, game: Game, given: Mapping[str, str]) -> dict[str, str]:
+        known = {v.key: v for v in game.variants}
+        for key in given:
+            if key not in known:
+                raise InvalidInput(f"variants.{key}", key, "one of " + ", ".join(known))
+        chosen = {}
+        for variant in game.variants:
+            value = given.get(variant.key) or variant.default
+            if value not in variant.choices:
+                expected = "one of " + ", ".join(variant.choices)
+                raise InvalidInput(f"variants.{variant.key}", value, expected)
+            chosen[variant.key] = value
+        return chosen
+
+    def join(self, token: str, name: str) -> Seat:
+        table, role = self.store.table_by_token(token)
+        words = {"gm": "game master", "player": "player", "observer": "observer"}[role]
+        return self._seat(table, role, clean_name("name", name), f"joined as {words}")
+
+    def _seat(self, table: TableRow, role: Any, name: str, what: str) -> Seat:
+        member, session = self.store.add_member(table.id, role, name)
+        self.store.append(NewEntry(table.id, "join", "public", member.id, f"{name} {what}"))
+        return Seat(table, member, session)
+
+    def rotate(self, viewer: Viewer, role: Any, *, disable: bool) -> TableRow:
+        self.require_gm(viewer)
+        return self.store.rotate_token(viewer.table.id, role, disable=disable)
+
+    def update_member(
+        self, viewer: Viewer, member_id: int, *, revoked: bool | None, grant_all: bool | None
+    ) -> Member:
+        self.require_gm(viewer)
+        if member_id == viewer.member.id and revoked:
+            raise RuleViolation("revoke", "a game master cannot revoke their own seat")
+        return self.store.update_member(
+            viewer.table.id, member_id, revoked=revoked, grant_all=grant_all
+        )
+
+    def set_owner(self, viewer: Viewer, character_id: int, owner_id: int | None) -> CharacterRow:
+        self.require_gm(viewer)
+        if owner_id is not None and owner_id not in {m.id for m in self.members(viewer)}:
+            raise InvalidInput("owner_id", owner_id, "a member of this table")
+        return self.store.set_owner(viewer.table.id, character_id, owner_id)
+
+    def members(self, viewer: Viewer) -> list[Member]:
+        return self.store.members(viewer.table.id)
+
+    @staticmethod
+    def require_gm(viewer: Viewer) -> None:
+        if not viewer.is_gm:
+            raise Forbidden("only the game master can do that")
+
+    # characters
+
+    def editable(self, viewer: Viewer, character_id: int) -> CharacterRow:
+        row = self.store.character(viewer.table.id, character_id)
+        if not viewer.may_edit(row):
+            raise Forbidden("you may only act for your own characters")
+        return row
+
+    def new_character(
+        self, viewer: Viewer, name: str | None, sheet: Mapping[str, Any] | None = None
+    ) -> CharacterRow:
+        if viewer.member.role == "observer":
+            raise Forbidden("observers watch the table; they cannot act")
+        rules = self.game(viewer.table.ruleset).table
+        made = rules.validate_sheet(sheet) if sheet is not None else rules.new_sheet(clean_name("name", name))
+        row = self.store.create_character(viewer.table.id, viewer.member.id, made)
+        summary = f"{viewer.member.name} created {row.name}"
+        self.store.append(NewEntry(viewer.table.id, "character", "public", viewer.member.id, summary, row.id))
+        return row
+
+    def edit_sheet(
+        self, viewer: Viewer, character_id: int, form: Mapping[str, Any], version: int | None
+    ) -> CharacterRow:
+        row = self._current(viewer, character_id, version)
+        sheet = self.game(viewer.table.ruleset).table.apply_sheet_form(row.sheet, form)
+        return self._save(viewer, row, sheet, "edited")
+
+    def replace_sheet(
+        self, viewer: Viewer, character_id: int, sheet: Mapping[str, Any], version: int | None
+    ) -> CharacterRow:
+        row = self._current(viewer, character_id, version)
+        valid = self.game(viewer.table.ruleset).table.validate_sheet(sheet)
+        return self._save(viewer, row, valid, "imported a sheet for")
+
+    def _current(self, viewer: Viewer, character_id: int, version: int | None) -> CharacterRow:
+        row = self.editable(viewer, character_id)
+        if version is not None and version != row.version:
+            raise Conflict("character", f"the sheet is at version {row.version}, not {version}")
+        return row
+
+    def _save(self, viewer: Viewer, row: CharacterRow, sheet: dict[str, Any], verb: str) -> CharacterRow:
+        summary = f"{viewer.member.name} {verb} {row.name}"
+        entry = NewEntry(viewer.table.id, "sheet", "public", viewer.member.id, summary, row.id)
+        self.store.append(entry, [SheetChange(row.id, row.version, sheet)])
+        return self.store.character(viewer.table.id, row.id)
+
+    # rolls and follow-ups
+
+    def chances(self, viewer: Viewer, character_id: int, form: Mapping[str, Any]) -> dict[str, Fraction]:
+        row = self.store.character(viewer.table.id, character_id)
+        return dict(self.game(viewer.table.ruleset).table.chances(row.sheet, form))
+
+    def roll(
+        self, viewer: Viewer, character_id: int, form: Mapping[str, Any], privacy: object
+    ) -> LogEntry:
+        mode = privacy_of(privacy)
+        row = self.editable(viewer, character_id)
+        rules = self.game(viewer.table.ruleset).table
+        play = rules.roll(row.sheet, form, self.source(viewer.table.id))
+        return self._commit(viewer, "roll", mode, row, play)
+
+    def sheet_act(
+        self,
+        viewer: Viewer,
+        character_id: int,
+        action: str,
+        params: Mapping[str, Any],
+        privacy: object,
+    ) -> LogEntry:
+        mode = privacy_of(privacy)
+        row = self.editable(viewer, character_id)
+        rules = self.game(viewer.table.ruleset).table
+        play = rules.sheet_act(row.sheet, action, params, self.source(viewer.table.id))
+        return self._commit(viewer, "sheet-action", mode, row, play)
+
+    def follow_up(
+        self, viewer: Viewer, entry_id: int, action: str, params: Mapping[str, Any]
+    ) -> LogEntry:
+        chain = self.store.chain(viewer.table.id, entry_id)
+        root, leaf = chain[0], chain[-1]
+        if leaf.card is None or root.character_id is None or not root.record:
+            raise RuleViolation("follow-up", "this entry has nothing to follow up")
+        if not viewer.sees_fully(leaf):
+            raise Forbidden("you cannot see this result")
+        row = self.editable(viewer, root.character_id)
+        if self.store.has_child(leaf.id):
+            raise Conflict("follow-up", "this result was already followed up; act on the latest one")
+        rules = self.game(viewer.table.ruleset).table
+        records = [entry.record for entry in chain]
+        play = rules.act(row.sheet, records, action, params, self.source(viewer.table.id))
+        return self._commit(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
+
+    def table_act(
+        self, viewer: Viewer, action: str, params: Mapping[str, Any], privacy: object
+    ) -> LogEntry:
+        mode = privacy_of(privacy)
+        self.require_gm(viewer)
+        rows = {str(row.id): row for row in self.store.characters(viewer.table.id)}
+        rules = self.game(viewer.table.ruleset).table
+        sheets = {key: row.sheet for key, row in rows.items()}
+        play: TablePlay = rules.table_act(sheets, action, params, self.source(viewer.table.id))
+        changes = []
+        for key, sheet in play.sheets.items():
+            if key not in rows:
+                raise InvalidInput("sheets", key, "characters of this table")
+            changes.append(SheetChange(rows[key].id, rows[key].version, dict(sheet)))
+        entry = NewEntry(
+            viewer.table.id,
+            "table-action",
+            mode,
+            viewer.member.id,
+            play.summary or play.card.outcome,
+            record=dict(play.record),
+            card=to_jsonable(play.card),
+        )
+        return self.store.append(entry, changes)
+
+    def _commit(
+        self,
+        viewer: Viewer,
+        kind: str,
+        privacy: Privacy,
+        row: CharacterRow,
+        play: Play,
+        parent: int | None = None,
+    ) -> LogEntry:
+        entry = NewEntry(
+            viewer.table.id,
+            kind,
+            privacy,
+            viewer.member.id,
+            f"{row.name}: {play.summary or play.card.outcome}",
+            row.id,
+            parent,
+            dict(play.record),
+            to_jsonable(play.card),
+        )
+        changes = [] if play.sheet is None else [SheetChange(row.id, row.version, play.sheet)]
+        return self.store.append(entry, changes)
