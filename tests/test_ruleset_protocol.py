@@ -17,13 +17,20 @@ from rulebound.rulesets import CheckResult, Ruleset, all_rulesets, get_ruleset
 SAMPLE_REQUESTS: dict[str, dict[str, object]] = {
     "empty-reach": {"attribute_die": "D8", "skill_die": "D10", "skill": "Force", "helpers": 1},
     "rainwall": {"dice": 7, "skill": 5, "dr": 4, "bonus": 3},
+    "ghostburn": {
+        "dl": "Hard",
+        "ability_score": 3,
+        "skill_bonus": 1,
+        "gear": [{"name": "laser sight", "bonus": 1}],
+    },
+    "legacy": {"score": 35, "difficulty": "challenging"},
 }
 
 RULESETS = sorted(all_rulesets())
 
 
 def test_the_four_games_are_registered() -> None:
-    assert "empty-reach" in RULESETS
+    assert RULESETS == ["empty-reach", "ghostburn", "legacy", "rainwall"]
 
 
 def test_unknown_key_names_the_known_ones() -> None:

@@ -1,4 +1,4 @@
-"""``rulebound roll empty-reach`` and ``rulebound odds empty-reach`` through the real app."""
+"""``rulebound roll empty-reach`` through the real app: text, JSON, pushes and character files."""
 
 from __future__ import annotations
 
@@ -14,13 +14,10 @@ from rulebound.cli.app import app
 from rulebound.core.random_source import SeededSource
 from rulebound.rulesets.empty_reach.character import load_character, push_and_pay, request_for
 from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
-from rulebound.rulesets.empty_reach.odds import p_success
-from rulebound.rulesets.empty_reach.opposed import opposed_odds
 from rulebound.rulesets.empty_reach.roll import push, roll_check
 
 runner = CliRunner()
 ROLL = ["roll", "empty-reach"]
-ODDS = ["odds", "empty-reach"]
 FORCE = CheckRequest(attribute_die="D8", skill_die="D10", skill="Force")
 SHEET: dict[str, Any] = {
     "name": "Ana",
@@ -168,60 +165,6 @@ def test_modifiers_and_gear_are_shown_with_their_steps() -> None:
     helpers = invoke(*ROLL, "--attribute", "D8", "--helpers", "4")
     assert helpers.exit_code == 2
     assert "helpers" in helpers.stderr
-
-
-def test_odds_json_for_the_hand_checked_pool() -> None:
-    out = invoke(*ODDS, "--attribute", "D8", "--skill", "D10", "--push", "always", "--json")
-    assert out.exit_code == 0, out.output
-    body = json.loads(out.stdout)
-    assert body["p_success"] == "139/160"
-    assert body["p_success_float"] == pytest.approx(139 / 160)
-    assert body["pool"] == "D8 + D10"
-    assert sum(map(_fraction, body["successes"].values())) == 1
-    assert set(body["successes"]) == {"0", "1", "2", "3"}
-    assert "p_bane" in body
-    assert "p_bane_float" in body
-    never = json.loads(invoke(*ODDS, "--attribute", "D8", "--skill", "D10", "--json").stdout)
-    assert never["p_success"] == "11/16"
-    assert "p_bane" not in never
-
-
-def test_odds_opposed_adds_win_tie_loss() -> None:
-    out = invoke(
-        *ODDS, "--attribute", "D8", "--skill", "D10", "--opposed-attribute", "D6",
-        "--opposed-skill", "D8", "--json",
-    )  # fmt: skip
-    body = json.loads(out.stdout)
-    expected = opposed_odds(
-        prepare(CheckRequest(attribute_die="D8", skill_die="D10")),
-        prepare(CheckRequest(attribute_die="D6", skill_die="D8")),
-    )
-    for verdict in ("win", "tie", "loss"):
-        assert _fraction(body[f"p_{verdict}"]) == expected[verdict]
-    assert sum(_fraction(body[f"p_{v}"]) for v in ("win", "tie", "loss")) == 1
-
-
-def test_odds_text_and_errors() -> None:
-    out = invoke(*ODDS, "--attribute", "D6", "--modifier", "1", "--push", "if-failed")
-    assert out.exit_code == 0
-    assert "D6 + D6" in out.stdout
-    assert "bane after push" in out.stdout
-    p = p_success(prepare(CheckRequest(attribute_die="D6", skill_die="D6")), "if-failed")
-    assert f"{p.numerator}/{p.denominator}" in out.stdout
-    twice = invoke(
-        *ODDS, "--attribute", "D6", "--skill", "D6", "--attribute-name", "Empathy",
-        "--specialty", "Compassion", "--push", "if-failed", "--json",
-    )  # fmt: skip
-    assert json.loads(twice.stdout)["p_success"] == "1691/2916"
-    bad = invoke(*ODDS, "--attribute", "D6", "--push", "sometimes")
-    assert bad.exit_code == 2
-    assert "--push" in bad.stderr
-
-
-def _fraction(text: str):  # type: ignore[no-untyped-def]
-    from fractions import Fraction
-
-    return Fraction(text)
 
 
 @pytest.fixture

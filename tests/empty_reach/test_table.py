@@ -104,7 +104,8 @@ def test_sheet_actions_heal_and_repair() -> None:
     keys = [a.key for a in TABLE.sheet_actions(hurt)]
     assert keys[:2] == ["heal", "repair"]
     healed = TABLE.sheet_act(hurt, "heal", {"health": "2"}, SeededSource(0))
-    assert healed.sheet is not None and healed.sheet["damage"] == 1
+    assert healed.sheet is not None
+    assert healed.sheet["damage"] == 1
     repaired = TABLE.sheet_act(hurt, "repair", {"gear": "Crowbar"}, SeededSource(0))
     assert repaired.sheet is not None
     item = repaired.sheet["gear"][0]

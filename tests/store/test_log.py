@@ -101,3 +101,12 @@ def test_listeners_hear_each_commit(store: SqlStore) -> None:
     with pytest.raises(Conflict):
         store.append(NewEntry(table_id, "note", "public", gm, "y"), [SheetChange(999, 1, {})])
     assert heard == [(table_id, 1)]
+
+
+def test_followed_names_the_entries_that_have_a_follow_up(store: SqlStore) -> None:
+    table_id, _, player, char = _setup(store)
+    root = store.append(NewEntry(table_id, "roll", "public", player, "roll", char))
+    lone = store.append(NewEntry(table_id, "roll", "public", player, "roll", char))
+    store.append(NewEntry(table_id, "follow-up", "public", player, "push", char, root.id))
+    assert store.followed([root.id, lone.id]) == {root.id}
+    assert store.followed([]) == set()

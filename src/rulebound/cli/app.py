@@ -44,6 +44,8 @@ def version() -> None:
 for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(roll_app, odds_app, character_app)
 
+importlib.import_module("rulebound.cli.serve").register(app)
+
 
 def main() -> None:
     app()

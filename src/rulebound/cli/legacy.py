@@ -64,6 +64,7 @@ from rulebound.rulesets.legacy.odds import (
     p_success,
 )
 from rulebound.rulesets.legacy.opposed import roll_opposed
+from rulebound.rulesets.legacy.restrictions import check_character
 from rulebound.rulesets.legacy.rules import DEFAULT_AFFINITY_BONUS, DEFAULT_SCALE, Outcome
 from rulebound.rulesets.legacy.tables import success_grid
 
@@ -533,7 +534,7 @@ LckCancelOpt = Annotated[
 def _load_character(path: Path) -> Character:
     data = read_json_file(path)
     try:
-        return Character.model_validate(data)
+        return check_character(Character.model_validate(data))
     except ValidationError as exc:
         raise InvalidInput(str(path), "character file", describe_validation_error(exc)) from None
 

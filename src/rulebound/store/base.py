@@ -152,6 +152,8 @@ class Store(Protocol):
 
     def member_by_session(self, table_id: int, token: str) -> Member | None: ...
 
+    def member(self, table_id: int, member_id: int) -> Member: ...
+
     def members(self, table_id: int) -> list[Member]: ...
 
     def update_member(
@@ -179,6 +181,10 @@ class Store(Protocol):
         ...
 
     def has_child(self, entry_id: int) -> bool: ...
+
+    def followed(self, entry_ids: Sequence[int]) -> set[int]:
+        """Which of these entries already have a follow-up."""
+        ...
 
     def entries(
         self,

@@ -52,7 +52,7 @@ class PgListener:
             conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
             self.listening.set()
             while not self._stop.is_set():
-                for note in conn.notifies(timeout=0.5):
+                for note in conn.notifies(timeout=0.2):
                     table, _, seq = note.payload.partition(":")
                     if table.isdigit() and seq.isdigit():
                         self._callback(int(table), int(seq))

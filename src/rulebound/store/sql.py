@@ -171,6 +171,14 @@ class SqlStore:
             row = conn.execute(query).first()
         return None if row is None else _member(row)
 
+    def member(self, table_id: int, member_id: int) -> Member:
+        query = select(members).where(members.c.table_id == table_id, members.c.id == member_id)
+        with self._read() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            raise NotFound("member", member_id)
+        return _member(row)
+
     def members(self, table_id: int) -> list[Member]:
         query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
         with self._read() as conn:
@@ -296,6 +304,14 @@ class SqlStore:
         query = select(log_entries.c.id).where(log_entries.c.parent_id == entry_id)
         with self._read() as conn:
             return conn.execute(query).first() is not None
+
+    def followed(self, entry_ids: Sequence[int]) -> set[int]:
+        if not entry_ids:
+            return set()
+        c = log_entries.c
+        query = select(c.parent_id).where(c.parent_id.in_(list(entry_ids)))
+        with self._read() as conn:
+            return {int(i) for i in conn.execute(query).scalars()}
 
     def entries(
         self,

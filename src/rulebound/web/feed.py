@@ -67,7 +67,7 @@ async def stream(
     table_id: int,
     scope: Scope,
     after: int,
-    render: Callable[[LogEntry], dict[str, Any] | None],
+    render: Callable[[list[LogEntry]], list[dict[str, Any] | None]],
     allowed: Callable[[], bool],
     *,
     follow: bool = True,
@@ -76,7 +76,7 @@ async def stream(
 ) -> AsyncIterator[str]:
     """Yield SSE text: every entry after ``after`` that ``scope`` may see, then live ones.
 
-    ``render`` returns the viewer's view of an entry (None: send nothing);
+    ``render`` returns the viewer's views of a batch of entries (None: send nothing);
     ``allowed`` is checked before each batch, so a revoked member's feed ends.
     """
     yield "retry: 1000\n\n"
@@ -98,8 +98,8 @@ async def stream(
         if not await run_in_threadpool(allowed):
             yield sse(last, "revoked", {})
             return
-        for entry in batch:
-            view = await run_in_threadpool(render, entry)
+        views = await run_in_threadpool(render, batch)
+        for entry, view in zip(batch, views, strict=True):
             if view is not None:
                 yield sse(entry.seq, "entry", view)
             last = entry.seq

@@ -123,7 +123,7 @@ def _situation_modifiers(request: CheckRequest, content: EmptyReachContent) -> l
                     "specialties", f"{spec.name} is not among the character's specialties"
                 )
             _check_skill("situations", key, spec.skills, request, content)
-            found.append(Modifier(f"specialty {spec.name} ({spec.situation})", 1, "specialty"))
+            found.append(Modifier(f"specialty {spec.name}", 1, "specialty"))
             continue
         situation = content.situation(key)
         _check_skill("situations", key, situation.skills, request, content)

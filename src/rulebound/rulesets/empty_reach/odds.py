@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import Literal, TypeVar
 
 from rulebound.core.distribution import Distribution, sum_all
@@ -42,9 +43,13 @@ def _planned(check: PreparedCheck) -> list[tuple[StepDie, str]]:
 
 
 def _tally(face: int, role: str, check: PreparedCheck, rerolled: int = 0) -> Tally:
+    return _tally_for(face, role, check.request.options.gear_banes, rerolled)
+
+
+def _tally_for(face: int, role: str, gear_banes: str, rerolled: int = 0) -> Tally:
     bane = 1 if is_bane(face) else 0
     if role == "gear":
-        counts = check.request.options.gear_banes == "gear-dice"
+        counts = gear_banes == "gear-dice"
         return (successes_on(face), 0, bane if counts else 0, rerolled)
     return (successes_on(face), bane, 0, rerolled)
 
@@ -57,13 +62,30 @@ def _die_after_pushes(
     die: StepDie, role: str, check: PreparedCheck, pushes: int
 ) -> Distribution[Tally]:
     """One die under "always push": each push rerolls it while it shows neither success nor 1."""
+    return _settled_die(die.value, role, check.request.options.gear_banes, pushes)
 
-    def settle(face: int, pushes_left: int, first: int) -> Distribution[Tally]:
-        if pushes_left == 0 or not _default_reroll(face):
-            return Distribution.single(_tally(face, role, check, first))
-        return Distribution.die(die.value).flat_map(lambda new: settle(new, pushes_left - 1, 1))
 
-    return Distribution.die(die.value).flat_map(lambda face: settle(face, pushes, 0))
+@cache
+def _settled_die(sides: int, role: str, gear_banes: str, pushes: int) -> Distribution[Tally]:
+    """Weights over (face, rerolled) after up to ``pushes`` default rerolls, on a common total.
+
+    Each push keeps a settled face (a success or a 1) at ``sides`` times its weight and
+    spreads the weight of every unsettled face evenly over the die's faces.
+    """
+    weights = {(face, 0): 1 for face in range(1, sides + 1)}
+    for _ in range(pushes):
+        moving = sum(w for (face, _), w in weights.items() if _default_reroll(face))
+        following = {
+            state: w * sides for state, w in weights.items() if not _default_reroll(state[0])
+        }
+        for face in range(1, sides + 1):
+            following[(face, 1)] = following.get((face, 1), 0) + moving
+        weights = following
+    tallies: dict[Tally, int] = {}
+    for (face, rerolled), w in weights.items():
+        tally = _tally_for(face, role, gear_banes, rerolled)
+        tallies[tally] = tallies.get(tally, 0) + w
+    return Distribution(tallies)
 
 
 State = tuple[int, int]

@@ -14,7 +14,13 @@ from typing import Literal
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.legacy.character import Change, Character, Event
-from rulebound.rulesets.legacy.checks import CheckRequest, automatic_failure, roll_check
+from rulebound.rulesets.legacy.checks import (
+    CheckRequest,
+    LegacyResult,
+    automatic_failure,
+    resolve,
+    roll_resolved,
+)
 from rulebound.rulesets.legacy.content import Catalogue
 from rulebound.rulesets.legacy.rules import DEFAULT_SCALE
 
@@ -22,15 +28,29 @@ AttackKind = Literal["melee", "ranged"]
 ATTACK_CHARACTERISTIC: dict[str, str] = {"melee": "WPN", "ranged": "BLS"}
 
 
-def roll_as(char: Character, request: CheckRequest, source: RandomSource) -> Change:
-    """Roll ``request`` as ``char``: automatic failure while unconscious; a curse is spent."""
+def roll_as(
+    char: Character,
+    request: CheckRequest,
+    source: RandomSource,
+    *,
+    parent: LegacyResult | None = None,
+    note: str = "",
+) -> Change:
+    """Roll ``request`` as ``char``: automatic failure while unconscious; a curse is spent.
+
+    ``parent`` links a follow-up (a fate reroll) to the result it replaces.
+    """
     if not char.can_act:
         state = "dead" if char.dead else "unconscious"
         failed = automatic_failure(request, f"{char.name} is {state}: automatic failure")
+        failed = replace(failed, parent=parent)
         return Change(char, (Event("automatic failure", f"{state}: no roll"),), (failed,))
     if not char.cursed:
-        return Change(char, (), (roll_check(request, source),))
-    result = roll_check(replace(request, disadvantage=True), source)
+        return Change(
+            char, (), (roll_resolved(request, resolve(request), source, parent=parent, note=note),)
+        )
+    cursed = replace(request, disadvantage=True)
+    result = roll_resolved(cursed, resolve(cursed), source, parent=parent, note=note)
     spent = Event("curse spent", "Dark Soul curse: disadvantage on this roll")
     return Change(char.model_copy(update={"cursed": False}), (spent,), (result,))
 

@@ -3,7 +3,7 @@
 "A character with the relevant affinity or proficiency can elect to assist another
 character in their check." ``assist`` therefore takes no random source: it returns
 the assisted character's request with the help folded in, and that one roll
-decides the outcome for both (rulings 36-39 in docs/rulings/legacy.md).
+decides the outcome for both (rulings 39-41 in docs/rulings/legacy.md).
 """
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ def parse_assignment(text: str) -> tuple[int, ...]:
     if not parts or (named and len(named) != len(parts)):
         raise InvalidInput("assign", text, ASSIGN_FORMS)
     if not named:
+        if len(parts) != len(PRIMARIES):
+            raise InvalidInput("assign", text, f"{len(PRIMARIES)} indices: {ASSIGN_FORMS}")
         return tuple(_index(p, text) for p in parts)
     chosen: dict[str, int] = {}
     for part in named:

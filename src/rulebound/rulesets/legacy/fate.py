@@ -13,12 +13,12 @@ from dataclasses import replace
 from rulebound.core.errors import RuleViolation
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
+from rulebound.rulesets.legacy.actions import roll_as
 from rulebound.rulesets.legacy.character import Change, Character, Event
 from rulebound.rulesets.legacy.checks import (
     CheckRequest,
     LegacyResult,
     luck_request,
-    reroll,
     roll_check,
 )
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
@@ -28,7 +28,11 @@ BURN_LCK_COST = 10
 
 
 def _pay(char: Character, source: RandomSource, use_stamina: bool, cat: Catalogue) -> Change:
-    """Pay for one spend; the soul decides whether and how the point goes."""
+    """Pay for one spend; the soul decides whether and how the point goes.
+
+    A soul's LCK check on the price (God-Fragment here, Soulless in ``burn``) is part
+    of paying, not a test: it is rolled plainly, even in a death save (ruling 69).
+    """
     soul = cat.soul(char.soul)
     if use_stamina:
         if not soul.stamina_for_fate:
@@ -86,8 +90,9 @@ def spend_reroll(
 ) -> tuple[Change, LegacyResult]:
     """Pay, then reroll the same check; the new result's parent is the old one."""
     paid = _pay(char, source, use_stamina, cat or catalogue())
-    new = reroll(result, source, note="fate reroll")
-    return Change(paid.character, paid.events, (*paid.results, new)), new
+    rolled = roll_as(paid.character, result.request, source, parent=result, note="fate reroll")
+    new = rolled.results[0]
+    return Change(rolled.character, (*paid.events, *rolled.events), (*paid.results, new)), new
 
 
 def luck_swap(
@@ -106,8 +111,10 @@ def luck_swap(
         paid = Change(char, (Event("free luck swap", f"{soul.name}: no fate needed"),))
     else:
         paid = _pay(char, source, use_stamina, c)
-    result = roll_check(luck_request(char.lck, scale), source)
-    return Change(paid.character, paid.events, (*paid.results, result)), result
+    rolled = roll_as(paid.character, luck_request(char.lck, scale), source)
+    result = rolled.results[0]
+    events = (*paid.events, *rolled.events)
+    return Change(rolled.character, events, (*paid.results, result)), result
 
 
 def burn(

@@ -66,7 +66,7 @@ def daily_heal(
 ) -> Change:
     """Once a day, a concentration (WIL) check; on a pass heal the trait's dice (1d5).
 
-    The attempt uses the day's heal whether or not the check passes (ruling 47).
+    The attempt uses the day's heal whether or not the check passes (ruling 56).
     """
     c = cat or catalogue()
     trait = next((t for t in char.traits(c) if t.daily_heal is not None), None)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulebound.core.errors import RuleViolation
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.legacy.character import Character
 
 
 def check_soul(
@@ -20,3 +25,15 @@ def check_soul(
         raise RuleViolation(rule, f"a {race.name} cannot take it")
     if char_class and char_class.strip().lower() in soul.forbidden_classes:
         raise RuleViolation(rule, f"a character of class {char_class!r} cannot take it")
+
+
+def check_character(char: Character, cat: Catalogue | None = None) -> Character:
+    """A hand-entered or loaded sheet: its race, origin and soul exist and the soul is allowed."""
+    c = cat or catalogue()
+    c.origin(char.origin)
+    check_soul(char.soul, char.race, char.char_class, c)
+    for key in char.affinities:
+        c.affinity(key)
+    if char.absorbed_soul is not None:
+        c.soul(char.absorbed_soul)
+    return char

@@ -1,18 +1,24 @@
 """Exact odds of a check, without enumerating the 10^n rolls.
 
 The greedy spend only cares how many dice show each face, so the engine walks
-the faces 1 to 10 in order (which is also cheapest-failure-first order),
+the faces in ascending order (which is also cheapest-failure-first order),
 choosing how many of the remaining dice show each face (a binomial weight)
-and spending points on them as the greedy would. The state is small (dice
-left, raw successes, points left, dice fixed), so n = 10 is instant.
+and spending points on them as the greedy would. Faces the spend treats alike
+are walked as one class of ``w`` faces (weight ``comb(left, k) * w**k``): every
+success face below 10, and every failure below 10 that the bonus can never
+fix. Face 10 is always its own class, since the flub rule counts it. The state
+is small (dice left, raw successes, points left, dice fixed, tens), so n = 10
+is instant.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
+from types import MappingProxyType
 
 from rulebound.core.distribution import Distribution
 from rulebound.rulesets.rainwall import rules
@@ -26,34 +32,86 @@ Outcome = tuple[int, int, int]
 State = tuple[int, int, int, int, int]
 """(dice left, raw successes, points left, dice fixed, dice showing 10)."""
 
+FaceClass = tuple[int, int | None, bool]
+"""(how many faces, the price to fix one (0 a success, None never), whether they are 10s)."""
+
 
 @cache
-def outcome_distribution(
-    dice: int, skill: int, bonus: int, options: Options
-) -> Distribution[Outcome]:
-    states: dict[State, int] = {(dice, 0, bonus, 0, 0): 1}
-    for face in range(1, rules.DIE_SIDES + 1):
+def face_classes(
+    skill: int, bonus: int, options: Options, count_tens: bool = True
+) -> tuple[FaceClass, ...]:
+    """The faces in ascending order, merged where the greedy spend cannot tell them apart.
+
+    Face 10 keeps a class of its own when ``count_tens`` (the outcome reports it);
+    otherwise it joins its like, being the dearest face, so the order still holds.
+    """
+    free = unfixable = 0
+    fixable: list[FaceClass] = []
+    last = rules.DIE_SIDES - 1 if count_tens else rules.DIE_SIDES
+    for face in range(1, last + 1):
         price = rules.cost(face, skill, options)
+        if price == 0:
+            free += 1
+        elif price is None or price > bonus:
+            unfixable += 1
+        else:
+            fixable.append((1, price, False))
+    classes = [(free, 0, False), *fixable, (unfixable, None, False)]
+    if count_tens:
+        classes.append((1, rules.cost(rules.FLUB_FACE, skill, options), True))
+    return tuple(c for c in classes if c[0])
+
+
+@cache
+def outcome_weights(
+    dice: int,
+    skill: int,
+    bonus: int,
+    options: Options,
+    count_tens: bool = True,
+    split_raw: bool = True,
+) -> Mapping[Outcome, int]:
+    """How many of the 10^dice rolls give each outcome.
+
+    Tens are reported as 0 unless ``count_tens``; without ``split_raw`` the rolled
+    successes are not told apart from the bought ones (raw is reported as 0),
+    which is all P(success) needs and leaves fewer states to walk.
+    """
+    states: dict[State, int] = {(dice, 0, bonus, 0, 0): 1}
+    classes = face_classes(skill, bonus, options, count_tens)
+    for index, (width, price, tens_class) in enumerate(classes):
+        last = index == len(classes) - 1
         following: dict[State, int] = {}
         for (left, raw, points, fixed, tens), weight in states.items():
-            # the last face takes every die still unassigned
-            for count in range(left + 1) if face < rules.DIE_SIDES else (left,):
+            # the last class takes every die still unassigned
+            for count in (left,) if last else range(left + 1):
                 if price == 0:
-                    raw_next, points_next, fixed_next = raw + count, points, fixed
-                elif price is None:  # no success face exists to move these dice to
+                    if split_raw:
+                        raw_next, points_next, fixed_next = raw + count, points, fixed
+                    else:
+                        raw_next, points_next, fixed_next = raw, points, fixed + count
+                elif price is None:  # no number of points fixes these dice
                     raw_next, points_next, fixed_next = raw, points, fixed
                 else:
                     bought = min(count, points // price)
                     raw_next, points_next, fixed_next = raw, points - bought * price, fixed + bought
-                tens_next = count if face == rules.FLUB_FACE else tens
+                tens_next = count if tens_class else tens
                 state = (left - count, raw_next, points_next, fixed_next, tens_next)
-                following[state] = following.get(state, 0) + weight * comb(left, count)
+                ways = comb(left, count) * width**count
+                following[state] = following.get(state, 0) + weight * ways
         states = following
     weights: dict[Outcome, int] = {}
     for (_, raw, _, fixed, tens), weight in states.items():
         outcome = (raw, raw + fixed, tens)
         weights[outcome] = weights.get(outcome, 0) + weight
-    return Distribution(weights)
+    return MappingProxyType(weights)  # cached, so read-only
+
+
+@cache
+def outcome_distribution(
+    dice: int, skill: int, bonus: int, options: Options
+) -> Distribution[Outcome]:
+    return Distribution(outcome_weights(dice, skill, bonus, options))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +145,20 @@ def check_odds(request: RainwallRequest) -> RainwallOdds:
         degrees=every_degree,
         p_success=sum((p for d, p in every_degree.items() if d.succeeded), Fraction(0)),
     )
+
+
+def success_chance(request: RainwallRequest) -> Fraction:
+    """P(success) alone, in one pass (what a designer table needs).
+
+    Only the final count and, where the flub rule can read them, the tens matter:
+    any count that reaches the DR succeeds, bought or rolled.
+    """
+    dice, skill, dr, opts = request.dice, request.skill, request.dr, request.options
+    flub_possible = dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL
+    weights = outcome_weights(dice, skill, request.bonus, opts, flub_possible, split_raw=False)
+    hits = 0
+    for (_, after, tens), weight in weights.items():
+        flubbed = rules.is_flub(dice, skill, tens)
+        if rules.degree(after, after, dr, flubbed, opts).succeeded:
+            hits += weight
+    return Fraction(hits, rules.DIE_SIDES**dice)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid, build_panel
 from rulebound.rulesets.rainwall import rules
-from rulebound.rulesets.rainwall.odds import check_odds
+from rulebound.rulesets.rainwall.odds import success_chance
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Options
 
@@ -16,7 +16,7 @@ SCORES: tuple[int, ...] = tuple(range(rules.MIN_SCORE, rules.MAX_SCORE + 1))
 def chance(dice: int, skill: int, dr: int, bonus: int, options: Options) -> Cell:
     """P(success) after the optimal spend of the bonus points."""
     request = RainwallRequest(dice=dice, skill=skill, dr=dr, bonus=bonus, options=options)
-    return check_odds(request.checked()).p_success
+    return success_chance(request.checked())
 
 
 def _panel(dr: int, bonus: int, options: Options) -> GridPanel:

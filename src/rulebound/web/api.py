@@ -1,0 +1,376 @@
+"""The JSON API: every table action, documented in the OpenAPI schema at ``/docs``.
+
+Authenticate with ``Authorization: Bearer <session_token>`` (from creating or
+joining a table), or with the browser's session cookie plus ``X-CSRF-Token``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from rulebound.rulesets.table import ActionView
+from rulebound.store import LogEntry, Member, NotFound, Role
+from rulebound.web.api_models import (
+    ActionIn,
+    CharacterDetailOut,
+    CharacterIn,
+    CharacterOut,
+    ChancesIn,
+    ChancesOut,
+    CreateTableIn,
+    CreationIn,
+    CreationOut,
+    EntryOut,
+    ErrorOut,
+    FollowUpIn,
+    JoinIn,
+    LogPageOut,
+    MemberOut,
+    MemberPatch,
+    OwnerIn,
+    RollIn,
+    RotateIn,
+    RulesetOut,
+    SeatOut,
+    SheetEditIn,
+    SheetIn,
+    TableOut,
+    VariantOut,
+)
+from rulebound.web.auth import Viewer
+from rulebound.web.creation import advance
+from rulebound.web.deps import (
+    character_detail,
+    character_summary,
+    entry_views,
+    service_of,
+    settings_of,
+    viewer_for,
+    writer_for,
+)
+from rulebound.web.feed import stream
+from rulebound.web.service import Seat
+from rulebound.web.views import CSV_COLUMNS, chances_view, context_for, csv_row, entry_view
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "Invalid input: names the field, value, expected"},
+    403: {"model": ErrorOut, "description": "Not seated at the table, or not allowed"},
+    404: {"model": ErrorOut, "description": "No such table, character, entry or invite"},
+    409: {"model": ErrorOut, "description": "The rules forbid it now, or a write lost a race"},
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS, tags=["table"])
+TABLE = "/tables/{table_id}"
+CHAR = TABLE + "/characters/{character_id}"
+
+
+def _member(member: Member) -> MemberOut:
+    return MemberOut(
+        id=member.id,
+        role=member.role,
+        name=member.name,
+        revoked=member.revoked,
+        grant_all=member.grant_all,
+    )
+
+
+def table_out(request: Request, viewer: Viewer) -> TableOut:
+    service = service_of(request)
+    table = service.store.table(viewer.table.id)
+    invites = None
+    if viewer.is_gm:
+        link = lambda token: str(request.url_for("join_page", token=token))  # noqa: E731
+        observer = link(table.observer_token) if table.observer_token else None
+        invites = {"gm": link(table.gm_token), "player": link(table.player_token), "observer": observer}
+    return TableOut.model_validate(
+        {
+            "id": table.id,
+            "name": table.name,
+            "ruleset": table.ruleset,
+            "ruleset_title": service.game(table.ruleset).title,
+            "variants": table.variants,
+            "you": _member(viewer.member),
+            "members": [_member(m) for m in service.members(viewer)],
+            "invites": invites,
+            "last_seq": service.store.last_seq(table.id),
+        }
+    )
+
+
+def _seat(request: Request, seat: Seat) -> SeatOut:
+    viewer = Viewer(seat.table, seat.member, "", via_cookie=False)
+    return SeatOut(table=table_out(request, viewer), session_token=seat.session)
+
+
+def _entry(request: Request, viewer: Viewer, entry_id: int) -> EntryOut:
+    entry = service_of(request).store.entry(viewer.table.id, entry_id)
+    views = entry_views(request, viewer, [entry])
+    if not views:
+        raise NotFound("log entry", entry_id)
+    return EntryOut.model_validate(views[0])
+
+
+@router.get("/rulesets", response_model=list[RulesetOut])
+def rulesets(request: Request) -> list[RulesetOut]:
+    return [
+        RulesetOut(
+            key=game.key,
+            title=game.title,
+            variants=[
+                VariantOut(key=v.key, choices=list(v.choices), default=v.default, summary=v.summary)
+                for v in game.variants
+            ],
+        )
+        for game in service_of(request).games.values()
+    ]
+
+
+@router.post("/tables", response_model=SeatOut, status_code=201)
+def create_table(body: CreateTableIn, request: Request) -> SeatOut:
+    seat = service_of(request).create_table(
+        body.name, body.ruleset, body.variants, observers=body.observers, gm_name=body.gm_name
+    )
+    return _seat(request, seat)
+
+
+@router.post("/join/{token}", response_model=SeatOut, status_code=201)
+def join(token: str, body: JoinIn, request: Request) -> SeatOut:
+    return _seat(request, service_of(request).join(token, body.name))
+
+
+@router.get(TABLE, response_model=TableOut)
+def get_table(table_id: int, request: Request) -> TableOut:
+    return table_out(request, viewer_for(request, table_id))
+
+
+@router.post(TABLE + "/invites/{role}/rotate", response_model=TableOut)
+def rotate_invite(table_id: int, role: Role, body: RotateIn, request: Request) -> TableOut:
+    viewer = writer_for(request, table_id)
+    service_of(request).rotate(viewer, role, disable=body.disable)
+    return table_out(request, viewer)
+
+
+@router.patch(TABLE + "/members/{member_id}", response_model=MemberOut)
+def update_member(table_id: int, member_id: int, body: MemberPatch, request: Request) -> MemberOut:
+    viewer = writer_for(request, table_id)
+    member = service_of(request).update_member(
+        viewer, member_id, revoked=body.revoked, grant_all=body.grant_all
+    )
+    return _member(member)
+
+
+@router.get(TABLE + "/characters", response_model=list[CharacterOut])
+def list_characters(table_id: int, request: Request) -> list[dict[str, Any]]:
+    viewer = viewer_for(request, table_id)
+    rows = service_of(request).store.characters(table_id)
+    return [character_summary(request, viewer, row) for row in rows]
+
+
+@router.post(TABLE + "/characters", response_model=CharacterDetailOut, status_code=201)
+def create_character(table_id: int, body: CharacterIn, request: Request) -> dict[str, Any]:
+    viewer = writer_for(request, table_id)
+    row = service_of(request).new_character(viewer, body.name, body.sheet)
+    return character_detail(request, viewer, row)
+
+
+@router.get(CHAR, response_model=CharacterDetailOut)
+def get_character(table_id: int, character_id: int, request: Request) -> dict[str, Any]:
+    viewer = viewer_for(request, table_id)
+    row = service_of(request).store.character(table_id, character_id)
+    return character_detail(request, viewer, row)
+
+
+@router.patch(CHAR, response_model=CharacterDetailOut)
+def edit_character(
+    table_id: int, character_id: int, body: SheetEditIn, request: Request
+) -> dict[str, Any]:
+    viewer = writer_for(request, table_id)
+    row = service_of(request).edit_sheet(viewer, character_id, body.form, body.version)
+    return character_detail(request, viewer, row)
+
+
+@router.put(CHAR + "/sheet", response_model=CharacterDetailOut)
+def replace_sheet(table_id: int, character_id: int, body: SheetIn, request: Request) -> dict[str, Any]:
+    viewer = writer_for(request, table_id)
+    row = service_of(request).replace_sheet(viewer, character_id, body.sheet, body.version)
+    return character_detail(request, viewer, row)
+
+
+@router.put(CHAR + "/owner", response_model=CharacterOut)
+def set_owner(table_id: int, character_id: int, body: OwnerIn, request: Request) -> dict[str, Any]:
+    viewer = writer_for(request, table_id)
+    row = service_of(request).set_owner(viewer, character_id, body.owner_id)
+    return character_summary(request, viewer, row)
+
+
+@router.get(CHAR + "/export", response_model=dict[str, Any])
+def export_character(table_id: int, character_id: int, request: Request) -> Response:
+    viewer_for(request, table_id)
+    row = service_of(request).store.character(table_id, character_id)
+    body = json.dumps(row.sheet, indent=2, ensure_ascii=False) + "\n"
+    filename = "".join(ch for ch in row.name if ch.isalnum() or ch in "-_") or "character"
+    headers = {"Content-Disposition": f'attachment; filename="{filename}.json"'}
+    return Response(body, media_type="application/json", headers=headers)
+
+
+@router.post(CHAR + "/chances", response_model=ChancesOut)
+def chances(table_id: int, character_id: int, body: ChancesIn, request: Request) -> ChancesOut:
+    viewer = viewer_for(request, table_id)
+    found = service_of(request).chances(viewer, character_id, body.form)
+    return ChancesOut.model_validate({"chances": chances_view(found)})
+
+
+@router.post(CHAR + "/roll", response_model=EntryOut, status_code=201)
+def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> EntryOut:
+    viewer = writer_for(request, table_id)
+    entry = service_of(request).roll(viewer, character_id, body.form, body.privacy)
+    return _entry(request, viewer, entry.id)
+
+
+@router.post(CHAR + "/actions/{action}", response_model=EntryOut, status_code=201)
+def sheet_action(
+    table_id: int, character_id: int, action: str, body: ActionIn, request: Request
+) -> EntryOut:
+    viewer = writer_for(request, table_id)
+    service = service_of(request)
+    entry = service.sheet_act(viewer, character_id, action, body.params, body.privacy)
+    return _entry(request, viewer, entry.id)
+
+
+@router.get(TABLE + "/entries/{entry_id}", response_model=EntryOut)
+def get_entry(table_id: int, entry_id: int, request: Request) -> EntryOut:
+    return _entry(request, viewer_for(request, table_id), entry_id)
+
+
+@router.post(TABLE + "/entries/{entry_id}/actions/{action}", response_model=EntryOut, status_code=201)
+def follow_up(
+    table_id: int, entry_id: int, action: str, body: FollowUpIn, request: Request
+) -> EntryOut:
+    viewer = writer_for(request, table_id)
+    entry = service_of(request).follow_up(viewer, entry_id, action, body.params)
+    return _entry(request, viewer, entry.id)
+
+
+@router.get(TABLE + "/actions", response_model=list[ActionView])
+def table_actions(table_id: int, request: Request) -> list[ActionView]:
+    viewer = viewer_for(request, table_id)
+    service_of(request).require_gm(viewer)
+    return list(service_of(request).game(viewer.table.ruleset).table.table_actions())
+
+
+@router.post(TABLE + "/actions/{action}", response_model=EntryOut, status_code=201)
+def table_action(table_id: int, action: str, body: ActionIn, request: Request) -> EntryOut:
+    viewer = writer_for(request, table_id)
+    entry = service_of(request).table_act(viewer, action, body.params, body.privacy)
+    return _entry(request, viewer, entry.id)
+
+
+@router.post(TABLE + "/creation", response_model=CreationOut)
+def creation(table_id: int, body: CreationIn, request: Request) -> dict[str, Any]:
+    viewer = writer_for(request, table_id)
+    result = advance(service_of(request), viewer, body.state, body.form)
+    made = result.character
+    return {
+        "title": result.step.title,
+        "fields": list(result.step.fields),
+        "notes": list(result.step.notes),
+        "state": result.state,
+        "character": None if made is None else character_summary(request, viewer, made),
+    }
+
+
+@router.get(TABLE + "/log", response_model=LogPageOut)
+def log_page(
+    table_id: int,
+    request: Request,
+    before: int | None = Query(None, ge=1),
+    limit: int = Query(50, ge=1, le=200),
+) -> dict[str, Any]:
+    viewer = viewer_for(request, table_id)
+    entries = service_of(request).store.entries(table_id, viewer.scope, before=before, limit=limit)
+    more = len(entries) == limit
+    return {
+        "entries": entry_views(request, viewer, entries),
+        "next_before": entries[-1].seq if entries and more else None,
+    }
+
+
+@router.get(
+    TABLE + "/log/export",
+    responses={200: {"content": {"application/json": {}, "text/csv": {}}}},
+)
+def export_log(
+    table_id: int, request: Request, format: Literal["json", "csv"] = "json"
+) -> Response:
+    viewer = viewer_for(request, table_id)
+    store = service_of(request).store
+    entries = store.entries(table_id, viewer.scope, after=0, limit=1_000_000)
+    views = entry_views(request, viewer, entries)
+    name = f"table-{table_id}-log.{format}"
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if format == "json":
+        body = json.dumps({"table": viewer.table.name, "entries": views}, indent=2, ensure_ascii=False)
+        return Response(body, media_type="application/json", headers=headers)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(csv_row(v) for v in views)
+    return Response(out.getvalue(), media_type="text/csv", headers=headers)
+
+
+@router.get(
+    TABLE + "/feed",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "Server-sent events"}},
+)
+async def feed(
+    table_id: int,
+    request: Request,
+    after: int | None = Query(None, ge=0, description="Resume after this seq"),
+    follow: bool = Query(True, description="false: send what is there, then close"),
+    last_event_id: str | None = Header(None),
+) -> StreamingResponse:
+    """Entries after ``Last-Event-ID`` (or ``after``) that you may see, then live ones."""
+    viewer = await run_in_threadpool(viewer_for, request, table_id)
+    start = after if after is not None else int(last_event_id) if (last_event_id or "").isdigit() else 0
+    return StreamingResponse(
+        event_stream(request, viewer, start, follow),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def event_stream(
+    request: Request, viewer: Viewer, start: int, follow: bool
+) -> AsyncIterator[str]:
+    service, settings = service_of(request), settings_of(request)
+    render_html = request.app.state.render_entry
+
+    def render(entries: list[LogEntry]) -> list[dict[str, Any] | None]:
+        ctx = context_for(service.store, viewer, entries)
+        views = [entry_view(entry, ctx) for entry in entries]
+        return [v if v is None else v | {"html": render_html(request, viewer, v)} for v in views]
+
+    def allowed() -> bool:
+        return not service.store.member(viewer.table.id, viewer.member.id).revoked
+
+    return stream(
+        service.store,
+        request.app.state.hub,
+        viewer.table.id,
+        viewer.scope,
+        start,
+        render,
+        allowed,
+        follow=follow,
+        poll=settings.poll_seconds,
+        keepalive=settings.keepalive_seconds,
+    )

@@ -1,0 +1,109 @@
+"""The app factory: ``create_app(settings)`` opens (and migrates) the store and wires routes.
+
+Run it with ``rulebound serve``. The database is migrated here, before the
+first request; the PostgreSQL listener (the cross-process backplane) starts
+with the app's lifespan and stops with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rulebound import __version__
+from rulebound.store import SqlStore
+from rulebound.store.listen import PgListener
+from rulebound.web import api, pages, pages_character
+from rulebound.web.auth import Viewer
+from rulebound.web.errors import install_error_handlers
+from rulebound.web.feed import Hub
+from rulebound.web.service import TableService
+from rulebound.web.settings import Settings
+from rulebound.web.templating import configure
+
+HERE = Path(__file__).parent
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Adds the CSP and friends to every response (pure ASGI: safe for streams)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    store = SqlStore(settings.database_url)
+    hub = Hub()
+    store.listeners.append(hub.wake)
+    listener = None if store.sqlite else PgListener(store.url, hub.wake)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if listener is not None:
+            listener.start()
+        try:
+            yield
+        finally:
+            if listener is not None:
+                listener.stop()
+            store.close()
+
+    app = FastAPI(
+        title="rulebound table",
+        version=__version__,
+        description="A virtual table for The Empty Reach, Rainwall, Legacy and Ghostburn.",
+        lifespan=lifespan,
+    )
+    templates = Jinja2Templates(directory=HERE / "templates")
+    configure(templates)
+    app.state.settings = settings
+    app.state.store = store
+    app.state.hub = hub
+    app.state.listener = listener
+    app.state.templates = templates
+    app.state.service = TableService(store, settings.games(), settings.source)
+
+    def render_entry(request: Request, viewer: Viewer, view: dict[str, Any]) -> str:
+        template = templates.get_template("_entry.html")
+        return template.render(request=request, viewer=viewer, e=view)
+
+    app.state.render_entry = render_entry
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.include_router(pages_character.router)
+    install_error_handlers(app)
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,72 @@
+"""Request plumbing shared by the API and the pages: the service, the viewer, entry views."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from starlette.requests import Request
+
+from rulebound.store import CharacterRow, LogEntry
+from rulebound.web.auth import CSRF_HEADER, Viewer, check_write, find_viewer
+from rulebound.web.service import TableService
+from rulebound.web.settings import Settings
+from rulebound.web.views import context_for, entry_view
+
+
+def service_of(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def viewer_for(request: Request, table_id: int) -> Viewer:
+    service = service_of(request)
+    return find_viewer(service.store, request, service.store.table(table_id))
+
+
+def writer_for(request: Request, table_id: int, sent_token: str | None = None) -> Viewer:
+    viewer = viewer_for(request, table_id)
+    check_write(request, viewer, sent_token or request.headers.get(CSRF_HEADER))
+    return viewer
+
+
+def entry_views(request: Request, viewer: Viewer, entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
+    ctx = context_for(service_of(request).store, viewer, entries)
+    return [v for v in (entry_view(e, ctx) for e in entries) if v is not None]
+
+
+def character_detail(request: Request, viewer: Viewer, row: CharacterRow) -> dict[str, Any]:
+    rules = service_of(request).game(viewer.table.ruleset).table
+    view = rules.sheet_view(row.sheet)
+    may_edit = viewer.may_edit(row) and viewer.member.role != "observer"
+    return {
+        "id": row.id,
+        "name": row.name,
+        "owner_id": row.owner_id,
+        "version": row.version,
+        "may_edit": may_edit,
+        "tracks": [list(t) for t in view.tracks],
+        "sheet": row.sheet,
+        "fields": list(view.fields),
+        "values": dict(view.values),
+        "dialog": list(rules.dialog(row.sheet)),
+        "actions": list(rules.sheet_actions(row.sheet)),
+    }
+
+
+def character_summary(request: Request, viewer: Viewer, row: CharacterRow) -> dict[str, Any]:
+    rules = service_of(request).game(viewer.table.ruleset).table
+    return {
+        "id": row.id,
+        "name": row.name,
+        "owner_id": row.owner_id,
+        "version": row.version,
+        "may_edit": viewer.may_edit(row) and viewer.member.role != "observer",
+        "tracks": [list(t) for t in rules.sheet_view(row.sheet).tracks],
+        "sheet": row.sheet,
+    }

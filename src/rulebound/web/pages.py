@@ -1,0 +1,229 @@
+"""HTML pages for tables: home, joining, the table with its live feed, the log, GM tools.
+
+Actions are plain form POSTs that redirect back (303), so every page works
+without JavaScript; ``static/app.js`` adds the live feed and live odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.table import Field
+from rulebound.store import ROLES, Role
+from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name, find_viewer, same_origin
+from rulebound.web.creation import has_guided_creation
+from rulebound.web.deps import character_summary, entry_views, service_of, viewer_for, writer_for
+from rulebound.web.forms import parse_form
+from rulebound.web.service import Seat
+
+router = APIRouter(include_in_schema=False)
+T = TypeVar("T")
+COOKIE_AGE = 60 * 60 * 24 * 365
+
+
+async def off_loop(fn: Callable[[], T]) -> T:
+    """Run store-bound work in the thread pool, off the event loop."""
+    return await run_in_threadpool(fn)
+
+
+def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    templates = request.app.state.templates
+    response: HTMLResponse = templates.TemplateResponse(
+        request, name, context, status_code=status
+    )
+    return response
+
+
+def back(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def seat_cookie(response: Response, seat: Seat) -> Response:
+    response.set_cookie(
+        cookie_name(seat.table.id),
+        seat.session,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="lax",
+        path="/",
+    )
+    return response
+
+
+async def posted(request: Request, table_id: int) -> tuple[Viewer, FormData]:
+    form = await request.form()
+    token = form.get(CSRF_FIELD)
+    viewer = await off_loop(lambda: writer_for(request, table_id, token if isinstance(token, str) else None))
+    return viewer, form
+
+
+def your_tables(request: Request) -> list[dict[str, Any]]:
+    service, seats = service_of(request), []
+    for name, token in request.cookies.items():
+        suffix = name.removeprefix("rb_table_")
+        if suffix == name or not suffix.isdigit():
+            continue
+        member = service.store.member_by_session(int(suffix), token)
+        if member and not member.revoked:
+            seats.append({"table": service.store.table(member.table_id), "member": member})
+    return seats
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    service = service_of(request)
+    seats = await off_loop(lambda: your_tables(request))
+    return page(request, "home.html", games=list(service.games.values()), seats=seats, error=None)
+
+
+@router.post("/tables")
+async def create_table(request: Request) -> Response:
+    if not same_origin(request):
+        raise Forbidden("cross-site request refused")
+    form = await request.form()
+    ruleset = str(form.get("ruleset", ""))
+    prefix = f"variant.{ruleset}."
+    variants = {k.removeprefix(prefix): str(v) for k, v in form.items() if k.startswith(prefix)}
+    service = service_of(request)
+    try:
+        seat = await off_loop(
+            lambda: service.create_table(
+                str(form.get("name", "")),
+                ruleset,
+                variants,
+                observers=form.get("observers") == "on",
+                gm_name=str(form.get("gm_name", "")),
+            )
+        )
+    except InvalidInput as exc:
+        games = list(service.games.values())
+        return page(request, "home.html", 400, games=games, seats=[], error=exc, form=form)
+    return seat_cookie(back(f"/t/{seat.table.id}"), seat)
+
+
+@router.get("/join/{token}", response_class=HTMLResponse, name="join_page")
+async def join_page(token: str, request: Request) -> HTMLResponse:
+    service = service_of(request)
+    table, role = await off_loop(lambda: service.store.table_by_token(token))
+    current = await off_loop(lambda: _current_member(request, table.id))
+    return page(request, "join.html", table=table, role=role, token=token, current=current)
+
+
+def _current_member(request: Request, table_id: int) -> Any:
+    try:
+        return viewer_for(request, table_id).member
+    except Forbidden:
+        return None
+
+
+@router.post("/join/{token}")
+async def join(token: str, request: Request) -> Response:
+    if not same_origin(request):
+        raise Forbidden("cross-site request refused")
+    form = await request.form()
+    service = service_of(request)
+    seat = await off_loop(lambda: service.join(token, str(form.get("name", ""))))
+    return seat_cookie(back(f"/t/{seat.table.id}"), seat)
+
+
+def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
+    service = service_of(request)
+    table = service.store.table(viewer.table.id)
+    entries = service.store.entries(table.id, viewer.scope, limit=30)
+    game = service.game(table.ruleset)
+    rows = service.store.characters(table.id)
+    return {
+        "viewer": viewer,
+        "table": table,
+        "game": game,
+        "members": service.members(viewer),
+        "characters": [character_summary(request, viewer, row) for row in rows],
+        "entries": entry_views(request, viewer, entries),
+        "after": entries[0].seq if entries else 0,
+        "older": entries[-1].seq if len(entries) == 30 else None,
+        "table_actions": game.table.table_actions() if viewer.is_gm else (),
+        "guided": has_guided_creation(service, table.ruleset, table.id),
+        "roles": ROLES,
+    }
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+async def table_page(table_id: int, request: Request) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    context = await off_loop(lambda: table_context(request, viewer))
+    return page(request, "table.html", **context)
+
+
+@router.get("/t/{table_id}/fragments/characters", response_class=HTMLResponse)
+async def characters_fragment(table_id: int, request: Request) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    service = service_of(request)
+    rows = await off_loop(lambda: service.store.characters(table_id))
+    summaries = [character_summary(request, viewer, row) for row in rows]
+    return page(request, "_characters.html", viewer=viewer, characters=summaries)
+
+
+@router.get("/t/{table_id}/log", response_class=HTMLResponse)
+async def log_page(table_id: int, request: Request, before: int | None = None) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    size = request.app.state.settings.page_size
+    store = service_of(request).store
+    entries = await off_loop(lambda: store.entries(table_id, viewer.scope, before=before, limit=size))
+    views = await off_loop(lambda: entry_views(request, viewer, entries))
+    older = entries[-1].seq if len(entries) == size else None
+    return page(request, "log.html", viewer=viewer, table=viewer.table, entries=views, older=older)
+
+
+@router.post("/t/{table_id}/invites/{role}")
+async def rotate_invite(table_id: int, role: Role, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    disable = form.get("disable") == "on"
+    await off_loop(lambda: service_of(request).rotate(viewer, role, disable=disable))
+    return back(f"/t/{table_id}#invites")
+
+
+@router.post("/t/{table_id}/members/{member_id}")
+async def update_member(table_id: int, member_id: int, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    flags = {k: form.get(k) == "on" if k in form else None for k in ("revoked", "grant_all")}
+    service = service_of(request)
+    await off_loop(
+        lambda: service.update_member(
+            viewer, member_id, revoked=flags["revoked"], grant_all=flags["grant_all"]
+        )
+    )
+    return back(f"/t/{table_id}#members")
+
+
+@router.post("/t/{table_id}/act/{action}")
+async def table_action(table_id: int, action: str, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    service = service_of(request)
+    view = next((a for a in service.game(viewer.table.ruleset).table.table_actions() if a.key == action), None)
+    params = parse_form(view.fields if view else (), form)
+    privacy = form.get("privacy", "public")
+    entry = await off_loop(lambda: service.table_act(viewer, action, params, privacy))
+    return back(f"/t/{table_id}#e{entry.id}")
+
+
+@router.post("/t/{table_id}/e/{entry_id}/act/{action}")
+async def follow_up(table_id: int, entry_id: int, action: str, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    service = service_of(request)
+    parent = await off_loop(lambda: service.store.entry(table_id, entry_id))
+    card_actions = (parent.card or {}).get("actions", []) if viewer.sees_fully(parent) else []
+    fields = next((a.get("fields", []) for a in card_actions if a.get("key") == action), [])
+    params = parse_form([_field(f) for f in fields], form)
+    entry = await off_loop(lambda: service.follow_up(viewer, entry_id, action, params))
+    return back(f"/t/{table_id}#e{entry.id}")
+
+
+def _field(data: dict[str, Any]) -> Field:
+    return Field(str(data["name"]), str(data.get("label", "")), data["kind"])

@@ -1,0 +1,211 @@
+"""HTML pages for one character: the sheet form, the roll dialog, sheet actions, import,
+and guided creation. Validation errors come back beside the field they name."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.table import Field
+from rulebound.web.auth import Viewer
+from rulebound.web.creation import advance
+from rulebound.web.deps import character_detail, service_of, viewer_for
+from rulebound.web.forms import field_for_error, form_values, parse_form
+from rulebound.web.pages import back, off_loop, page, posted
+from rulebound.web.views import chances_view
+
+router = APIRouter(include_in_schema=False)
+CHAR = "/t/{table_id}/c/{character_id}"
+
+
+def _errors(fields: Any, exc: InvalidInput) -> dict[str, str]:
+    target = field_for_error(fields, exc.field) or "_form"
+    return {target: str(exc) if target == "_form" else f"got {exc.value!r}; expected {exc.expected}"}
+
+
+def character_context(
+    request: Request, viewer: Viewer, character_id: int, **extra: Any
+) -> dict[str, Any]:
+    service = service_of(request)
+    row = service.store.character(viewer.table.id, character_id)
+    detail = character_detail(request, viewer, row)
+    dialog_values = form_values(detail["dialog"], extra.pop("dialog_values", {}))
+    chances: list[dict[str, Any]] = []
+    chance_error = None
+    try:
+        chances = chances_view(service.chances(viewer, row.id, dialog_values))
+    except InvalidInput as exc:
+        chance_error = str(exc)
+    context = {
+        "viewer": viewer,
+        "table": viewer.table,
+        "c": detail,
+        "sheet_values": detail["values"],
+        "sheet_errors": {},
+        "dialog_values": dialog_values,
+        "dialog_errors": {},
+        "chances": chances,
+        "chance_error": chance_error,
+        "import_error": None,
+    }
+    return context | extra
+
+
+@router.post("/t/{table_id}/characters")
+async def new_character(table_id: int, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    name = str(form.get("name", ""))
+    row = await off_loop(lambda: service_of(request).new_character(viewer, name))
+    return back(f"/t/{table_id}/c/{row.id}")
+
+
+@router.post("/t/{table_id}/characters/import")
+async def import_new(table_id: int, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    sheet = await _uploaded(form)
+    row = await off_loop(lambda: service_of(request).new_character(viewer, None, sheet))
+    return back(f"/t/{table_id}/c/{row.id}")
+
+
+async def _uploaded(form: Any) -> dict[str, Any]:
+    upload = form.get("file")
+    text = form.get("sheet") or ""
+    if upload is not None and not isinstance(upload, str):
+        text = (await upload.read()).decode("utf-8", errors="replace") or text
+    try:
+        sheet = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("sheet", str(text)[:60], f"a character file in JSON ({exc.msg})") from None
+    if not isinstance(sheet, dict):
+        raise InvalidInput("sheet", sheet, "a JSON object (a character file)")
+    return sheet
+
+
+@router.get(CHAR, response_class=HTMLResponse)
+async def character_page(table_id: int, character_id: int, request: Request) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    context = await off_loop(lambda: character_context(request, viewer, character_id))
+    return page(request, "character.html", **context)
+
+
+@router.post(CHAR + "/sheet")
+async def edit_sheet(table_id: int, character_id: int, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    service = service_of(request)
+    row = await off_loop(lambda: service.editable(viewer, character_id))
+    fields = service.game(viewer.table.ruleset).table.sheet_view(row.sheet).fields
+    values = parse_form(fields, form)
+    version = int(str(form.get("version", row.version)))
+    try:
+        await off_loop(lambda: service.edit_sheet(viewer, character_id, values, version))
+    except InvalidInput as exc:
+        errors = _errors(fields, exc)
+        context = await off_loop(
+            lambda: character_context(
+                request, viewer, character_id, sheet_values=values, sheet_errors=errors
+            )
+        )
+        return page(request, "character.html", 400, **context)
+    return back(f"/t/{table_id}/c/{character_id}#sheet")
+
+
+@router.post(CHAR + "/import")
+async def import_sheet(table_id: int, character_id: int, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    service = service_of(request)
+    try:
+        sheet = await _uploaded(form)
+        await off_loop(lambda: service.replace_sheet(viewer, character_id, sheet, None))
+    except InvalidInput as exc:
+        context = await off_loop(
+            lambda: character_context(request, viewer, character_id, import_error=str(exc))
+        )
+        return page(request, "character.html", 400, **context)
+    return back(f"/t/{table_id}/c/{character_id}#sheet")
+
+
+def _dialog_fields(request: Request, viewer: Viewer, character_id: int) -> Any:
+    service = service_of(request)
+    row = service.store.character(viewer.table.id, character_id)
+    return service.game(viewer.table.ruleset).table.dialog(row.sheet)
+
+
+@router.post(CHAR + "/chances")
+async def chances(table_id: int, character_id: int, request: Request) -> JSONResponse:
+    form = await request.form()
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
+    values = parse_form(fields, form)
+    found = await off_loop(lambda: service_of(request).chances(viewer, character_id, values))
+    return JSONResponse({"chances": chances_view(found)})
+
+
+@router.post(CHAR + "/roll")
+async def roll(table_id: int, character_id: int, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
+    values = parse_form(fields, form)
+    privacy = form.get("privacy", "public")
+    try:
+        entry = await off_loop(
+            lambda: service_of(request).roll(viewer, character_id, values, privacy)
+        )
+    except InvalidInput as exc:
+        context = await off_loop(
+            lambda: character_context(
+                request,
+                viewer,
+                character_id,
+                dialog_values=values,
+                dialog_errors=_errors(fields, exc),
+            )
+        )
+        return page(request, "character.html", 400, **context)
+    return back(f"/t/{table_id}#e{entry.id}")
+
+
+@router.post(CHAR + "/act/{action}")
+async def sheet_action(table_id: int, character_id: int, action: str, request: Request) -> Response:
+    viewer, form = await posted(request, table_id)
+    service = service_of(request)
+    row = await off_loop(lambda: service.store.character(table_id, character_id))
+    actions = service.game(viewer.table.ruleset).table.sheet_actions(row.sheet)
+    view = next((a for a in actions if a.key == action), None)
+    params = parse_form(view.fields if view else (), form)
+    privacy = form.get("privacy", "public")
+    entry = await off_loop(
+        lambda: service.sheet_act(viewer, character_id, action, params, privacy)
+    )
+    return back(f"/t/{table_id}#e{entry.id}")
+
+
+@router.api_route("/t/{table_id}/create", methods=["GET", "POST"], response_class=HTMLResponse)
+async def guided_creation(table_id: int, request: Request) -> Response:
+    if request.method == "POST":
+        viewer, form = await posted(request, table_id)
+        state = str(form.get("state", "")) or None
+    else:
+        viewer = await off_loop(lambda: viewer_for(request, table_id))
+        form, state = None, None
+    service = service_of(request)
+    values = parse_form(_step_fields(form), form) if form is not None else {}
+    try:
+        result = await off_loop(lambda: advance(service, viewer, state, values))
+    except InvalidInput as exc:
+        return page(request, "error.html", 400, status=400, error={"detail": str(exc)})
+    if result.character is not None:
+        return back(f"/t/{table_id}/c/{result.character.id}")
+    return page(request, "creation.html", viewer=viewer, table=viewer.table, result=result)
+
+
+def _step_fields(form: Any) -> tuple[Field, ...]:
+    """The posted step's fields: the page lists their names and kinds in ``_fields``."""
+    try:
+        kinds = json.loads(str(form.get("_fields") or "[]"))
+        return tuple(Field(str(name), "", kind) for name, kind in kinds)
+    except (ValueError, TypeError):
+        raise InvalidInput("_fields", form.get("_fields"), "the step's field list") from None

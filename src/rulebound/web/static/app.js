@@ -1,0 +1,139 @@
+// rulebound's own front-end module: the live feed, live odds, small conveniences.
+// Plain JavaScript, no build step, no third-party code. Pages work without it.
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+
+// ---- the live feed (server-sent events, resumed by seq) ----
+
+function startFeed(list) {
+  const status = $("[data-live-status]");
+  let lastSeq = Number(list.dataset.after || 0);
+  let source = null;
+  let retryTimer = null;
+
+  const say = (text) => { if (status) status.textContent = text; };
+
+  function refreshCharacters() {
+    const url = list.dataset.characters;
+    const box = $("#characters");
+    if (!url || !box) return;
+    fetch(url, { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((html) => { box.replaceChildren(document.createRange().createContextualFragment(html)); })
+      .catch(() => {});
+  }
+
+  function show(data) {
+    lastSeq = Math.max(lastSeq, data.seq);
+    if (document.getElementById("e" + data.id)) return;
+    const fragment = document.createRange().createContextualFragment(data.html);
+    list.prepend(fragment);
+    $$("form.action", list.firstElementChild).forEach(wirePicker);
+    if (data.parent_id) {
+      const parent = document.getElementById("e" + data.parent_id);
+      if (parent) $$("form.action", parent).forEach((form) => form.remove());
+    }
+    if (data.changed && data.changed.length) refreshCharacters();
+  }
+
+  function connect() {
+    clearTimeout(retryTimer);
+    const url = list.dataset.feed + "?after=" + lastSeq;
+    source = new EventSource(url, { withCredentials: true });
+    source.addEventListener("open", () => say("Live feed: connected"));
+    source.addEventListener("entry", (event) => show(JSON.parse(event.data)));
+    source.addEventListener("revoked", () => { source.close(); say("Your seat was revoked."); });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) {
+        say("Live feed: reconnecting…");
+        retryTimer = setTimeout(connect, 1500);
+      } else {
+        say("Live feed: reconnecting…");
+      }
+    });
+  }
+
+  list.dataset.ready = "1";
+  connect();
+}
+
+// ---- exact chances, refreshed as the roll dialog changes ----
+
+function watchChances(form) {
+  const table = $("[data-chances-output] tbody", form);
+  const error = $("[data-chances-error]", form);
+  let timer = null;
+  let asked = 0;
+
+  function render(rows) {
+    table.replaceChildren(...rows.map((row) => {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = row.label;
+      const percent = document.createElement("td");
+      percent.textContent = row.percent;
+      const exact = document.createElement("td");
+      exact.className = "exact";
+      exact.textContent = row.p;
+      tr.append(th, percent, exact);
+      return tr;
+    }));
+  }
+
+  async function refresh() {
+    const ticket = ++asked;
+    const response = await fetch(form.dataset.chances, {
+      method: "POST",
+      body: new FormData(form),
+      credentials: "same-origin",
+    });
+    const body = await response.json();
+    if (ticket !== asked) return;
+    if (response.ok) {
+      error.hidden = true;
+      render(body.chances);
+    } else {
+      error.hidden = false;
+      error.textContent = body.detail || "Cannot compute the chances.";
+    }
+  }
+
+  form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(refresh, 120); });
+  form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(refresh, 250); });
+}
+
+// ---- small conveniences ----
+
+function conveniences() {
+  $$("[data-select-all]").forEach((input) => input.addEventListener("focus", () => input.select()));
+  $$("[data-back]").forEach((link) => link.addEventListener("click", (event) => {
+    if (history.length > 1) { event.preventDefault(); history.back(); }
+  }));
+  $$("form.action").forEach(wirePicker);
+}
+
+// Say which dice are picked, on the button that rerolls them.
+function wirePicker(form) {
+  const boxes = $$(".picker input[type=checkbox]", form);
+  const button = $("button[type=submit]", form);
+  if (!boxes.length || !button) return;
+  const label = button.textContent;
+  const update = () => {
+    const picked = boxes.filter((b) => b.checked).map((b) => "#" + b.value);
+    button.textContent = picked.length ? `${label} (${picked.join(", ")})` : label;
+  };
+  form.addEventListener("change", update);
+  update();
+}
+
+function init() {
+  const feed = $("#feed[data-feed]");
+  if (feed) startFeed(feed);
+  $$("form[data-chances]").forEach(watchChances);
+  conveniences();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();

@@ -1,0 +1,57 @@
+"""Jinja2 helpers: field widgets need a few filters; autoescape is on for every template."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+
+from rulebound.rulesets.table import Field
+from rulebound.web.forms import form_values, is_multiline
+from rulebound.web.views import PRIVACY_LABELS
+
+DIE_SHAPES = {4: "d4", 6: "d6", 8: "d8", 10: "d10", 12: "d12", 20: "d20", 100: "d100"}
+
+
+def die_shape(sides: int) -> str:
+    return DIE_SHAPES.get(sides, "dx")
+
+
+def selected(field: Field, value: Any, choice: str) -> bool:
+    """Whether a choice is the field's current value (or among its values)."""
+    if isinstance(value, list | tuple | set):
+        return choice in {str(v) for v in value}
+    return value is not None and str(value) == choice
+
+
+def grouped(fields: Sequence[Field]) -> list[tuple[str, list[Field]]]:
+    """Runs of fields sharing a group, in the adapter's order."""
+    runs: list[tuple[str, list[Field]]] = []
+    for field in fields:
+        if runs and runs[-1][0] == field.group:
+            runs[-1][1].append(field)
+        else:
+            runs.append((field.group, [field]))
+    return runs
+
+
+def field_kinds(fields: Sequence[Field]) -> str:
+    return json.dumps([[f.name, f.kind] for f in fields])
+
+
+def defaults(fields: Sequence[Field]) -> dict[str, Any]:
+    return form_values(fields, {})
+
+
+def configure(templates: Jinja2Templates) -> None:
+    env = templates.env
+    env.autoescape = True
+    env.filters["die_shape"] = die_shape
+    env.filters["field_kinds"] = field_kinds
+    env.globals["selected"] = selected
+    env.globals["grouped"] = grouped
+    env.globals["defaults"] = defaults
+    env.globals["is_multiline"] = is_multiline
+    env.globals["privacy_labels"] = PRIVACY_LABELS

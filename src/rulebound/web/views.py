@@ -1,0 +1,118 @@
+"""What one viewer is shown of the log: entries as JSON-ready dicts, redacted per viewer.
+
+Every page, feed event, API answer and export goes through ``entry_view``. A
+blind entry reaches its roller only as "a roll happened": no card, no record,
+no summary of the result. Entries the viewer may not know of at all never get
+here (the store's query filters them) and ``entry_view`` drops them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulebound.core.canonical import fraction_text
+from rulebound.store import CharacterRow, LogEntry, Member, Store
+from rulebound.web.auth import Viewer
+
+PRIVACY_LABELS = {
+    "public": "Everyone",
+    "gm": "Me and the game master",
+    "blind": "Blind (game master only)",
+    "self": "Only me",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Names and permissions needed to show a batch of entries to one viewer."""
+
+    viewer: Viewer
+    members: Mapping[int, Member]
+    characters: Mapping[int, CharacterRow]
+    followed: set[int]
+
+
+def context_for(store: Store, viewer: Viewer, entries: Sequence[LogEntry]) -> Context:
+    table_id = viewer.table.id
+    return Context(
+        viewer,
+        {m.id: m for m in store.members(table_id)},
+        {c.id: c for c in store.characters(table_id)},
+        store.followed([e.id for e in entries]),
+    )
+
+
+def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
+    viewer = ctx.viewer
+    if not viewer.knows_of(entry):
+        return None
+    actor = ctx.members.get(entry.actor_id) if entry.actor_id is not None else None
+    character = ctx.characters.get(entry.character_id) if entry.character_id else None
+    view: dict[str, Any] = {
+        "id": entry.id,
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "privacy": entry.privacy,
+        "privacy_label": PRIVACY_LABELS.get(entry.privacy, entry.privacy),
+        "actor_id": entry.actor_id,
+        "actor": actor.name if actor else "",
+        "character_id": entry.character_id,
+        "character": character.name if character else "",
+        "parent_id": entry.parent_id,
+        "created_at": entry.created_at.isoformat(),
+        "changed": list(entry.changed),
+    }
+    if not viewer.sees_fully(entry):
+        who = view["character"] or "a character"
+        return view | {
+            "hidden": True,
+            "summary": f"{view['actor']} rolled blind for {who}; only the game master sees it",
+            "card": None,
+            "record": None,
+            "can_act": False,
+        }
+    can_act = bool(
+        entry.card
+        and entry.card.get("actions")
+        and entry.id not in ctx.followed
+        and character is not None
+        and viewer.member.role != "observer"
+        and viewer.may_edit(character)
+    )
+    return view | {
+        "hidden": False,
+        "summary": entry.summary,
+        "card": entry.card,
+        "record": entry.record,
+        "can_act": can_act,
+    }
+
+
+def chances_view(chances: Mapping[str, Fraction]) -> list[dict[str, Any]]:
+    return [
+        {"label": label, "p": fraction_text(p), "percent": f"{float(p):.1%}", "float": float(p)}
+        for label, p in chances.items()
+    ]
+
+
+CSV_COLUMNS = (
+    "seq",
+    "created_at",
+    "kind",
+    "privacy",
+    "actor",
+    "character",
+    "parent_id",
+    "title",
+    "outcome",
+    "summary",
+)
+
+
+def csv_row(view: Mapping[str, Any]) -> list[str]:
+    card = view.get("card") or {}
+    values = dict(view) | {"title": card.get("title", ""), "outcome": card.get("outcome", "")}
+    return ["" if values.get(col) is None else str(values[col]) for col in CSV_COLUMNS]

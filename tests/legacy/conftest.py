@@ -1,0 +1,45 @@
+"""A hand-entered Legacy character the newer test files build on (``sheet(**changes)``)."""
+
+from collections.abc import Callable
+
+import pytest
+
+from rulebound.rulesets.legacy.character import Character
+
+SCORES = {
+    "STR": 34,
+    "DEX": 29,
+    "CON": 31,
+    "CHA": 20,
+    "INT": 25,
+    "WIL": 30,
+    "PER": 28,
+    "WPN": 30,
+    "BLS": 22,
+    "STM": 33,
+    "POW": 21,
+    "EDU": 26,
+    "LDR": 24,
+    "INI": 27,
+}
+
+Sheet = Callable[..., Character]
+
+
+def make_sheet(**changes: object) -> Character:
+    data: dict[str, object] = {
+        "name": "Kara",
+        "race": "human",
+        "origin": "surface",
+        "soul": "human",
+        "scores": SCORES,
+        "lck": 24,
+        "fate": 2,
+        "ren": 20,
+    }
+    return Character.model_validate({**data, **changes})
+
+
+@pytest.fixture
+def sheet() -> Sheet:
+    return make_sheet

@@ -1,0 +1,194 @@
+"""Fixtures for the web table: an app on SQLite and (with RULEBOUND_TEST_PG_URL) PostgreSQL,
+a party of members seated through the API, and dice whose seeds a test chooses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from rulebound.core.random_source import RandomSource, SeededSource
+from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgres, sqlite_url
+from rulebound.web.app import create_app
+from rulebound.web.settings import Game, Settings, registry_games
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.rulesets.table import (
+    ActionView,
+    Choice,
+    CreationStep,
+    Field,
+    Play,
+    SheetView,
+    TablePlay,
+)
+
+
+class GuidedTable:
+    """A tiny adapter with a two-step guided creation, to test the generic flow."""
+
+    key = "guided-test"
+    KINS = (Choice("human", "Human"), Choice("giant", "Giant (needs might 4+)"))
+
+    def validate_sheet(self, sheet: Any) -> dict[str, Any]:
+        if not str(sheet.get("name", "")).strip():
+            raise InvalidInput("name", sheet.get("name"), "a name")
+        return {"name": str(sheet["name"]), "kin": sheet.get("kin", "human"), "might": sheet.get("might", 1)}
+
+    def new_sheet(self, name: str) -> dict[str, Any]:
+        return self.validate_sheet({"name": name})
+
+    def sheet_view(self, sheet: Any) -> SheetView:
+        return SheetView((Field("name", "Name", "text"),), {"name": sheet["name"]}, (("Might", str(sheet["might"])),))
+
+    def apply_sheet_form(self, sheet: Any, form: Any) -> dict[str, Any]:
+        return self.validate_sheet(dict(sheet) | dict(form))
+
+    def dialog(self, sheet: Any) -> tuple[Field, ...]:
+        return ()
+
+    def chances(self, sheet: Any, form: Any) -> dict[str, Any]:
+        return {}
+
+    def roll(self, sheet: Any, form: Any, source: Any) -> Play:
+        raise RuleViolation("roll", "no rolls in the test ruleset")
+
+    def act(self, sheet: Any, chain: Any, action: str, params: Any, source: Any) -> Play:
+        raise RuleViolation("act", "no follow-ups in the test ruleset")
+
+    def card(self, chain: Any) -> Any:
+        raise RuleViolation("card", "no cards in the test ruleset")
+
+    def sheet_actions(self, sheet: Any) -> tuple[ActionView, ...]:
+        return ()
+
+    def sheet_act(self, sheet: Any, action: str, params: Any, source: Any) -> Play:
+        raise RuleViolation("act", "no sheet actions in the test ruleset")
+
+    def table_actions(self) -> tuple[ActionView, ...]:
+        return ()
+
+    def table_act(self, sheets: Any, action: str, params: Any, source: Any) -> TablePlay:
+        raise RuleViolation("act", "no table actions in the test ruleset")
+
+    def creation(self, state: Any, form: Any, source: RandomSource) -> CreationStep:
+        if "might" not in state:
+            return CreationStep("Roll might", (), {"might": source.draw(6)}, ("Post to roll.",))
+        if "kin" not in state:
+            kin = form.get("kin")
+            if kin is None:
+                kin_field = Field("kin", "Kin", "select", self.KINS, default="human")
+                return CreationStep("Choose a kin", (kin_field,), state, (f"Might {state['might']}",))
+            if kin == "giant" and state["might"] < 4:
+                raise RuleViolation("kin", "a giant needs might 4 or more")
+            state = dict(state, kin=kin)
+        name = form.get("name")
+        if not name:
+            return CreationStep("Name", (Field("name", "Name", "text"),), state)
+        return CreationStep("Done", (), state, sheet=self.validate_sheet(dict(state, name=name)))
+
+
+@dataclass
+class Dice:
+    """Each play takes the next queued seed; with none queued, a fixed one."""
+
+    seeds: list[int] = field(default_factory=list)
+
+    def source(self, _table_id: int) -> RandomSource:
+        return SeededSource(self.seeds.pop(0) if self.seeds else 99)
+
+
+def games_for_tests() -> dict[str, Game]:
+    games = dict(registry_games())
+    games["guided-test"] = Game("guided-test", "Guided (test only)", GuidedTable())
+    return games
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str | None:
+    url = postgres_url()
+    if url:
+        reset_postgres(url)
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    if pg_url is None:
+        pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
+    return pg_url
+
+
+@pytest.fixture
+def dice() -> Dice:
+    return Dice()
+
+
+@pytest.fixture
+def app(db_url: str, dice: Dice) -> FastAPI:
+    return create_app(Settings(database_url=db_url, source=dice.source, games=games_for_tests))
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as opened:
+        yield opened
+
+
+@dataclass
+class Party:
+    """A table seated through the API: bearer headers per member, and the table's ids."""
+
+    client: TestClient
+    table_id: int
+    invites: dict[str, Any]
+    gm: dict[str, str]
+    player: dict[str, str]
+    other: dict[str, str]
+    observer: dict[str, str]
+    ids: dict[str, int]
+
+    def url(self, path: str = "") -> str:
+        return f"/api/tables/{self.table_id}{path}"
+
+    def character(self, who: dict[str, str], name: str = "Ana") -> int:
+        made = self.client.post(self.url("/characters"), json={"name": name}, headers=who)
+        assert made.status_code == 201, made.text
+        return int(made.json()["id"])
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def seat_party(client: TestClient, ruleset: str = "empty-reach") -> Party:
+    body = {"name": "Night run", "ruleset": ruleset, "gm_name": "Gina", "observers": True}
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    invites = table["invites"]
+    headers = {"gm": bearer(made.json()["session_token"])}
+    ids = {"gm": table["you"]["id"]}
+    for who, link, name in (
+        ("player", "player", "Pia"),
+        ("other", "player", "Oz"),
+        ("observer", "observer", "Obi"),
+    ):
+        token = invites[link].rsplit("/", 1)[1]
+        joined = client.post(f"/api/join/{token}", json={"name": name})
+        assert joined.status_code == 201, joined.text
+        headers[who] = bearer(joined.json()["session_token"])
+        ids[who] = joined.json()["table"]["you"]["id"]
+    return Party(client, table["id"], invites, ids=ids, **headers)
+
+
+@pytest.fixture
+def party(client: TestClient) -> Party:
+    return seat_party(client)

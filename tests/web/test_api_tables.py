@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from .conftest import Party
+
+
+def test_rulesets_list_their_variants(client: TestClient) -> None:
+    found = {r["key"]: r for r in client.get("/api/rulesets").json()}
+    assert "empty-reach" in found
+    variants = {v["key"]: v for v in found["empty-reach"]["variants"]}
+    assert variants["gear_banes"]["default"] in variants["gear_banes"]["choices"]
+
+
+def test_creating_a_table_seats_its_game_master(client: TestClient) -> None:
+    body = {"name": "  Night   run ", "ruleset": "empty-reach", "gm_name": "Gina",
+            "variants": {"gear_banes": "gear-dice"}, "observers": False}
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 201
+    table = made.json()["table"]
+    assert (table["name"], table["you"]["role"]) == ("Night run", "gm")
+    assert table["variants"]["gear_banes"] == "gear-dice"
+    assert set(table["variants"]) >= {"gear_banes", "tie_break"}
+    assert table["invites"]["observer"] is None
+    assert table["invites"]["player"].startswith("http://testserver/join/")
+
+
+def test_bad_table_requests_name_the_field(client: TestClient) -> None:
+    base = {"name": "T", "ruleset": "empty-reach", "gm_name": "G"}
+    unknown = client.post("/api/tables", json=base | {"ruleset": "chess"})
+    assert unknown.status_code == 400
+    assert (unknown.json()["field"], unknown.json()["value"]) == ("ruleset", "chess")
+    variant = client.post("/api/tables", json=base | {"variants": {"gear_banes": "never"}})
+    assert variant.status_code == 400
+    assert variant.json()["field"] == "variants.gear_banes"
+    assert client.post("/api/tables", json={"name": "T"}).status_code == 422
+
+
+def test_joining_needs_a_live_invite(party: Party) -> None:
+    client = party.client
+    assert client.post("/api/join/nonsense", json={"name": "X"}).status_code == 404
+    seen = client.get(party.url(), headers=party.player).json()
+    assert seen["invites"] is None
+    assert [m["role"] for m in seen["members"]] == ["gm", "player", "player", "observer"]
+    assert seen["you"]["name"] == "Pia"
+
+
+def test_without_a_session_nothing_is_shown(party: Party) -> None:
+    client = party.client
+    for path in ("", "/characters", "/log", "/log/export"):
+        assert client.get(party.url(path)).status_code == 403
+    wrong = {"Authorization": "Bearer not-a-session"}
+    assert client.get(party.url(), headers=wrong).status_code == 403
+    assert client.get("/api/tables/9999", headers=party.gm).status_code == 404
+
+
+def test_only_the_gm_replaces_invite_links(party: Party) -> None:
+    client = party.client
+    old = party.invites["player"].rsplit("/", 1)[1]
+    path = party.url("/invites/player/rotate")
+    assert client.post(path, json={}, headers=party.player).status_code == 403
+    rotated = client.post(path, json={}, headers=party.gm)
+    assert rotated.status_code == 200
+    assert client.post(f"/api/join/{old}", json={"name": "Late"}).status_code == 404
+    off = client.post(party.url("/invites/observer/rotate"), json={"disable": True}, headers=party.gm)
+    assert off.json()["invites"]["observer"] is None
+    refused = client.post(party.url("/invites/gm/rotate"), json={"disable": True}, headers=party.gm)
+    assert refused.status_code == 409
+
+
+def test_a_revoked_member_loses_the_table(party: Party) -> None:
+    client = party.client
+    path = party.url(f"/members/{party.ids['other']}")
+    assert client.patch(path, json={"revoked": True}, headers=party.player).status_code == 403
+    done = client.patch(path, json={"revoked": True}, headers=party.gm)
+    assert done.status_code == 200 and done.json()["revoked"]
+    assert client.get(party.url(), headers=party.other).status_code == 403
+    self_revoke = client.patch(party.url(f"/members/{party.ids['gm']}"), json={"revoked": True}, headers=party.gm)
+    assert self_revoke.status_code == 409
+
+
+def test_a_grant_lets_a_player_play_any_character(party: Party) -> None:
+    client = party.client
+    mine = party.character(party.player)
+    edit = {"form": {"damage": 1}}
+    assert client.patch(party.url(f"/characters/{mine}"), json=edit, headers=party.other).status_code == 403
+    client.patch(party.url(f"/members/{party.ids['other']}"), json={"grant_all": True}, headers=party.gm)
+    assert client.patch(party.url(f"/characters/{mine}"), json=edit, headers=party.other).status_code == 200
+
+
+def test_the_gm_hands_a_character_to_a_player(party: Party) -> None:
+    client = party.client
+    npc = party.character(party.gm, "Guard")
+    path = party.url(f"/characters/{npc}/owner")
+    assert client.put(path, json={"owner_id": party.ids["player"]}, headers=party.player).status_code == 403
+    moved = client.put(path, json={"owner_id": party.ids["player"]}, headers=party.gm)
+    assert moved.json()["owner_id"] == party.ids["player"]
+    assert client.put(path, json={"owner_id": 999}, headers=party.gm).status_code == 400
