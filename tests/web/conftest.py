@@ -3,12 +3,16 @@ a party of members seated through the API, and dice whose seeds a test chooses."
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -192,3 +196,56 @@ def seat_party(client: TestClient, ruleset: str = "empty-reach") -> Party:
 @pytest.fixture
 def party(client: TestClient) -> Party:
     return seat_party(client)
+
+
+class LiveServer:
+    """A real uvicorn server in a thread, on a free port; stop() and start() again to restart."""
+
+    def __init__(self, make_app: Any) -> None:
+        self.make_app = make_app
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> LiveServer:
+        config = uvicorn.Config(
+            self.make_app(),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            assert self._thread.is_alive(), "the server thread died"
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        assert self._server is not None and self._thread is not None
+        self._server.should_exit = True
+        self._thread.join(timeout=20)
+        assert not self._thread.is_alive(), "the server did not stop"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def live_settings(db_url: str, dice: Dice) -> Settings:
+    return Settings(database_url=db_url, source=dice.source, games=games_for_tests)
+
+
+@pytest.fixture
+def live(live_settings: Settings) -> Iterator[LiveServer]:
+    server = LiveServer(lambda: create_app(live_settings)).start()
+    yield server
+    server.stop()

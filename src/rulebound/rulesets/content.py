@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from rulebound.core.errors import ContentError
+from rulebound.core.errors import ContentError, InvalidInput
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -29,6 +29,27 @@ def describe_validation_error(error: ValidationError) -> str:
             shown = shown[:77] + "..."
         lines.append(f"{where}: got {shown}; {problem['msg']}")
     return "; ".join(lines)
+
+
+def input_error(exc: ValidationError, root: str = "request", prefix: str = "") -> InvalidInput:
+    """The first problem as our own error: the field's path, the value, and what is accepted.
+
+    A validator that raised ``InvalidInput`` keeps its value and expectation (pydantic would
+    otherwise show the whole input and a "Value error, ..." message). ``root`` names the
+    field when the problem is with the whole object; ``prefix`` nests every path under it.
+    """
+    problem = exc.errors()[0]
+    path = ".".join(str(part) for part in problem["loc"])
+    more = exc.error_count() - 1
+    tip = f"{more} more problem(s) in the same input" if more else None
+    cause = problem.get("ctx", {}).get("error")
+    if isinstance(cause, InvalidInput):
+        field, value, expected = path or cause.field, cause.value, cause.expected
+        tip = cause.tip or tip
+    else:
+        field, value = path or root, problem.get("input")
+        expected = problem["msg"].removeprefix("Value error, ")
+    return InvalidInput(f"{prefix}.{field}" if prefix else field, value, expected, tip=tip)
 
 
 def parse_content(source: str, text: str, model: type[ModelT]) -> ModelT:

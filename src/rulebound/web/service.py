@@ -120,9 +120,18 @@ class TableService:
         self.require_gm(viewer)
         if member_id == viewer.member.id and revoked:
             raise RuleViolation("revoke", "a game master cannot revoke their own seat")
-        return self.store.update_member(
+        member = self.store.update_member(
             viewer.table.id, member_id, revoked=revoked, grant_all=grant_all
         )
+        changes = []
+        if revoked is not None:
+            changes.append("revoked" if revoked else "restored")
+        if grant_all is not None:
+            changes.append("may play any character" if grant_all else "plays own characters")
+        if changes:
+            summary = f"{viewer.member.name}: {member.name} " + ", ".join(changes)
+            self.store.append(NewEntry(viewer.table.id, "member", "public", viewer.member.id, summary))
+        return member
 
     def set_owner(self, viewer: Viewer, character_id: int, owner_id: int | None) -> CharacterRow:
         self.require_gm(viewer)

@@ -22,6 +22,7 @@ from pydantic import (
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
     Die,
@@ -31,7 +32,6 @@ from rulebound.rulesets.empty_reach.check import (
 )
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push
-from rulebound.rulesets.empty_reach.ruleset import validation_to_input_error
 
 T = TypeVar("T")
 
@@ -144,7 +144,7 @@ def load_character(
     try:
         return Character.model_validate(data, context={"content": content or default_content()})
     except ValidationError as exc:
-        raise validation_to_input_error(exc, "character") from None
+        raise input_error(exc, "character") from None
 
 
 def request_for(

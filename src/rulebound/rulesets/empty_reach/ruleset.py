@@ -7,27 +7,12 @@ from fractions import Fraction
 
 from pydantic import ValidationError
 
-from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.base import Variant
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
 from rulebound.rulesets.empty_reach.odds import success_distribution
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
-
-
-def validation_to_input_error(exc: ValidationError, root: str = "request") -> InvalidInput:
-    """The first problem as our own error: the field's path, the value, and what is accepted.
-
-    A validator that raised ``InvalidInput`` keeps its value and expectation (pydantic would
-    otherwise show the whole input and a "Value error, ..." message).
-    """
-    problem = exc.errors()[0]
-    field = ".".join(str(part) for part in problem["loc"])
-    cause = problem.get("ctx", {}).get("error")
-    if isinstance(cause, InvalidInput):
-        return InvalidInput(field or cause.field, cause.value, cause.expected, tip=cause.tip)
-    message = problem["msg"].removeprefix("Value error, ")
-    return InvalidInput(field or root, problem.get("input"), message)
 
 
 class EmptyReachRuleset:
@@ -53,7 +38,7 @@ class EmptyReachRuleset:
         try:
             return CheckRequest.model_validate(payload)
         except ValidationError as exc:
-            raise validation_to_input_error(exc) from None
+            raise input_error(exc) from None
 
     def roll(self, request: CheckRequest, source: RandomSource) -> EmptyReachResult:
         return roll_check(prepare(request), source)

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import Draw, RandomSource, ReplaySource
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.advisor import push_options, recommend
 from rulebound.rulesets.empty_reach.character import (
     Character,
@@ -28,7 +29,6 @@ from rulebound.rulesets.empty_reach.gear import repair
 from rulebound.rulesets.empty_reach.odds import p_success, success_distribution
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
 from rulebound.rulesets.empty_reach.rules import LADDER
-from rulebound.rulesets.empty_reach.ruleset import validation_to_input_error
 from rulebound.rulesets.empty_reach.specialties import heal, second_wind
 from rulebound.rulesets.table import (
     ActionView,
@@ -502,8 +502,7 @@ def _options(variants: Any) -> Options:
     try:
         return Options.model_validate(dict(variants))
     except ValidationError as exc:
-        error = validation_to_input_error(exc)
-        raise InvalidInput(f"variants.{error.field}", error.value, error.expected) from None
+        raise input_error(exc, prefix="variants") from None
 
 
 def _optional_int(form: Mapping[str, Any], name: str) -> int | None:

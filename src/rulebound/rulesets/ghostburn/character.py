@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.limits import DEFAULT_LIMITS
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, TrickKind
-from rulebound.rulesets.ghostburn.validation import invalid_input
 
 _CAP = DEFAULT_LIMITS.max_modifier
 Score = Annotated[int, Field(ge=-_CAP, le=_CAP)]
@@ -83,7 +83,7 @@ def parse_character(data: Any, where: str = "character") -> Character:
     try:
         return Character.model_validate(data)
     except ValidationError as exc:
-        raise invalid_input(exc, where) from None
+        raise input_error(exc, prefix=where) from None
 
 
 def check_character(character: Character, content: GhostburnContent) -> Character:

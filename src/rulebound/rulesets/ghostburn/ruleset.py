@@ -15,13 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.base import Ruleset, Variant
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.character import parse_character
 from rulebound.rulesets.ghostburn.content import GhostburnContent, builtin_content
 from rulebound.rulesets.ghostburn.odds import band_odds, p_success
 from rulebound.rulesets.ghostburn.options import VARIANTS, Options
 from rulebound.rulesets.ghostburn.request import CheckRequest, character_request, raw_request
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
-from rulebound.rulesets.ghostburn.validation import invalid_input
 
 
 class _Item(BaseModel):
@@ -57,7 +57,7 @@ def request_from_payload(payload: Mapping[str, object], content: GhostburnConten
     try:
         data = CheckPayload.model_validate(dict(payload))
     except ValidationError as exc:
-        raise invalid_input(exc, "request") from None
+        raise input_error(exc, prefix="request") from None
     options = Options.parse(data.variants)
     if data.character is not None:
         _reject_set(data, _RAW_ONLY, "with a character, the sheet supplies the bonuses")

@@ -8,10 +8,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.base import Variant
-from rulebound.rulesets.content import describe_validation_error
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.checks import (
     CheckRequest,
     LegacyResult,
@@ -70,7 +69,7 @@ class LegacyRuleset:
         try:
             model = _RequestModel.model_validate(dict(payload))
         except ValidationError as exc:
-            raise InvalidInput("request", dict(payload), describe_validation_error(exc)) from None
+            raise input_error(exc) from None
         return request_from_json(model.model_dump())
 
     def roll(self, request: CheckRequest, source: RandomSource) -> LegacyResult:

@@ -1,0 +1,114 @@
+"""The feed reads the log by seq: resumable with Last-Event-ID, woken early by the backplane."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+
+import httpx2
+import pytest
+
+from rulebound.store import NewEntry, SqlStore
+
+from .conftest import LiveServer, Party, seat_party
+
+
+def _events(text_or_lines: str | Iterator[str]) -> Iterator[tuple[str, str, dict]]:
+    lines = text_or_lines.splitlines() if isinstance(text_or_lines, str) else text_or_lines
+    event: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if "data" in event:
+                yield event.get("id", ""), event.get("event", "message"), json.loads(event["data"])
+            event = {}
+        elif not line.startswith(":"):
+            key, _, value = line.partition(":")
+            event[key] = value.removeprefix(" ")
+
+
+def _note(party: Party, text: str) -> int:
+    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
+    return store.append(NewEntry(party.table_id, "note", "public", party.ids["gm"], text)).seq
+
+
+def test_last_event_id_resumes_after_that_entry(party: Party) -> None:
+    seqs = [_note(party, f"note {i}") for i in range(4)]
+    headers = party.observer | {"Last-Event-ID": str(seqs[1])}
+    answer = party.client.get(party.url("/feed?follow=false"), headers=headers)
+    assert answer.headers["content-type"].startswith("text/event-stream")
+    got = list(_events(answer.text))
+    assert [int(i) for i, _, _ in got] == seqs[2:]
+    assert [d["summary"] for _, _, d in got] == ["note 2", "note 3"]
+    assert all(kind == "entry" and "<li" in d["html"] for _, kind, d in got)
+    by_query = party.client.get(party.url(f"/feed?follow=false&after={seqs[2]}"), headers=party.observer)
+    assert [int(i) for i, _, _ in _events(by_query.text)] == seqs[3:]
+
+
+def test_the_log_pages_back_from_the_newest(party: Party) -> None:
+    for i in range(7):
+        _note(party, f"n{i}")
+    first = party.client.get(party.url("/log?limit=3"), headers=party.player).json()
+    assert [e["summary"] for e in first["entries"]] == ["n6", "n5", "n4"]
+    second = party.client.get(party.url(f"/log?limit=3&before={first['next_before']}"), headers=party.player).json()
+    assert [e["summary"] for e in second["entries"]] == ["n3", "n2", "n1"]
+    everything = party.client.get(party.url("/log?limit=200"), headers=party.player).json()
+    assert everything["next_before"] is None
+    assert party.client.get(party.url("/log?limit=0"), headers=party.player).status_code == 422
+
+
+def _read_until(server: LiveServer, path: str, headers: dict, want: str, act) -> list[dict]:
+    seen: list[dict] = []
+    with httpx2.stream("GET", server.url + path, headers=headers, timeout=15) as stream:
+        lines = stream.iter_lines()
+        assert next(lines).startswith("retry:")
+        act()
+        for _, kind, data in _events(lines):
+            seen.append(data | {"event": kind})
+            if data.get("summary") == want or kind == "revoked":
+                return seen
+    return seen
+
+
+@pytest.fixture
+def slow_poll(live_settings):
+    """Feeds that would poll only every 60 s: what arrives sooner was woken by the backplane."""
+    return dataclasses.replace(live_settings, poll_seconds=60.0)
+
+
+def test_a_commit_wakes_the_open_feeds(slow_poll, db_url: str) -> None:
+    from rulebound.web.app import create_app
+
+    server = LiveServer(lambda: create_app(slow_poll)).start()
+    try:
+        with httpx2.Client(base_url=server.url) as client:
+            party = seat_party(client)  # type: ignore[arg-type]
+            path = f"/api/tables/{party.table_id}/feed?after=999999"
+            other = SqlStore(db_url)  # another process's store: no in-process hub to wake us
+
+            def write_elsewhere() -> None:
+                other.append(NewEntry(party.table_id, "note", "public", None, "from afar"))
+
+            def write_here() -> None:
+                client.post(f"/api/tables/{party.table_id}/characters", json={"name": "Near"}, headers=party.player)
+
+            near = _read_until(server, f"/api/tables/{party.table_id}/feed?after=0", party.observer, "Pia created Near", write_here)
+            assert near[-1]["summary"] == "Pia created Near"
+            if other.sqlite:
+                pytest.skip("SQLite has no cross-process wake-up; its feeds poll (tested above)")
+            far = _read_until(server, path.replace("999999", str(near[-1]["seq"])), party.observer, "from afar", write_elsewhere)
+            assert far[-1]["summary"] == "from afar"
+            other.close()
+    finally:
+        server.stop()
+
+
+def test_a_revoked_member_feed_ends(live: LiveServer) -> None:
+    with httpx2.Client(base_url=live.url) as client:
+        party = seat_party(client)  # type: ignore[arg-type]
+
+        def revoke() -> None:
+            client.patch(f"/api/tables/{party.table_id}/members/{party.ids['other']}", json={"revoked": True}, headers=party.gm)
+
+        got = _read_until(live, f"/api/tables/{party.table_id}/feed?after=0", party.other, "-", revoke)
+        assert got[-1]["event"] == "revoked"
