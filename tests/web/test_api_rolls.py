@@ -64,7 +64,8 @@ def test_only_the_characters_players_follow_up(party: Party, dice: Dice) -> None
     assert party.client.post(path, json={}, headers=party.observer).status_code == 403
     unknown = party.client.post(party.url(f"/entries/{root['id']}/actions/dance"), json={}, headers=party.player)
     assert unknown.status_code == 400 and unknown.json()["field"] == "action"
-    joined = party.client.post(party.url("/entries/1/actions/push"), json={}, headers=party.gm)
+    first = party.client.get(party.url("/log?limit=200"), headers=party.gm).json()["entries"][-1]
+    joined = party.client.post(party.url(f"/entries/{first['id']}/actions/push"), json={}, headers=party.gm)
     assert joined.status_code == 409
 
 

@@ -76,6 +76,7 @@ async def _uploaded(form: Any) -> dict[str, Any]:
     text = form.get("sheet") or ""
     if upload is not None and not isinstance(upload, str):
         text = (await upload.read()).decode("utf-8", errors="replace") or text
+        await upload.close()
     try:
         sheet = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.random_source import Draw, RandomSource, ReplaySource
+from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.advisor import push_options, recommend
 from rulebound.rulesets.empty_reach.character import (
@@ -34,42 +34,38 @@ from rulebound.rulesets.table import (
     ActionView,
     Card,
     Choice,
-    CreationStep,
     DieView,
     Field,
     Play,
     Record,
     Sheet,
     SheetView,
-    TablePlay,
+)
+from rulebound.rulesets.table_support import (
+    TableDefaults,
+    draws_json,
+    form_flag,
+    form_int,
+    form_int_or,
+    form_strings,
+    replay_draws,
 )
 
 NO_SKILL = ""
 DIE_CHOICES = tuple(Choice(d.label, d.label) for d in LADDER)
 
 
-def _draws_json(draws: Sequence[Draw]) -> list[list[int]]:
-    return [[d.sides, d.face] for d in draws]
-
-
-def _draws(record: Record) -> ReplaySource:
-    try:
-        return ReplaySource(Draw(int(s), int(f)) for s, f in record["draws"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            "record.draws", record.get("draws"), "a list of [sides, face] pairs"
-        ) from None
-
-
 def rebuild(chain: Sequence[Record]) -> EmptyReachResult:
     """Replay a stored chain (root roll first, then each push)."""
     if not chain or chain[0].get("kind") != "roll":
         raise InvalidInput("chain", [r.get("kind") for r in chain], "a roll record first")
-    result = roll_check(prepare(CheckRequest.model_validate(chain[0]["request"])), _draws(chain[0]))
+    result = roll_check(
+        prepare(CheckRequest.model_validate(chain[0]["request"])), replay_draws(chain[0])
+    )
     for record in chain[1:]:
         if record.get("kind") != "push":
             raise InvalidInput("chain.kind", record.get("kind"), "push")
-        result = push(result, _draws(record), record["reroll"])
+        result = push(result, replay_draws(record), record["reroll"])
     return result
 
 
@@ -141,24 +137,9 @@ def card_for(result: EmptyReachResult) -> Card:
     )
 
 
-def _ints(form: Mapping[str, Any], name: str, default: int = 0) -> int:
-    value = form.get(name, default)
-    if value in (None, ""):
-        return default
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(name, value, "a whole number") from None
+class EmptyReachTable(TableDefaults):
+    title = "The Empty Reach"
 
-
-def _strings(form: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    value = form.get(name) or ()
-    if isinstance(value, str):
-        return (value,) if value else ()
-    return tuple(str(v) for v in value if v)
-
-
-class EmptyReachTable:
     key = "empty-reach"
 
     def validate_sheet(self, sheet: Mapping[str, Any]) -> Sheet:
@@ -252,7 +233,7 @@ class EmptyReachTable:
             ]
         for name in ("base_health", "base_resolve", "damage", "stress"):
             if name in form:
-                updated[name] = _ints(form, name)
+                updated[name] = form_int_or(form, name)
         if "gear" in form:
             updated["gear"] = _parse_gear_lines(str(form["gear"]), sheet.get("gear", []))
         return self.validate_sheet(updated)
@@ -337,17 +318,17 @@ class EmptyReachTable:
         skill = str(form.get("skill") or "")
         if not skill:
             raise InvalidInput("skill", skill, "one of the twelve skills")
-        modifier = _ints(form, "modifier")
+        modifier = form_int_or(form, "modifier")
         return request_for(
             character,
             skill,
-            situations=_strings(form, "situations"),
-            helpers=_ints(form, "helpers"),
+            situations=form_strings(form, "situations"),
+            helpers=form_int_or(form, "helpers"),
             difficulty_level=str(form.get("difficulty_level") or "") or None,
             gear=str(form.get("gear") or "") or None,
             swap=str(form.get("swap") or "") or None,
             modifiers=(ExtraModifier(source="other modifier", value=modifier),) if modifier else (),
-            unpushable="passive roll" if form.get("passive") in (True, "on", "true", "1") else None,
+            unpushable="passive roll" if form_flag(form, "passive") else None,
             options=_options(form.get("variants")),
         )
 
@@ -366,7 +347,7 @@ class EmptyReachTable:
         record = {
             "kind": "roll",
             "request": request.model_dump(mode="json"),
-            "draws": _draws_json(result.provenance.draws),
+            "draws": draws_json(result.provenance.draws),
         }
         return Play(record, card_for(result), None, result.headline)
 
@@ -388,7 +369,7 @@ class EmptyReachTable:
             chosen = [_index(v) for v in (raw if isinstance(raw, list | tuple) else [raw])]
         character: Character = load_character(sheet)
         pushed, after = push_and_pay(character, result, source, chosen)
-        record = {"kind": "push", "reroll": chosen, "draws": _draws_json(pushed.provenance.draws)}
+        record = {"kind": "push", "reroll": chosen, "draws": draws_json(pushed.provenance.draws)}
         return Play(record, card_for(pushed), after.model_dump(mode="json"), pushed.headline)
 
     def card(self, chain: Sequence[Record]) -> Card:
@@ -436,25 +417,8 @@ class EmptyReachTable:
         if action == "repair":
             return _repair(character, str(params.get("gear") or ""), source)
         if action == "second-wind":
-            return _second_wind(character, _optional_int(params, "to_health"), source)
+            return _second_wind(character, form_int(params, "to_health"), source)
         raise InvalidInput("action", action, "one of heal, repair, second-wind")
-
-    def table_actions(self) -> tuple[ActionView, ...]:
-        return ()
-
-    def table_act(
-        self,
-        sheets: Mapping[str, Sheet],
-        action: str,
-        params: Mapping[str, Any],
-        source: RandomSource,
-    ) -> TablePlay:
-        raise InvalidInput("action", action, "no game-master tools for The Empty Reach")
-
-    def creation(
-        self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource
-    ) -> CreationStep | None:
-        return None
 
 
 def _with_outcome(card: Card, title: str, outcome: str) -> Card:
@@ -462,7 +426,7 @@ def _with_outcome(card: Card, title: str, outcome: str) -> Card:
 
 
 def _heal(character: Character, params: Mapping[str, Any]) -> Play:
-    health, resolve = _ints(params, "health"), _ints(params, "resolve")
+    health, resolve = form_int_or(params, "health"), form_int_or(params, "resolve")
     healed = heal(character, health, resolve)
     text = f"{character.name} recovers {health} Health, {resolve} Resolve"
     record: Record = {"kind": "heal", "health": health, "resolve": resolve, "draws": []}
@@ -477,7 +441,7 @@ def _repair(character: Character, gear: str, source: RandomSource) -> Play:
     record: Record = {
         "kind": "repair",
         "gear": gear,
-        "draws": _draws_json(crafting.provenance.draws),
+        "draws": draws_json(crafting.provenance.draws),
     }
     return Play(record, card, after.model_dump(mode="json"), outcome.describe())
 
@@ -489,7 +453,7 @@ def _second_wind(character: Character, to_health: int | None, source: RandomSour
     record: Record = {
         "kind": "second-wind",
         "to_health": wind.health,
-        "draws": _draws_json(wind.roll.provenance.draws),
+        "draws": draws_json(wind.roll.provenance.draws),
     }
     return Play(record, card, after.model_dump(mode="json"), text)
 
@@ -503,10 +467,6 @@ def _options(variants: Any) -> Options:
         return Options.model_validate(dict(variants))
     except ValidationError as exc:
         raise input_error(exc, prefix="variants") from None
-
-
-def _optional_int(form: Mapping[str, Any], name: str) -> int | None:
-    return None if form.get(name) in (None, "") else _ints(form, name)
 
 
 def _index(value: Any) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS
-from rulebound.core.random_source import Draw, RandomSource, ReplaySource
+from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.ghostburn.character import (
     MAX_LUCK_POINTS,
     Character,
@@ -51,15 +51,21 @@ from rulebound.rulesets.table import (
     ActionView,
     Card,
     Choice,
-    CreationStep,
     DieView,
     Field,
     Play,
     Record,
     Sheet,
     SheetView,
-    TablePlay,
     TableRules,
+)
+from rulebound.rulesets.table_support import (
+    TableDefaults,
+    draws_json,
+    form_int,
+    form_strings,
+    form_text,
+    replay_draws,
 )
 
 SUCCESS_KEY = "success (reach the DL)"
@@ -75,24 +81,11 @@ ITEM_KINDS = (("gear", "gear"), ("aug", "augs"))
 # --- records and replay -------------------------------------------------------------
 
 
-def _draws_json(draws: Sequence[Draw]) -> list[list[int]]:
-    return [[d.sides, d.face] for d in draws]
-
-
-def _replay(record: Record) -> ReplaySource:
-    try:
-        return ReplaySource(Draw(int(s), int(f)) for s, f in record["draws"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            "record.draws", record.get("draws"), "a list of [sides, face] pairs"
-        ) from None
-
-
 def _root(record: Record) -> GhostburnResult:
     payload = record.get("request")
     if not isinstance(payload, Mapping):
         raise InvalidInput("record.request", payload, "the roll's request as a JSON object")
-    source = _replay(record)
+    source = replay_draws(record)
     result = roll(request_from_payload(payload, builtin_content()), source)
     if not source.exhausted:
         raise InvalidInput("record.draws", record["draws"], "exactly two d10 draws")
@@ -214,41 +207,6 @@ def _chain_card(chain: Sequence[Record]) -> Card:
 # --- forms ----------------------------------------------------------------------------
 
 
-def _int(form: Mapping[str, Any], name: str) -> int | None:
-    """A whole number from a form value; None when the field is blank or missing."""
-    value = form.get(name)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise InvalidInput(name, value, "a whole number")
-    if isinstance(value, int):
-        return value
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise InvalidInput(name, value, "a whole number") from None
-
-
-def _text(form: Mapping[str, Any], name: str) -> str | None:
-    value = form.get(name)
-    if value is None:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    if not isinstance(value, str):
-        raise InvalidInput(name, value, "a string")
-    return value.strip() or None
-
-
-def _strings(form: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    value = form.get(name) or ()
-    if isinstance(value, str):
-        return (value,) if value else ()
-    if not isinstance(value, list | tuple):
-        raise InvalidInput(name, value, "a list of choices")
-    return tuple(str(v) for v in value if v)
-
-
 def _sheet_field(error: InvalidInput) -> InvalidInput:
     """The package names sheet fields ``character.<path>``; the table's form uses ``<path>``."""
     field = error.field.removeprefix("character.")
@@ -285,7 +243,9 @@ def _items_text(items: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(f"{i['name']}: {i['skill']} +{i['bonus']}" for i in items)
 
 
-class GhostburnTable:
+class GhostburnTable(TableDefaults):
+    title = "Ghostburn"
+
     key = "ghostburn"
 
     def validate_sheet(self, sheet: Mapping[str, Any]) -> Sheet:
@@ -410,7 +370,7 @@ class GhostburnTable:
         for key in form:
             group, _, rest = key.partition(".")
             if group == "abilities" and rest:
-                value = _int(form, key)
+                value = form_int(form, key)
                 if value is None:
                     abilities.pop(rest, None)
                 else:
@@ -421,9 +381,9 @@ class GhostburnTable:
                     raise InvalidInput(key, form[key], "skills.<skill>.bonus or .ability")
                 entry = skills.setdefault(skill, {})
                 if part == "bonus":
-                    entry["bonus"] = _int(form, key)
+                    entry["bonus"] = form_int(form, key)
                 else:
-                    entry["ability"] = _text(form, key)
+                    entry["ability"] = form_text(form, key)
         for skill, entry in list(skills.items()):
             if entry.get("bonus") is None and not entry.get("ability"):
                 del skills[skill]  # no bonus and no override: the same as no entry (G2)
@@ -434,10 +394,10 @@ class GhostburnTable:
             if kind in form:
                 updated[kind] = _parse_items(str(form[kind] or ""), kind, content)
         if "signature_tricks" in form:
-            updated["signature_tricks"] = list(_strings(form, "signature_tricks"))
+            updated["signature_tricks"] = list(form_strings(form, "signature_tricks"))
         for name in ("luck_points", "luck_bonus"):
             if name in form:
-                updated[name] = _int(form, name)
+                updated[name] = form_int(form, name)
         try:
             return self.validate_sheet(updated)
         except InvalidInput as exc:
@@ -562,7 +522,7 @@ class GhostburnTable:
     def _payload(self, sheet: Sheet, form: Mapping[str, Any]) -> dict[str, Any]:
         """The ruleset's JSON request for this form, with the sheet as it is now."""
         character = _character(sheet).model_dump(mode="json")
-        aside = _strings(form, "set_aside")
+        aside = form_strings(form, "set_aside")
         known = {
             f"{prefix}:{item['name']}" for prefix, kind in ITEM_KINDS for item in character[kind]
         }
@@ -575,9 +535,12 @@ class GhostburnTable:
                 )
         for prefix, kind in ITEM_KINDS:
             character[kind] = [i for i in character[kind] if f"{prefix}:{i['name']}" not in aside]
-        payload: dict[str, Any] = {"character": character, "dl_shift": _int(form, "dl_shift") or 0}
+        payload: dict[str, Any] = {
+            "character": character,
+            "dl_shift": form_int(form, "dl_shift") or 0,
+        }
         for name in ("skill", "trick", "dl", "chart", "ability"):
-            text = _text(form, name)
+            text = form_text(form, name)
             if text is not None:
                 payload[name] = text
         spec = builtin_content().tricks.get(payload.get("trick", ""))
@@ -585,9 +548,9 @@ class GhostburnTable:
             # only the trait this trick reads; the dialog lists every trait any trick reads
             trait = spec.dl_trait
             nested = form.get("traits")
-            value = _text(form, f"traits.{trait}")
+            value = form_text(form, f"traits.{trait}")
             if value is None and isinstance(nested, Mapping):
-                value = _text(nested, trait)
+                value = form_text(nested, trait)
             if value is not None:
                 payload["traits"] = {trait: value}
         variants = form.get("variants")
@@ -624,8 +587,8 @@ class GhostburnTable:
         record: Record = {
             "kind": "roll",
             "request": payload,
-            "set_aside": sorted(set(_strings(form, "set_aside"))),
-            "draws": _draws_json(result.provenance.draws),
+            "set_aside": sorted(set(form_strings(form, "set_aside"))),
+            "draws": draws_json(result.provenance.draws),
         }
         return Play(record, card_for(result, record), None, result.headline)
 
@@ -674,7 +637,7 @@ class GhostburnTable:
             raise InvalidInput("action", action, "regain-luck")
         character = _character(sheet)
         room = MAX_LUCK_POINTS - character.luck_points
-        points = _int(params, "points")
+        points = form_int(params, "points")
         points = 1 if points is None else points
         if not 1 <= points <= room:
             raise InvalidInput("points", points, f"from 1 to {room} (at most {MAX_LUCK_POINTS})")
@@ -688,23 +651,6 @@ class GhostburnTable:
         }
         card = _regain_card(record)
         return Play(record, card, after.model_dump(mode="json"), card.outcome)
-
-    def table_actions(self) -> tuple[ActionView, ...]:
-        return ()
-
-    def table_act(
-        self,
-        sheets: Mapping[str, Sheet],
-        action: str,
-        params: Mapping[str, Any],
-        source: RandomSource,
-    ) -> TablePlay:
-        raise InvalidInput("action", action, "no game-master tools for Ghostburn")
-
-    def creation(
-        self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource
-    ) -> CreationStep | None:
-        return None
 
 
 def _regain_card(record: Record) -> Card:

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.random_source import Draw, RandomSource, ReplaySource
+from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.bonus import alternatives
 from rulebound.rulesets.rainwall.character import Character, request_for
@@ -47,15 +47,20 @@ from rulebound.rulesets.table import (
     ActionView,
     Card,
     Choice,
-    CreationStep,
     DieView,
     Field,
     Play,
     Record,
     Sheet,
     SheetView,
-    TablePlay,
     TableRules,
+)
+from rulebound.rulesets.table_support import (
+    TableDefaults,
+    draws_json,
+    form_flag,
+    form_int,
+    replay_draws,
 )
 
 SUCCESS_KEY = "success (any degree)"
@@ -64,19 +69,6 @@ ADVICE_LIMIT = 8
 
 
 # --- records and replay -------------------------------------------------------------
-
-
-def _draws_json(draws: Sequence[Draw]) -> list[list[int]]:
-    return [[d.sides, d.face] for d in draws]
-
-
-def _replay(record: Record) -> ReplaySource:
-    try:
-        return ReplaySource(Draw(int(s), int(f)) for s, f in record["draws"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            "record.draws", record.get("draws"), "a list of [sides, face] pairs"
-        ) from None
 
 
 def _request_json(request: RainwallRequest) -> dict[str, Any]:
@@ -99,7 +91,7 @@ def rebuild(chain: Sequence[Record]) -> RainwallResult:
     request = root.get("request")
     if not isinstance(request, Mapping):
         raise InvalidInput("record.request", request, "the roll's request as a JSON object")
-    source = _replay(root)
+    source = replay_draws(root)
     result = roll_check(parse_request(request), source)
     if not source.exhausted:
         raise InvalidInput("record.draws", root["draws"], f"exactly {request['dice']} d10 draws")
@@ -196,28 +188,6 @@ def card_for(result: RainwallResult) -> Card:
 # --- forms ----------------------------------------------------------------------------
 
 
-def _int(form: Mapping[str, Any], name: str) -> int | None:
-    """A whole number from a form value; None when the field is blank or missing."""
-    value = form.get(name)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise InvalidInput(name, value, "a whole number")
-    if isinstance(value, int):
-        return value
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise InvalidInput(name, value, "a whole number") from None
-
-
-def _flag(form: Mapping[str, Any], name: str) -> bool:
-    value = form.get(name, False)
-    if isinstance(value, str):
-        return value.strip().lower() in ("on", "true", "1", "yes")
-    return bool(value)
-
-
 def _variants(form: Mapping[str, Any]) -> Options:
     variants = form.get("variants") or {}
     if not isinstance(variants, Mapping):
@@ -248,7 +218,7 @@ def _allocation(result: RainwallResult, params: Mapping[str, Any]) -> tuple[int,
 
 
 def _point(field: str, value: Any) -> int:
-    number = _int({field: value}, field)
+    number = form_int({field: value}, field)
     return 0 if number is None else number
 
 
@@ -283,7 +253,9 @@ def _character(sheet: Mapping[str, Any]) -> Character:
     return character
 
 
-class RainwallTable:
+class RainwallTable(TableDefaults):
+    title = "Rainwall"
+
     key = "rainwall"
 
     def validate_sheet(self, sheet: Mapping[str, Any]) -> Sheet:
@@ -361,7 +333,7 @@ class RainwallTable:
         for key in form:
             group, _, rest = key.partition(".")
             if group == "traits" and rest:
-                value = _int(form, key)
+                value = form_int(form, key)
                 if value is None:
                     traits.pop(rest, None)
                 else:
@@ -370,7 +342,7 @@ class RainwallTable:
                 skill, _, part = rest.rpartition(".")
                 if part not in ("score", "bonus") or not skill:
                     raise InvalidInput(key, form[key], "skills.<skill>.score or .bonus")
-                value = _int(form, key)
+                value = form_int(form, key)
                 if part == "score" and value is None:
                     skills.pop(skill, None)
                     continue
@@ -428,11 +400,11 @@ class RainwallTable:
             raise InvalidInput(
                 "skill", skill, "one of the character's skills: " + ", ".join(character.skills)
             )
-        dr = _int(form, "dr")
+        dr = form_int(form, "dr")
         if dr is None:
             raise InvalidInput("dr", form.get("dr"), "the Difficulty Rating, a whole number")
         request = request_for(character, skill, dr, _variants(form))
-        if _flag(form, "without_bonus"):
+        if form_flag(form, "without_bonus"):
             request = replace(request, bonus=0)
         return request.checked()
 
@@ -446,7 +418,7 @@ class RainwallTable:
         record: Record = {
             "kind": "roll",
             "request": _request_json(request),
-            "draws": _draws_json(result.provenance.draws),
+            "draws": draws_json(result.provenance.draws),
         }
         return Play(record, card_for(result), None, result.headline)
 
@@ -467,31 +439,6 @@ class RainwallTable:
 
     def card(self, chain: Sequence[Record]) -> Card:
         return card_for(rebuild(chain))
-
-    def sheet_actions(self, sheet: Sheet) -> tuple[ActionView, ...]:
-        return ()
-
-    def sheet_act(
-        self, sheet: Sheet, action: str, params: Mapping[str, Any], source: RandomSource
-    ) -> Play:
-        raise InvalidInput("action", action, "no sheet actions: a Rainwall sheet has no state")
-
-    def table_actions(self) -> tuple[ActionView, ...]:
-        return ()
-
-    def table_act(
-        self,
-        sheets: Mapping[str, Sheet],
-        action: str,
-        params: Mapping[str, Any],
-        source: RandomSource,
-    ) -> TablePlay:
-        raise InvalidInput("action", action, "no game-master tools for Rainwall")
-
-    def creation(
-        self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource
-    ) -> CreationStep | None:
-        return None
 
 
 TABLE: TableRules = RainwallTable()
