@@ -53,7 +53,8 @@ def test_a_result_is_followed_up_once_and_chains_root_first(store: SqlStore) -> 
     push = store.append(NewEntry(table_id, "action", "public", player, "push", char, root.id))
     again = store.append(NewEntry(table_id, "action", "public", player, "push2", char, push.id))
     assert [e.id for e in store.chain(table_id, again.id)] == [root.id, push.id, again.id]
-    assert store.has_child(root.id) and not store.has_child(again.id)
+    assert store.has_child(root.id)
+    assert not store.has_child(again.id)
     with pytest.raises(Conflict, match="already followed up"):
         store.append(NewEntry(table_id, "action", "public", player, "fork", char, root.id))
     with pytest.raises(NotFound):

@@ -35,5 +35,10 @@ def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path: Path) -> None:
             name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
             for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
         }
-    assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000, "synchronous": 1}
+    assert pragmas == {
+        "journal_mode": "wal",
+        "foreign_keys": 1,
+        "busy_timeout": 5000,
+        "synchronous": 1,
+    }
     store.close()

@@ -8,7 +8,9 @@ from rulebound.store.schema import members
 
 
 def test_a_table_gets_three_distinct_unguessable_invite_tokens(store: SqlStore) -> None:
-    table = store.create_table("Night run", "empty-reach", {"gear_banes": "base-dice"}, observers=True)
+    table = store.create_table(
+        "Night run", "empty-reach", {"gear_banes": "base-dice"}, observers=True
+    )
     tokens = {table.gm_token, table.player_token, table.observer_token}
     assert len(tokens) == 3
     assert all(t is not None and len(t) >= 32 for t in tokens)
@@ -61,9 +63,11 @@ def test_the_gm_can_revoke_and_grant(store: SqlStore) -> None:
     table = store.create_table("T", "empty-reach", {}, observers=False)
     member, _ = store.add_member(table.id, "player", "Pia")
     granted = store.update_member(table.id, member.id, revoked=None, grant_all=True)
-    assert granted.grant_all and not granted.revoked
+    assert granted.grant_all
+    assert not granted.revoked
     revoked = store.update_member(table.id, member.id, revoked=True, grant_all=None)
-    assert revoked.revoked and revoked.grant_all
+    assert revoked.revoked
+    assert revoked.grant_all
     assert [m.id for m in store.members(table.id)] == [member.id]
     with pytest.raises(NotFound):
         store.update_member(table.id, member.id + 99, revoked=True, grant_all=None)

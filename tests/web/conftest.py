@@ -16,12 +16,8 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from rulebound.core.random_source import RandomSource, SeededSource
-from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgres, sqlite_url
-from rulebound.web.app import create_app
-from rulebound.web.settings import Game, Settings, registry_games
-
 from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.random_source import RandomSource, SeededSource
 from rulebound.rulesets.table import (
     ActionView,
     Choice,
@@ -31,6 +27,9 @@ from rulebound.rulesets.table import (
     SheetView,
     TablePlay,
 )
+from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgres, sqlite_url
+from rulebound.web.app import create_app
+from rulebound.web.settings import Game, Settings, registry_games
 
 
 class GuidedTable:
@@ -42,13 +41,21 @@ class GuidedTable:
     def validate_sheet(self, sheet: Any) -> dict[str, Any]:
         if not str(sheet.get("name", "")).strip():
             raise InvalidInput("name", sheet.get("name"), "a name")
-        return {"name": str(sheet["name"]), "kin": sheet.get("kin", "human"), "might": sheet.get("might", 1)}
+        return {
+            "name": str(sheet["name"]),
+            "kin": sheet.get("kin", "human"),
+            "might": sheet.get("might", 1),
+        }
 
     def new_sheet(self, name: str) -> dict[str, Any]:
         return self.validate_sheet({"name": name})
 
     def sheet_view(self, sheet: Any) -> SheetView:
-        return SheetView((Field("name", "Name", "text"),), {"name": sheet["name"]}, (("Might", str(sheet["might"])),))
+        return SheetView(
+            (Field("name", "Name", "text"),),
+            {"name": sheet["name"]},
+            (("Might", str(sheet["might"])),),
+        )
 
     def apply_sheet_form(self, sheet: Any, form: Any) -> dict[str, Any]:
         return self.validate_sheet(dict(sheet) | dict(form))
@@ -87,7 +94,9 @@ class GuidedTable:
             kin = form.get("kin")
             if kin is None:
                 kin_field = Field("kin", "Kin", "select", self.KINS, default="human")
-                return CreationStep("Choose a kin", (kin_field,), state, (f"Might {state['might']}",))
+                return CreationStep(
+                    "Choose a kin", (kin_field,), state, (f"Might {state['might']}",)
+                )
             if kin == "giant" and state["might"] < 4:
                 raise RuleViolation("kin", "a giant needs might 4 or more")
             state = dict(state, kin=kin)
@@ -227,7 +236,8 @@ class LiveServer:
         return self
 
     def stop(self) -> None:
-        assert self._server is not None and self._thread is not None
+        assert self._server is not None
+        assert self._thread is not None
         self._server.should_exit = True
         self._thread.join(timeout=20)
         assert not self._thread.is_alive(), "the server did not stop"

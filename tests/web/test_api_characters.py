@@ -21,14 +21,20 @@ def test_a_new_character_comes_with_its_forms(party: Party) -> None:
 def test_an_edit_error_names_the_field(party: Party) -> None:
     cid = party.character(party.player)
     path = party.url(f"/characters/{cid}")
-    bad = party.client.patch(path, json={"form": {"attributes.Strength": "D7"}}, headers=party.player)
+    bad = party.client.patch(
+        path, json={"form": {"attributes.Strength": "D7"}}, headers=party.player
+    )
     assert bad.status_code == 400
     assert bad.json()["field"].startswith("attributes")
     assert bad.json()["value"] == "D7"
-    good = party.client.patch(path, json={"form": {"damage": 2}, "version": 1}, headers=party.player)
+    good = party.client.patch(
+        path, json={"form": {"damage": 2}, "version": 1}, headers=party.player
+    )
     assert good.status_code == 200
     assert (good.json()["version"], good.json()["sheet"]["damage"]) == (2, 2)
-    stale = party.client.patch(path, json={"form": {"damage": 3}, "version": 1}, headers=party.player)
+    stale = party.client.patch(
+        path, json={"form": {"damage": 3}, "version": 1}, headers=party.player
+    )
     assert stale.status_code == 409
     assert party.client.get(path, headers=party.gm).json()["sheet"]["damage"] == 2
 
@@ -36,18 +42,30 @@ def test_an_edit_error_names_the_field(party: Party) -> None:
 def test_export_is_a_cli_character_file_and_imports_back(party: Party) -> None:
     cid = party.character(party.player)
     client = party.client
-    client.patch(party.url(f"/characters/{cid}"), json={"form": {"skills.Force": "D6"}}, headers=party.player)
+    client.patch(
+        party.url(f"/characters/{cid}"), json={"form": {"skills.Force": "D6"}}, headers=party.player
+    )
     exported = client.get(party.url(f"/characters/{cid}/export"), headers=party.observer)
     assert exported.status_code == 200
     assert "attachment" in exported.headers["content-disposition"]
     sheet = exported.json()
     assert load_character(sheet).skills["Force"].label == "D6"
-    imported = client.post(party.url("/characters"), json={"sheet": sheet | {"name": "Copy"}}, headers=party.other)
+    imported = client.post(
+        party.url("/characters"), json={"sheet": sheet | {"name": "Copy"}}, headers=party.other
+    )
     assert imported.status_code == 201
     assert imported.json()["sheet"]["skills"] == {"Force": "D6"}
-    replaced = client.put(party.url(f"/characters/{cid}/sheet"), json={"sheet": sheet | {"damage": 1}}, headers=party.player)
+    replaced = client.put(
+        party.url(f"/characters/{cid}/sheet"),
+        json={"sheet": sheet | {"damage": 1}},
+        headers=party.player,
+    )
     assert replaced.json()["sheet"]["damage"] == 1
-    broken = client.put(party.url(f"/characters/{cid}/sheet"), json={"sheet": {"name": "X", "attributes": 3}}, headers=party.player)
+    broken = client.put(
+        party.url(f"/characters/{cid}/sheet"),
+        json={"sheet": {"name": "X", "attributes": 3}},
+        headers=party.player,
+    )
     assert broken.status_code == 400
     assert broken.json()["field"].startswith("attributes")
 
@@ -68,7 +86,14 @@ def test_observers_and_strangers_cannot_write(party: Party) -> None:
     for method, path, body in writes:
         answer = client.request(method, path, json=body, headers=party.observer)
         assert answer.status_code == 403, (method, path, answer.text)
-    assert client.post(party.url(f"/characters/{cid}/roll"), json={"form": {"skill": "Force"}}, headers=party.other).status_code == 403
+    assert (
+        client.post(
+            party.url(f"/characters/{cid}/roll"),
+            json={"form": {"skill": "Force"}},
+            headers=party.other,
+        ).status_code
+        == 403
+    )
 
 
 def test_chances_are_exact_fractions(party: Party) -> None:
@@ -77,7 +102,10 @@ def test_chances_are_exact_fractions(party: Party) -> None:
     one = party.client.post(path, json={"form": {"skill": "Force"}}, headers=party.player).json()
     success = next(c for c in one["chances"] if c["label"] == "success")
     assert (success["p"], success["percent"]) == ("3/8", "37.5%")
-    helped = party.client.post(path, json={"form": {"skill": "Force", "helpers": 1}}, headers=party.observer).json()
+    helped = party.client.post(
+        path, json={"form": {"skill": "Force", "helpers": 1}}, headers=party.observer
+    ).json()
     assert next(c for c in helped["chances"] if c["label"] == "success")["float"] > success["float"]
     bad = party.client.post(path, json={"form": {"skill": ""}}, headers=party.player)
-    assert bad.status_code == 400 and bad.json()["field"] == "skill"
+    assert bad.status_code == 400
+    assert bad.json()["field"] == "skill"

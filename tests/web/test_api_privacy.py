@@ -24,9 +24,13 @@ SECRET_OUTCOME = "1 success"  # seed 0 on D8 + D6
 
 def _roll(party: Party, privacy: str) -> dict:
     cid = party.character(party.player)
-    party.client.patch(party.url(f"/characters/{cid}"), json={"form": {"skills.Force": "D6"}}, headers=party.player)
+    party.client.patch(
+        party.url(f"/characters/{cid}"), json={"form": {"skills.Force": "D6"}}, headers=party.player
+    )
     body = {"form": {"skill": "Force"}, "privacy": privacy}
-    rolled = party.client.post(party.url(f"/characters/{cid}/roll"), json=body, headers=party.player)
+    rolled = party.client.post(
+        party.url(f"/characters/{cid}/roll"), json=body, headers=party.player
+    )
     assert rolled.status_code == 201
     return rolled.json()
 
@@ -60,23 +64,36 @@ def test_each_mode_reaches_exactly_its_viewers(party: Party, dice: Dice, privacy
 def test_the_blind_roller_learns_only_that_it_happened(party: Party, dice: Dice) -> None:
     dice.seeds[:] = [0]
     entry = _roll(party, "blind")
-    assert entry["hidden"] and entry["card"] is None and entry["record"] is None
+    assert entry["hidden"]
+    assert entry["card"] is None
+    assert entry["record"] is None
     assert SECRET_OUTCOME not in json.dumps(entry)
     gm_view = party.client.get(party.url(f"/entries/{entry['id']}"), headers=party.gm).json()
-    assert gm_view["card"]["outcome"] == SECRET_OUTCOME and not gm_view["hidden"]
+    assert gm_view["card"]["outcome"] == SECRET_OUTCOME
+    assert not gm_view["hidden"]
     push = party.url(f"/entries/{entry['id']}/actions/push")
     assert party.client.post(push, json={}, headers=party.player).status_code == 403
     assert party.client.post(push, json={}, headers=party.gm).status_code == 201
     follow = party.client.get(party.url("/log"), headers=party.player).json()["entries"][0]
-    assert follow["privacy"] == "blind" and follow["hidden"]
+    assert follow["privacy"] == "blind"
+    assert follow["hidden"]
 
 
 def test_exports_hold_the_viewers_log(party: Party, dice: Dice) -> None:
     dice.seeds[:] = [0]
     _roll(party, "public")
-    data = json.loads(party.client.get(party.url("/log/export?format=json"), headers=party.observer).text)
+    data = json.loads(
+        party.client.get(party.url("/log/export?format=json"), headers=party.observer).text
+    )
     assert data["table"] == "Night run"
     assert [e["kind"] for e in data["entries"]][-1] == "roll"
-    rows = list(csv.reader(io.StringIO(party.client.get(party.url("/log/export?format=csv"), headers=party.observer).text)))
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                party.client.get(party.url("/log/export?format=csv"), headers=party.observer).text
+            )
+        )
+    )
     assert rows[0][:4] == ["seq", "created_at", "kind", "privacy"]
-    assert rows[-1][2] == "roll" and rows[-1][8] == SECRET_OUTCOME
+    assert rows[-1][2] == "roll"
+    assert rows[-1][8] == SECRET_OUTCOME

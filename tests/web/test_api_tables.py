@@ -13,8 +13,13 @@ def test_rulesets_list_their_variants(client: TestClient) -> None:
 
 
 def test_creating_a_table_seats_its_game_master(client: TestClient) -> None:
-    body = {"name": "  Night   run ", "ruleset": "empty-reach", "gm_name": "Gina",
-            "variants": {"gear_banes": "gear-dice"}, "observers": False}
+    body = {
+        "name": "  Night   run ",
+        "ruleset": "empty-reach",
+        "gm_name": "Gina",
+        "variants": {"gear_banes": "gear-dice"},
+        "observers": False,
+    }
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201
     table = made.json()["table"]
@@ -62,7 +67,9 @@ def test_only_the_gm_replaces_invite_links(party: Party) -> None:
     rotated = client.post(path, json={}, headers=party.gm)
     assert rotated.status_code == 200
     assert client.post(f"/api/join/{old}", json={"name": "Late"}).status_code == 404
-    off = client.post(party.url("/invites/observer/rotate"), json={"disable": True}, headers=party.gm)
+    off = client.post(
+        party.url("/invites/observer/rotate"), json={"disable": True}, headers=party.gm
+    )
     assert off.json()["invites"]["observer"] is None
     refused = client.post(party.url("/invites/gm/rotate"), json={"disable": True}, headers=party.gm)
     assert refused.status_code == 409
@@ -73,9 +80,12 @@ def test_a_revoked_member_loses_the_table(party: Party) -> None:
     path = party.url(f"/members/{party.ids['other']}")
     assert client.patch(path, json={"revoked": True}, headers=party.player).status_code == 403
     done = client.patch(path, json={"revoked": True}, headers=party.gm)
-    assert done.status_code == 200 and done.json()["revoked"]
+    assert done.status_code == 200
+    assert done.json()["revoked"]
     assert client.get(party.url(), headers=party.other).status_code == 403
-    self_revoke = client.patch(party.url(f"/members/{party.ids['gm']}"), json={"revoked": True}, headers=party.gm)
+    self_revoke = client.patch(
+        party.url(f"/members/{party.ids['gm']}"), json={"revoked": True}, headers=party.gm
+    )
     assert self_revoke.status_code == 409
 
 
@@ -83,16 +93,27 @@ def test_a_grant_lets_a_player_play_any_character(party: Party) -> None:
     client = party.client
     mine = party.character(party.player)
     edit = {"form": {"damage": 1}}
-    assert client.patch(party.url(f"/characters/{mine}"), json=edit, headers=party.other).status_code == 403
-    client.patch(party.url(f"/members/{party.ids['other']}"), json={"grant_all": True}, headers=party.gm)
-    assert client.patch(party.url(f"/characters/{mine}"), json=edit, headers=party.other).status_code == 200
+    assert (
+        client.patch(party.url(f"/characters/{mine}"), json=edit, headers=party.other).status_code
+        == 403
+    )
+    client.patch(
+        party.url(f"/members/{party.ids['other']}"), json={"grant_all": True}, headers=party.gm
+    )
+    assert (
+        client.patch(party.url(f"/characters/{mine}"), json=edit, headers=party.other).status_code
+        == 200
+    )
 
 
 def test_the_gm_hands_a_character_to_a_player(party: Party) -> None:
     client = party.client
     npc = party.character(party.gm, "Guard")
     path = party.url(f"/characters/{npc}/owner")
-    assert client.put(path, json={"owner_id": party.ids["player"]}, headers=party.player).status_code == 403
+    assert (
+        client.put(path, json={"owner_id": party.ids["player"]}, headers=party.player).status_code
+        == 403
+    )
     moved = client.put(path, json={"owner_id": party.ids["player"]}, headers=party.gm)
     assert moved.json()["owner_id"] == party.ids["player"]
     assert client.put(path, json={"owner_id": 999}, headers=party.gm).status_code == 400

@@ -41,7 +41,9 @@ def test_last_event_id_resumes_after_that_entry(party: Party) -> None:
     assert [int(i) for i, _, _ in got] == seqs[2:]
     assert [d["summary"] for _, _, d in got] == ["note 2", "note 3"]
     assert all(kind == "entry" and "<li" in d["html"] for _, kind, d in got)
-    by_query = party.client.get(party.url(f"/feed?follow=false&after={seqs[2]}"), headers=party.observer)
+    by_query = party.client.get(
+        party.url(f"/feed?follow=false&after={seqs[2]}"), headers=party.observer
+    )
     assert [int(i) for i, _, _ in _events(by_query.text)] == seqs[3:]
 
 
@@ -50,7 +52,9 @@ def test_the_log_pages_back_from_the_newest(party: Party) -> None:
         _note(party, f"n{i}")
     first = party.client.get(party.url("/log?limit=3"), headers=party.player).json()
     assert [e["summary"] for e in first["entries"]] == ["n6", "n5", "n4"]
-    second = party.client.get(party.url(f"/log?limit=3&before={first['next_before']}"), headers=party.player).json()
+    second = party.client.get(
+        party.url(f"/log?limit=3&before={first['next_before']}"), headers=party.player
+    ).json()
     assert [e["summary"] for e in second["entries"]] == ["n3", "n2", "n1"]
     everything = party.client.get(party.url("/log?limit=200"), headers=party.player).json()
     assert everything["next_before"] is None
@@ -90,13 +94,29 @@ def test_a_commit_wakes_the_open_feeds(slow_poll, db_url: str) -> None:
                 other.append(NewEntry(party.table_id, "note", "public", None, "from afar"))
 
             def write_here() -> None:
-                client.post(f"/api/tables/{party.table_id}/characters", json={"name": "Near"}, headers=party.player)
+                client.post(
+                    f"/api/tables/{party.table_id}/characters",
+                    json={"name": "Near"},
+                    headers=party.player,
+                )
 
-            near = _read_until(server, f"/api/tables/{party.table_id}/feed?after=0", party.observer, "Pia created Near", write_here)
+            near = _read_until(
+                server,
+                f"/api/tables/{party.table_id}/feed?after=0",
+                party.observer,
+                "Pia created Near",
+                write_here,
+            )
             assert near[-1]["summary"] == "Pia created Near"
             if other.sqlite:
                 pytest.skip("SQLite has no cross-process wake-up; its feeds poll (tested above)")
-            far = _read_until(server, path.replace("999999", str(near[-1]["seq"])), party.observer, "from afar", write_elsewhere)
+            far = _read_until(
+                server,
+                path.replace("999999", str(near[-1]["seq"])),
+                party.observer,
+                "from afar",
+                write_elsewhere,
+            )
             assert far[-1]["summary"] == "from afar"
             other.close()
     finally:
@@ -108,7 +128,13 @@ def test_a_revoked_member_feed_ends(live: LiveServer) -> None:
         party = seat_party(client)  # type: ignore[arg-type]
 
         def revoke() -> None:
-            client.patch(f"/api/tables/{party.table_id}/members/{party.ids['other']}", json={"revoked": True}, headers=party.gm)
+            client.patch(
+                f"/api/tables/{party.table_id}/members/{party.ids['other']}",
+                json={"revoked": True},
+                headers=party.gm,
+            )
 
-        got = _read_until(live, f"/api/tables/{party.table_id}/feed?after=0", party.other, "-", revoke)
+        got = _read_until(
+            live, f"/api/tables/{party.table_id}/feed?after=0", party.other, "-", revoke
+        )
         assert got[-1]["event"] == "revoked"

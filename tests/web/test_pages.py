@@ -17,7 +17,8 @@ def _open_table(client: TestClient, name: str = "Night run", gm: str = "Gina") -
     )
     assert made.status_code == 303, made.text
     cookie = made.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert "HttpOnly" in cookie
+    assert "SameSite=lax" in cookie
     table_id = int(made.headers["location"].rsplit("/", 1)[1])
     page = client.get(f"/t/{table_id}")
     match = TOKEN.search(page.text)
@@ -28,9 +29,11 @@ def _open_table(client: TestClient, name: str = "Night run", gm: str = "Gina") -
 def test_home_lists_every_table_ruleset_with_variants(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
-    assert 'value="empty-reach"' in page.text and "variant.empty-reach.gear_banes" in page.text
+    assert 'value="empty-reach"' in page.text
+    assert "variant.empty-reach.gear_banes" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
-    assert "<script>" not in page.text and " style=" not in page.text
+    assert "<script>" not in page.text
+    assert " style=" not in page.text
 
 
 def test_writes_need_the_token_and_the_same_origin(client: TestClient) -> None:
@@ -38,15 +41,26 @@ def test_writes_need_the_token_and_the_same_origin(client: TestClient) -> None:
     path = f"/t/{table_id}/characters"
     assert client.post(path, data={"name": "Ana"}).status_code == 403
     assert client.post(path, data={"name": "Ana", "csrf": "forged"}).status_code == 403
-    cross = client.post(path, data={"name": "Ana", "csrf": csrf}, headers={"Sec-Fetch-Site": "cross-site"})
+    cross = client.post(
+        path, data={"name": "Ana", "csrf": csrf}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
     assert cross.status_code == 403
-    origin = client.post(path, data={"name": "Ana", "csrf": csrf}, headers={"Origin": "http://evil.example"})
+    origin = client.post(
+        path, data={"name": "Ana", "csrf": csrf}, headers={"Origin": "http://evil.example"}
+    )
     assert origin.status_code == 403
     api = client.post(f"/api/tables/{table_id}/characters", json={"name": "Ana"})
     assert api.status_code == 403
-    ok = client.post(path, data={"name": "Ana", "csrf": csrf}, headers={"Sec-Fetch-Site": "same-origin"}, follow_redirects=False)
+    ok = client.post(
+        path,
+        data={"name": "Ana", "csrf": csrf},
+        headers={"Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
+    )
     assert ok.status_code == 303
-    with_header = client.post(f"/api/tables/{table_id}/characters", json={"name": "Bo"}, headers={"X-CSRF-Token": csrf})
+    with_header = client.post(
+        f"/api/tables/{table_id}/characters", json={"name": "Bo"}, headers={"X-CSRF-Token": csrf}
+    )
     assert with_header.status_code == 201
 
 
@@ -60,54 +74,117 @@ def test_joining_by_link_seats_a_second_browser(client: TestClient, app) -> None
         joined = player.post(f"/join/{invite}", data={"name": "Pia"}, follow_redirects=False)
         assert joined.status_code == 303
         page = player.get(f"/t/{table_id}")
-        assert page.status_code == 200 and "Pia" in page.text
+        assert page.status_code == 200
+        assert "Pia" in page.text
         assert "Invite links" not in page.text
         assert player.get("/").text.count(f'href="/t/{table_id}"') == 1
 
 
 def test_sheet_errors_show_beside_their_field(client: TestClient) -> None:
     table_id, csrf = _open_table(client)
-    made = client.post(f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False)
+    made = client.post(
+        f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False
+    )
     char_path = made.headers["location"]
     page = client.get(char_path)
-    assert 'id="s-attributes-Strength"' in page.text and "Exact chances" in page.text
-    bad = client.post(char_path + "/sheet", data={"csrf": csrf, "version": "1", "name": "Ana", "damage": "lots"})
+    assert 'id="s-attributes-Strength"' in page.text
+    assert "Exact chances" in page.text
+    bad = client.post(
+        char_path + "/sheet", data={"csrf": csrf, "version": "1", "name": "Ana", "damage": "lots"}
+    )
     assert bad.status_code == 400
     error = re.search(r'<div class="field field-int has-error">.*?</div>', bad.text, re.S)
-    assert error and 'name="damage"' in error.group(0) and "whole number" in error.group(0)
-    good = client.post(char_path + "/sheet", data={"csrf": csrf, "version": "1", "name": "Ana", "damage": "1"}, follow_redirects=False)
+    assert error
+    assert 'name="damage"' in error.group(0)
+    assert "whole number" in error.group(0)
+    good = client.post(
+        char_path + "/sheet",
+        data={"csrf": csrf, "version": "1", "name": "Ana", "damage": "1"},
+        follow_redirects=False,
+    )
     assert good.status_code == 303
-    stale = client.post(char_path + "/sheet", data={"csrf": csrf, "version": "1", "name": "Ana", "damage": "2"})
+    stale = client.post(
+        char_path + "/sheet", data={"csrf": csrf, "version": "1", "name": "Ana", "damage": "2"}
+    )
     assert stale.status_code == 409
 
 
 def test_roll_dialog_chances_and_roll_by_form(client: TestClient) -> None:
     table_id, csrf = _open_table(client)
-    char_path = client.post(f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False).headers["location"]
+    char_path = client.post(
+        f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False
+    ).headers["location"]
     chances = client.post(char_path + "/chances", data={"skill": "Force", "helpers": "1"}).json()
     assert chances["chances"][0]["label"] == "success"
-    rolled = client.post(char_path + "/roll", data={"csrf": csrf, "skill": "Force", "privacy": "gm"}, follow_redirects=False)
-    assert rolled.status_code == 303 and "#e" in rolled.headers["location"]
+    rolled = client.post(
+        char_path + "/roll",
+        data={"csrf": csrf, "skill": "Force", "privacy": "gm"},
+        follow_redirects=False,
+    )
+    assert rolled.status_code == 303
+    assert "#e" in rolled.headers["location"]
     page = client.get(f"/t/{table_id}")
-    assert 'class="card' in page.text and "Me and the game master" in page.text
+    assert 'class="card' in page.text
+    assert "Me and the game master" in page.text
     bad = client.post(char_path + "/roll", data={"csrf": csrf, "skill": "", "privacy": "public"})
-    assert bad.status_code == 400 and 'class="field field-select has-error"' in bad.text
+    assert bad.status_code == 400
+    assert 'class="field field-select has-error"' in bad.text
 
 
 def test_hostile_names_are_text(client: TestClient) -> None:
-    table_id, csrf = _open_table(client, name="<script>alert(1)</script>", gm="<img src=x onerror=alert(1)>")
+    table_id, _csrf = _open_table(
+        client, name="<script>alert(1)</script>", gm="<img src=x onerror=alert(1)>"
+    )
     page = client.get(f"/t/{table_id}").text
-    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<img src=x" not in page
 
 
 def test_the_log_page_and_json_import(client: TestClient) -> None:
     table_id, csrf = _open_table(client)
     sheet = '{"name": "Imported", "attributes": {"Strength": "D6", "Agility": "D8", "Wits": "D8", "Empathy": "D8"}, "base_health": 4, "base_resolve": 4}'
-    made = client.post(f"/t/{table_id}/characters/import", data={"csrf": csrf}, files={"file": ("a.json", sheet, "application/json")}, follow_redirects=False)
+    made = client.post(
+        f"/t/{table_id}/characters/import",
+        data={"csrf": csrf},
+        files={"file": ("a.json", sheet, "application/json")},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     assert "Imported" in client.get(made.headers["location"]).text
-    bad = client.post(f"/t/{table_id}/characters/import", data={"csrf": csrf}, files={"file": ("a.json", "{nope", "application/json")})
+    bad = client.post(
+        f"/t/{table_id}/characters/import",
+        data={"csrf": csrf},
+        files={"file": ("a.json", "{nope", "application/json")},
+    )
     assert bad.status_code == 400
     log = client.get(f"/t/{table_id}/log")
-    assert log.status_code == 200 and "Gina created Imported" in log.text
+    assert log.status_code == 200
+    assert "Gina created Imported" in log.text
+
+
+def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient) -> None:
+    made = client.post(
+        "/tables",
+        data={"name": "G", "gm_name": "Gina", "ruleset": "guided-test"},
+        follow_redirects=False,
+    )
+    table_id = int(made.headers["location"].rsplit("/", 1)[1])
+    table_page = client.get(f"/t/{table_id}").text
+    assert f'href="/t/{table_id}/create"' in table_page
+    csrf = TOKEN.search(table_page).group(1)  # type: ignore[union-attr]
+    page = client.get(f"/t/{table_id}/create").text
+    answers = [{}, {"kin": "human"}, {"name": "Hild"}]
+    for answer in answers:
+        state = re.search(r'name="state" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        fields = re.search(r'name="_fields" value="([^"]+)"', page).group(1).replace("&#34;", '"')  # type: ignore[union-attr]
+        posted = client.post(
+            f"/t/{table_id}/create",
+            data={"csrf": csrf, "state": state, "_fields": fields, **answer},
+            follow_redirects=False,
+        )
+        if posted.status_code == 303:
+            break
+        page = posted.text
+    assert posted.status_code == 303, posted.text
+    assert "Hild" in client.get(posted.headers["location"]).text

@@ -126,7 +126,11 @@ class SqlStore:
             raise NotFound("invite", "(token)")
         table = _table(row)
         role: Role = (
-            "gm" if token == table.gm_token else "player" if token == table.player_token else "observer"
+            "gm"
+            if token == table.gm_token
+            else "player"
+            if token == table.player_token
+            else "observer"
         )
         return table, role
 
@@ -235,7 +239,10 @@ class SqlStore:
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
         where = and_(characters.c.table_id == table_id, characters.c.id == character_id)
         with self._write() as conn:
-            if conn.execute(update(characters).where(where).values(owner_id=owner_id)).rowcount == 0:
+            if (
+                conn.execute(update(characters).where(where).values(owner_id=owner_id)).rowcount
+                == 0
+            ):
                 raise NotFound("character", character_id)
         return self.character(table_id, character_id)
 
@@ -253,7 +260,9 @@ class SqlStore:
             listener(logged.table_id, logged.seq)
         return logged
 
-    def _append(self, conn: Connection, entry: NewEntry, changes: Sequence[SheetChange]) -> LogEntry:
+    def _append(
+        self, conn: Connection, entry: NewEntry, changes: Sequence[SheetChange]
+    ) -> LogEntry:
         c = log_entries.c
         locked = select(game_tables.c.id).where(game_tables.c.id == entry.table_id)
         if conn.execute(locked.with_for_update()).first() is None:

@@ -20,11 +20,11 @@ from rulebound.rulesets.table import ActionView
 from rulebound.store import LogEntry, Member, NotFound, Role
 from rulebound.web.api_models import (
     ActionIn,
+    ChancesIn,
+    ChancesOut,
     CharacterDetailOut,
     CharacterIn,
     CharacterOut,
-    ChancesIn,
-    ChancesOut,
     CreateTableIn,
     CreationIn,
     CreationOut,
@@ -89,7 +89,11 @@ def table_out(request: Request, viewer: Viewer) -> TableOut:
     if viewer.is_gm:
         link = lambda token: str(request.url_for("join_page", token=token))  # noqa: E731
         observer = link(table.observer_token) if table.observer_token else None
-        invites = {"gm": link(table.gm_token), "player": link(table.player_token), "observer": observer}
+        invites = {
+            "gm": link(table.gm_token),
+            "player": link(table.player_token),
+            "observer": observer,
+        }
     return TableOut.model_validate(
         {
             "id": table.id,
@@ -198,7 +202,9 @@ def edit_character(
 
 
 @router.put(CHAR + "/sheet", response_model=CharacterDetailOut)
-def replace_sheet(table_id: int, character_id: int, body: SheetIn, request: Request) -> dict[str, Any]:
+def replace_sheet(
+    table_id: int, character_id: int, body: SheetIn, request: Request
+) -> dict[str, Any]:
     viewer = writer_for(request, table_id)
     row = service_of(request).replace_sheet(viewer, character_id, body.sheet, body.version)
     return character_detail(request, viewer, row)
@@ -250,7 +256,9 @@ def get_entry(table_id: int, entry_id: int, request: Request) -> EntryOut:
     return _entry(request, viewer_for(request, table_id), entry_id)
 
 
-@router.post(TABLE + "/entries/{entry_id}/actions/{action}", response_model=EntryOut, status_code=201)
+@router.post(
+    TABLE + "/entries/{entry_id}/actions/{action}", response_model=EntryOut, status_code=201
+)
 def follow_up(
     table_id: int, entry_id: int, action: str, body: FollowUpIn, request: Request
 ) -> EntryOut:
@@ -317,7 +325,9 @@ def export_log(
     name = f"table-{table_id}-log.{format}"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     if format == "json":
-        body = json.dumps({"table": viewer.table.name, "entries": views}, indent=2, ensure_ascii=False)
+        body = json.dumps(
+            {"table": viewer.table.name, "entries": views}, indent=2, ensure_ascii=False
+        )
         return Response(body, media_type="application/json", headers=headers)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -340,7 +350,9 @@ async def feed(
 ) -> StreamingResponse:
     """Entries after ``Last-Event-ID`` (or ``after``) that you may see, then live ones."""
     viewer = await run_in_threadpool(viewer_for, request, table_id)
-    start = after if after is not None else int(last_event_id) if (last_event_id or "").isdigit() else 0
+    start = (
+        after if after is not None else int(last_event_id) if (last_event_id or "").isdigit() else 0
+    )
     return StreamingResponse(
         event_stream(request, viewer, start, follow),
         media_type="text/event-stream",
@@ -348,9 +360,7 @@ async def feed(
     )
 
 
-def event_stream(
-    request: Request, viewer: Viewer, start: int, follow: bool
-) -> AsyncIterator[str]:
+def event_stream(request: Request, viewer: Viewer, start: int, follow: bool) -> AsyncIterator[str]:
     service, settings = service_of(request), settings_of(request)
     render_html = request.app.state.render_entry
 

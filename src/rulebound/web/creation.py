@@ -12,11 +12,13 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rulebound.core.canonical import canonical_json
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.rulesets.table import CreationStep
+from rulebound.core.random_source import SystemSource
+from rulebound.rulesets.table import CreationStep, TableRules
 from rulebound.store import CharacterRow
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.service import TableService
@@ -37,7 +39,9 @@ def unsign(secret: bytes, viewer: Viewer, blob: str | None) -> dict[str, Any]:
         return {}
     body, _, mac = blob.rpartition(".")
     if not body or not hmac.compare_digest(mac, _mac(secret, viewer, body)):
-        raise InvalidInput("state", "(tampered or from another table)", "the state of the last step")
+        raise InvalidInput(
+            "state", "(tampered or from another table)", "the state of the last step"
+        )
     state = json.loads(base64.urlsafe_b64decode(body.encode()))
     if not isinstance(state, dict):
         raise InvalidInput("state", state, "an object")
@@ -51,9 +55,14 @@ class StepResult:
     character: CharacterRow | None
 
 
-def has_guided_creation(service: TableService, ruleset: str, table_id: int) -> bool:
-    rules = service.game(ruleset).table
-    return rules.creation({}, {}, service.source(table_id)) is not None
+@cache
+def _guided(rules: TableRules) -> bool:
+    return rules.creation({}, {}, SystemSource()) is not None
+
+
+def has_guided_creation(service: TableService, ruleset: str) -> bool:
+    """Whether the ruleset offers guided creation (asked once; the probe's dice are thrown away)."""
+    return _guided(service.game(ruleset).table)
 
 
 def advance(
@@ -67,7 +76,9 @@ def advance(
     rules = service.game(viewer.table.ruleset).table
     step = rules.creation(state, form, service.source(viewer.table.id))
     if step is None:
-        raise RuleViolation("creation", "this ruleset has no guided creation; create a sheet instead")
+        raise RuleViolation(
+            "creation", "this ruleset has no guided creation; create a sheet instead"
+        )
     signed = sign(secret, viewer, dict(step.state))
     made = None
     if step.sheet is not None:

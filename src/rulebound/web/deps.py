@@ -35,7 +35,9 @@ def writer_for(request: Request, table_id: int, sent_token: str | None = None) -
     return viewer
 
 
-def entry_views(request: Request, viewer: Viewer, entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
+def entry_views(
+    request: Request, viewer: Viewer, entries: Sequence[LogEntry]
+) -> list[dict[str, Any]]:
     ctx = context_for(service_of(request).store, viewer, entries)
     return [v for v in (entry_view(e, ctx) for e in entries) if v is not None]
 

@@ -17,7 +17,7 @@ from starlette.datastructures import FormData
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.table import Field
 from rulebound.store import ROLES, Role
-from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name, find_viewer, same_origin
+from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name, same_origin
 from rulebound.web.creation import has_guided_creation
 from rulebound.web.deps import character_summary, entry_views, service_of, viewer_for, writer_for
 from rulebound.web.forms import parse_form
@@ -35,9 +35,7 @@ async def off_loop(fn: Callable[[], T]) -> T:
 
 def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     templates = request.app.state.templates
-    response: HTMLResponse = templates.TemplateResponse(
-        request, name, context, status_code=status
-    )
+    response: HTMLResponse = templates.TemplateResponse(request, name, context, status_code=status)
     return response
 
 
@@ -60,7 +58,9 @@ def seat_cookie(response: Response, seat: Seat) -> Response:
 async def posted(request: Request, table_id: int) -> tuple[Viewer, FormData]:
     form = await request.form()
     token = form.get(CSRF_FIELD)
-    viewer = await off_loop(lambda: writer_for(request, table_id, token if isinstance(token, str) else None))
+    viewer = await off_loop(
+        lambda: writer_for(request, table_id, token if isinstance(token, str) else None)
+    )
     return viewer, form
 
 
@@ -149,7 +149,7 @@ def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
         "after": entries[0].seq if entries else 0,
         "older": entries[-1].seq if len(entries) == 30 else None,
         "table_actions": game.table.table_actions() if viewer.is_gm else (),
-        "guided": has_guided_creation(service, table.ruleset, table.id),
+        "guided": has_guided_creation(service, table.ruleset),
         "roles": ROLES,
     }
 
@@ -175,7 +175,9 @@ async def log_page(table_id: int, request: Request, before: int | None = None) -
     viewer = await off_loop(lambda: viewer_for(request, table_id))
     size = request.app.state.settings.page_size
     store = service_of(request).store
-    entries = await off_loop(lambda: store.entries(table_id, viewer.scope, before=before, limit=size))
+    entries = await off_loop(
+        lambda: store.entries(table_id, viewer.scope, before=before, limit=size)
+    )
     views = await off_loop(lambda: entry_views(request, viewer, entries))
     older = entries[-1].seq if len(entries) == size else None
     return page(request, "log.html", viewer=viewer, table=viewer.table, entries=views, older=older)
@@ -206,7 +208,10 @@ async def update_member(table_id: int, member_id: int, request: Request) -> Resp
 async def table_action(table_id: int, action: str, request: Request) -> Response:
     viewer, form = await posted(request, table_id)
     service = service_of(request)
-    view = next((a for a in service.game(viewer.table.ruleset).table.table_actions() if a.key == action), None)
+    view = next(
+        (a for a in service.game(viewer.table.ruleset).table.table_actions() if a.key == action),
+        None,
+    )
     params = parse_form(view.fields if view else (), form)
     privacy = form.get("privacy", "public")
     entry = await off_loop(lambda: service.table_act(viewer, action, params, privacy))

@@ -24,7 +24,9 @@ CHAR = "/t/{table_id}/c/{character_id}"
 
 def _errors(fields: Any, exc: InvalidInput) -> dict[str, str]:
     target = field_for_error(fields, exc.field) or "_form"
-    return {target: str(exc) if target == "_form" else f"got {exc.value!r}; expected {exc.expected}"}
+    return {
+        target: str(exc) if target == "_form" else f"got {exc.value!r}; expected {exc.expected}"
+    }
 
 
 def character_context(
@@ -80,7 +82,9 @@ async def _uploaded(form: Any) -> dict[str, Any]:
     try:
         sheet = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidInput("sheet", str(text)[:60], f"a character file in JSON ({exc.msg})") from None
+        raise InvalidInput(
+            "sheet", str(text)[:60], f"a character file in JSON ({exc.msg})"
+        ) from None
     if not isinstance(sheet, dict):
         raise InvalidInput("sheet", sheet, "a JSON object (a character file)")
     return sheet
@@ -121,7 +125,7 @@ async def import_sheet(table_id: int, character_id: int, request: Request) -> Re
     try:
         sheet = await _uploaded(form)
         await off_loop(lambda: service.replace_sheet(viewer, character_id, sheet, None))
-    except InvalidInput as exc:
+    except InvalidInput:
         context = await off_loop(
             lambda: character_context(request, viewer, character_id, import_error=str(exc))
         )
@@ -155,7 +159,7 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
         entry = await off_loop(
             lambda: service_of(request).roll(viewer, character_id, values, privacy)
         )
-    except InvalidInput as exc:
+    except InvalidInput:
         context = await off_loop(
             lambda: character_context(
                 request,
@@ -178,9 +182,7 @@ async def sheet_action(table_id: int, character_id: int, action: str, request: R
     view = next((a for a in actions if a.key == action), None)
     params = parse_form(view.fields if view else (), form)
     privacy = form.get("privacy", "public")
-    entry = await off_loop(
-        lambda: service.sheet_act(viewer, character_id, action, params, privacy)
-    )
+    entry = await off_loop(lambda: service.sheet_act(viewer, character_id, action, params, privacy))
     return back(f"/t/{table_id}#e{entry.id}")
 
 

@@ -130,7 +130,9 @@ class TableService:
             changes.append("may play any character" if grant_all else "plays own characters")
         if changes:
             summary = f"{viewer.member.name}: {member.name} " + ", ".join(changes)
-            self.store.append(NewEntry(viewer.table.id, "member", "public", viewer.member.id, summary))
+            self.store.append(
+                NewEntry(viewer.table.id, "member", "public", viewer.member.id, summary)
+            )
         return member
 
     def set_owner(self, viewer: Viewer, character_id: int, owner_id: int | None) -> CharacterRow:
@@ -161,10 +163,16 @@ class TableService:
         if viewer.member.role == "observer":
             raise Forbidden("observers watch the table; they cannot act")
         rules = self.game(viewer.table.ruleset).table
-        made = rules.validate_sheet(sheet) if sheet is not None else rules.new_sheet(clean_name("name", name))
+        made = (
+            rules.validate_sheet(sheet)
+            if sheet is not None
+            else rules.new_sheet(clean_name("name", name))
+        )
         row = self.store.create_character(viewer.table.id, viewer.member.id, made)
         summary = f"{viewer.member.name} created {row.name}"
-        self.store.append(NewEntry(viewer.table.id, "character", "public", viewer.member.id, summary, row.id))
+        self.store.append(
+            NewEntry(viewer.table.id, "character", "public", viewer.member.id, summary, row.id)
+        )
         return row
 
     def edit_sheet(
@@ -187,7 +195,9 @@ class TableService:
             raise Conflict("character", f"the sheet is at version {row.version}, not {version}")
         return row
 
-    def _save(self, viewer: Viewer, row: CharacterRow, sheet: dict[str, Any], verb: str) -> CharacterRow:
+    def _save(
+        self, viewer: Viewer, row: CharacterRow, sheet: dict[str, Any], verb: str
+    ) -> CharacterRow:
         summary = f"{viewer.member.name} {verb} {row.name}"
         entry = NewEntry(viewer.table.id, "sheet", "public", viewer.member.id, summary, row.id)
         self.store.append(entry, [SheetChange(row.id, row.version, sheet)])
@@ -195,7 +205,9 @@ class TableService:
 
     # rolls and follow-ups
 
-    def chances(self, viewer: Viewer, character_id: int, form: Mapping[str, Any]) -> dict[str, Fraction]:
+    def chances(
+        self, viewer: Viewer, character_id: int, form: Mapping[str, Any]
+    ) -> dict[str, Fraction]:
         row = self.store.character(viewer.table.id, character_id)
         return dict(self.game(viewer.table.ruleset).table.chances(row.sheet, form))
 
@@ -233,7 +245,9 @@ class TableService:
             raise Forbidden("you cannot see this result")
         row = self.editable(viewer, root.character_id)
         if self.store.has_child(leaf.id):
-            raise Conflict("follow-up", "this result was already followed up; act on the latest one")
+            raise Conflict(
+                "follow-up", "this result was already followed up; act on the latest one"
+            )
         rules = self.game(viewer.table.ruleset).table
         records = [entry.record for entry in chain]
         play = rules.act(row.sheet, records, action, params, self.source(viewer.table.id))

@@ -16,6 +16,7 @@ from rulebound.rulesets.legacy.character import Change, Character, Event
 from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, luck_request, roll_check
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 from rulebound.rulesets.legacy.fate import burn
+from rulebound.rulesets.legacy.fate import spend_fate as pay_fate
 from rulebound.rulesets.legacy.rules import (
     DEATH_SAVE_DIE,
     DEATH_SAVE_LIMIT,
@@ -167,13 +168,18 @@ def death_save(
     spend_fate: bool = False,
     burn_fate: bool = False,
     important: bool = False,
+    use_stamina: bool = False,
+    scale: str = DEFAULT_SCALE,
     cat: Catalogue | None = None,
 ) -> tuple[Change, DeathSave]:
     """One round's death save; fate must be used before the roll (spend: pass; burn: 3 passes).
 
     Fate is for a player character or a sufficiently important NPC (``important``).
-    A soul that cancels critical failures (Halfling) makes a LCK save after a
-    natural 20: if it passes, the save is judged as a plain failure (1, not 2).
+    A spend is paid like any other (a God-Fragment may keep the point, a Warlock may
+    pay 1d10 STM with ``use_stamina``). A soul that cancels critical failures
+    (Halfling) makes a LCK save after a natural 20: if it passes, the save is judged
+    as a plain failure (1, not 2). The save itself is a d20 in every scale (ruling 13);
+    the souls' LCK checks use the table's ``scale``.
     """
     c = cat or catalogue()
     if not char.bleeding:
@@ -190,20 +196,20 @@ def death_save(
     current = char
     face: int | None = None
     if burn_fate:
-        change = burn(char, rec, "a death save", c)
-        current, events = change.character, list(change.events)
+        change = burn(char, rec, "a death save", c, scale=scale)
+        current, events, results = change.character, list(change.events), list(change.results)
         ds, df = DEATH_SAVE_LIMIT, 0
     elif spend_fate:
-        if char.fate < 1:
-            raise RuleViolation("fate", "no fate points left to spend")
-        current = char.model_copy(update={"fate": char.fate - 1})
+        paid = pay_fate(
+            char, rec, use_stamina=use_stamina, purpose="passes this death save", scale=scale, cat=c
+        )
+        current, events, results = paid.character, list(paid.events), list(paid.results)
         ds, df = 1, 0
-        events.append(Event("fate spent", "passes this death save"))
     else:
         face = rec.draw(DEATH_SAVE_DIE)
         ds, df = death_save_points(face)
         if face == DEATH_SAVE_DIE and "cancel-critical-failure" in c.soul(char.soul).powers:
-            save = roll_check(luck_request(char.lck, label="LCK save: cancel the critical"), rec)
+            save = roll_check(luck_request(char.lck, scale, "LCK save: cancel the critical"), rec)
             results.append(save)
             if save.succeeded:
                 df = 1

@@ -27,11 +27,18 @@ from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, characteristic_bonus
 BURN_LCK_COST = 10
 
 
-def _pay(char: Character, source: RandomSource, use_stamina: bool, cat: Catalogue) -> Change:
+def _pay(
+    char: Character,
+    source: RandomSource,
+    use_stamina: bool,
+    cat: Catalogue,
+    scale: str = DEFAULT_SCALE,
+) -> Change:
     """Pay for one spend; the soul decides whether and how the point goes.
 
     A soul's LCK check on the price (God-Fragment here, Soulless in ``burn``) is part
-    of paying, not a test: it is rolled plainly, even in a death save (ruling 69).
+    of paying, not a test: it is rolled plainly, even in a death save (ruling 69), on
+    the table's ``scale`` like every other LCK check.
     """
     soul = cat.soul(char.soul)
     if use_stamina:
@@ -53,7 +60,7 @@ def _pay(char: Character, source: RandomSource, use_stamina: bool, cat: Catalogu
     if char.fate < 1:
         raise RuleViolation("fate", "no fate points left to spend")
     if soul.spend_luck_check:
-        check = roll_check(luck_request(char.lck, label="God-Fragment LCK check"), source)
+        check = roll_check(luck_request(char.lck, scale, "God-Fragment LCK check"), source)
         if check.succeeded:
             return Change(
                 char, (Event("fate kept", "God-Fragment: the LCK check passed"),), (check,)
@@ -71,10 +78,11 @@ def spend_fate(
     *,
     use_stamina: bool = False,
     purpose: str = "",
+    scale: str = DEFAULT_SCALE,
     cat: Catalogue | None = None,
 ) -> Change:
     """Spend one fate point for an ability that asks for one (souls change the price)."""
-    paid = _pay(char, source, use_stamina, cat or catalogue())
+    paid = _pay(char, source, use_stamina, cat or catalogue(), scale)
     if not purpose:
         return paid
     return Change(paid.character, (*paid.events, Event("fate use", purpose)), paid.results)
@@ -89,7 +97,7 @@ def spend_reroll(
     cat: Catalogue | None = None,
 ) -> tuple[Change, LegacyResult]:
     """Pay, then reroll the same check; the new result's parent is the old one."""
-    paid = _pay(char, source, use_stamina, cat or catalogue())
+    paid = _pay(char, source, use_stamina, cat or catalogue(), result.request.scale)
     rolled = roll_as(paid.character, result.request, source, parent=result, note="fate reroll")
     new = rolled.results[0]
     return Change(rolled.character, (*paid.events, *rolled.events), (*paid.results, new)), new
@@ -110,7 +118,7 @@ def luck_swap(
     if affinity is not None and affinity == soul.free_luck_swap_affinity:
         paid = Change(char, (Event("free luck swap", f"{soul.name}: no fate needed"),))
     else:
-        paid = _pay(char, source, use_stamina, c)
+        paid = _pay(char, source, use_stamina, c, scale)
     rolled = roll_as(paid.character, luck_request(char.lck, scale), source)
     result = rolled.results[0]
     events = (*paid.events, *rolled.events)
@@ -122,6 +130,8 @@ def burn(
     source: RandomSource,
     purpose: str = "avoid death",
     cat: Catalogue | None = None,
+    *,
+    scale: str = DEFAULT_SCALE,
 ) -> Change:
     """Burn a point: LCK -10 (needs LCK 10 or more), fate then capped at the new LCK bonus."""
     c = cat or catalogue()
@@ -133,7 +143,7 @@ def burn(
         raise RuleViolation("burn fate", "no fate points left to burn")
     soul = c.soul(char.soul)
     if soul.burn_luck_check:
-        check = roll_check(luck_request(char.lck, label="Soulless LCK check"), source)
+        check = roll_check(luck_request(char.lck, scale, "Soulless LCK check"), source)
         if check.succeeded:
             spent = char.model_copy(update={"fate": char.fate - 1})
             event = Event("fate spent", f"Soulless: burn for {purpose} became a spend")

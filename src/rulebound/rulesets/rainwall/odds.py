@@ -6,9 +6,10 @@ choosing how many of the remaining dice show each face (a binomial weight)
 and spending points on them as the greedy would. Faces the spend treats alike
 are walked as one class of ``w`` faces (weight ``comb(left, k) * w**k``): every
 success face below 10, and every failure below 10 that the bonus can never
-fix. Face 10 is always its own class, since the flub rule counts it. The state
-is small (dice left, raw successes, points left, dice fixed, tens), so n = 10
-is instant.
+fix. Face 10 is its own class wherever the flub rule can count it. Once the
+points left cannot buy the next class (prices only rise), the remaining dice
+are placed in one step. The state is small (dice left, raw successes, points
+left, dice fixed, tens), so n = 10 is instant.
 """
 
 from __future__ import annotations
@@ -81,8 +82,15 @@ def outcome_weights(
     classes = face_classes(skill, bonus, options, count_tens)
     for index, (width, price, tens_class) in enumerate(classes):
         last = index == len(classes) - 1
+        rest = sum(c[0] for c in classes[index:])
         following: dict[State, int] = {}
         for (left, raw, points, fixed, tens), weight in states.items():
+            if price and left and points < price and not count_tens:
+                # the points left buy nothing from here on (prices only rise): the
+                # remaining dice fall anywhere in the remaining faces, all alike
+                state = (0, raw, points, fixed, tens)
+                following[state] = following.get(state, 0) + weight * rest**left
+                continue
             # the last class takes every die still unassigned
             for count in (left,) if last else range(left + 1):
                 if price == 0:

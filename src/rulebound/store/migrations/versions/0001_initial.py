@@ -66,7 +66,9 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["table_id"], ["game_tables.id"], name="fk_characters_table_id_game_tables"
         ),
-        sa.ForeignKeyConstraint(["owner_id"], ["members.id"], name="fk_characters_owner_id_members"),
+        sa.ForeignKeyConstraint(
+            ["owner_id"], ["members.id"], name="fk_characters_owner_id_members"
+        ),
     )
     op.create_index("ix_characters_table_id", "characters", ["table_id"])
     op.create_table(
