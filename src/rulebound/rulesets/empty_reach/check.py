@@ -106,8 +106,10 @@ def _attribute_for(request: CheckRequest, content: EmptyReachContent) -> tuple[s
 
 
 def _situation_modifiers(request: CheckRequest, content: EmptyReachContent) -> list[Modifier]:
+    if not request.situations:
+        return []
     owned = {content.specialty(name).name for name in request.specialties}
-    toggles = {spec.toggle_key: spec for spec in content.specialties.values()}
+    toggles = content.toggles
     found: list[Modifier] = []
     seen: set[str] = set()
     for key in request.situations:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal, Self
 
@@ -133,6 +133,11 @@ class EmptyReachContent:
     difficulty: dict[str, DifficultySpec]
     situations: dict[str, SituationSpec]
     specialties: dict[str, SpecialtySpec]
+
+    @cached_property
+    def toggles(self) -> dict[str, SpecialtySpec]:
+        """Specialties by the situation key that toggles them in a roll dialog."""
+        return {spec.toggle_key: spec for spec in self.specialties.values()}
 
     @staticmethod
     def build(
