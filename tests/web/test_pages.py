@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from fastapi.testclient import TestClient
@@ -143,7 +144,14 @@ def test_hostile_names_are_text(client: TestClient) -> None:
 
 def test_the_log_page_and_json_import(client: TestClient) -> None:
     table_id, csrf = _open_table(client)
-    sheet = '{"name": "Imported", "attributes": {"Strength": "D6", "Agility": "D8", "Wits": "D8", "Empathy": "D8"}, "base_health": 4, "base_resolve": 4}'
+    sheet = json.dumps(
+        {
+            "name": "Imported",
+            "attributes": {"Strength": "D6", "Agility": "D8", "Wits": "D8", "Empathy": "D8"},
+            "base_health": 4,
+            "base_resolve": 4,
+        }
+    )
     made = client.post(
         f"/t/{table_id}/characters/import",
         data={"csrf": csrf},
@@ -163,7 +171,7 @@ def test_the_log_page_and_json_import(client: TestClient) -> None:
     assert "Gina created Imported" in log.text
 
 
-def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient) -> None:
+def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient, dice) -> None:
     made = client.post(
         "/tables",
         data={"name": "G", "gm_name": "Gina", "ruleset": "guided-test"},
@@ -173,18 +181,25 @@ def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient) -> None:
     table_page = client.get(f"/t/{table_id}").text
     assert f'href="/t/{table_id}/create"' in table_page
     csrf = TOKEN.search(table_page).group(1)  # type: ignore[union-attr]
+    dice.seeds[:] = [1]  # might 2: a giant is refused
     page = client.get(f"/t/{table_id}/create").text
-    answers = [{}, {"kin": "human"}, {"name": "Hild"}]
-    for answer in answers:
+
+    def post(answer: dict[str, str]) -> object:
         state = re.search(r'name="state" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-        fields = re.search(r'name="_fields" value="([^"]+)"', page).group(1).replace("&#34;", '"')  # type: ignore[union-attr]
-        posted = client.post(
+        return client.post(
             f"/t/{table_id}/create",
-            data={"csrf": csrf, "state": state, "_fields": fields, **answer},
+            data={"csrf": csrf, "state": state, **answer},
             follow_redirects=False,
         )
-        if posted.status_code == 303:
-            break
-        page = posted.text
-    assert posted.status_code == 303, posted.text
-    assert "Hild" in client.get(posted.headers["location"]).text
+
+    page = post({}).text  # type: ignore[attr-defined]
+    assert "Choose a kin" in page
+    refused = post({"kin": "giant"})
+    assert refused.status_code == 400  # type: ignore[attr-defined]
+    assert "Choose a kin" in refused.text
+    assert "needs might 4" in refused.text
+    page = refused.text  # type: ignore[attr-defined]
+    page = post({"kin": "human"}).text  # type: ignore[attr-defined]
+    done = post({"name": "Hild"})
+    assert done.status_code == 303  # type: ignore[attr-defined]
+    assert "Hild" in client.get(done.headers["location"]).text  # type: ignore[attr-defined]

@@ -46,7 +46,7 @@ from rulebound.web.api_models import (
     VariantOut,
 )
 from rulebound.web.auth import Viewer
-from rulebound.web.creation import advance
+from rulebound.web.creation import advance, pending
 from rulebound.web.deps import (
     character_detail,
     character_summary,
@@ -87,7 +87,10 @@ def table_out(request: Request, viewer: Viewer) -> TableOut:
     table = service.store.table(viewer.table.id)
     invites = None
     if viewer.is_gm:
-        link = lambda token: str(request.url_for("join_page", token=token))  # noqa: E731
+
+        def link(token: str) -> str:
+            return str(request.url_for("join_page", token=token))
+
         observer = link(table.observer_token) if table.observer_token else None
         invites = {
             "gm": link(table.gm_token),
@@ -284,7 +287,8 @@ def table_action(table_id: int, action: str, body: ActionIn, request: Request) -
 @router.post(TABLE + "/creation", response_model=CreationOut)
 def creation(table_id: int, body: CreationIn, request: Request) -> dict[str, Any]:
     viewer = writer_for(request, table_id)
-    result = advance(service_of(request), viewer, body.state, body.form)
+    service = service_of(request)
+    result = advance(service, viewer, pending(service, viewer, body.state), body.form)
     made = result.character
     return {
         "title": result.step.title,
@@ -350,9 +354,8 @@ async def feed(
 ) -> StreamingResponse:
     """Entries after ``Last-Event-ID`` (or ``after``) that you may see, then live ones."""
     viewer = await run_in_threadpool(viewer_for, request, table_id)
-    start = (
-        after if after is not None else int(last_event_id) if (last_event_id or "").isdigit() else 0
-    )
+    resume = last_event_id or ""
+    start = after if after is not None else int(resume) if resume.isdigit() else 0
     return StreamingResponse(
         event_stream(request, viewer, start, follow),
         media_type="text/event-stream",

@@ -67,10 +67,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = SqlStore(settings.database_url)
     hub = Hub()
     store.listeners.append(hub.wake)
-    listener = None if store.sqlite else PgListener(store.url, hub.wake)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        listener = None if store.sqlite else PgListener(store.url, hub.wake)
+        app.state.listener = listener
         if listener is not None:
             listener.start()
         try:
@@ -85,13 +86,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description="A virtual table for The Empty Reach, Rainwall, Legacy and Ghostburn.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which our CSP forbids
+        redoc_url=None,
     )
     templates = Jinja2Templates(directory=HERE / "templates")
     configure(templates)
     app.state.settings = settings
     app.state.store = store
     app.state.hub = hub
-    app.state.listener = listener
     app.state.templates = templates
     app.state.service = TableService(store, settings.games(), settings.source)
 

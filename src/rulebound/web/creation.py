@@ -12,13 +12,12 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from rulebound.core.canonical import canonical_json
+from rulebound.core.canonical import canonical_json, to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import SystemSource
-from rulebound.rulesets.table import CreationStep, TableRules
+from rulebound.rulesets.table import Choice, CreationStep, Field
 from rulebound.store import CharacterRow
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.service import TableService
@@ -55,31 +54,68 @@ class StepResult:
     character: CharacterRow | None
 
 
-@cache
-def _guided(rules: TableRules) -> bool:
-    return rules.creation({}, {}, SystemSource()) is not None
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The step last shown, rebuilt from its signed blob: its state and its form."""
+
+    step: CreationStep
+    blob: str | None
+
+
+_GUIDED: dict[str, bool] = {}
 
 
 def has_guided_creation(service: TableService, ruleset: str) -> bool:
     """Whether the ruleset offers guided creation (asked once; the probe's dice are thrown away)."""
-    return _guided(service.game(ruleset).table)
+    if ruleset not in _GUIDED:
+        rules = service.game(ruleset).table
+        _GUIDED[ruleset] = rules.creation({}, {}, SystemSource()) is not None
+    return _GUIDED[ruleset]
+
+
+def _field(data: dict[str, Any]) -> Field:
+    default = data.get("default")
+    return Field(
+        name=str(data["name"]),
+        label=str(data.get("label", "")),
+        kind=data["kind"],
+        choices=tuple(Choice(str(c["value"]), str(c["label"])) for c in data.get("choices", ())),
+        default=tuple(default) if isinstance(default, list) else default,
+        minimum=data.get("minimum"),
+        maximum=data.get("maximum"),
+        help=str(data.get("help", "")),
+        group=str(data.get("group", "")),
+    )
+
+
+def pending(service: TableService, viewer: Viewer, blob: str | None) -> Pending:
+    """Check the blob's signature and rebuild the step it was made for (none: the start)."""
+    payload = unsign(service.store.secret("creation"), viewer, blob)
+    view = payload.get("view") or {}
+    step = CreationStep(
+        title=str(view.get("title", "")),
+        fields=tuple(_field(f) for f in view.get("fields", ())),
+        state=dict(payload.get("state") or {}),
+        notes=tuple(str(n) for n in view.get("notes", ())),
+    )
+    return Pending(step, blob)
 
 
 def advance(
-    service: TableService, viewer: Viewer, blob: str | None, form: dict[str, Any]
+    service: TableService, viewer: Viewer, last: Pending, form: dict[str, Any]
 ) -> StepResult:
     """Post one step's form; on the last step the character is created for the viewer."""
     if viewer.member.role == "observer":
         raise Forbidden("observers watch the table; they cannot act")
-    secret = service.store.secret("creation")
-    state = unsign(secret, viewer, blob)
     rules = service.game(viewer.table.ruleset).table
-    step = rules.creation(state, form, service.source(viewer.table.id))
+    step = rules.creation(last.step.state, form, service.source(viewer.table.id))
     if step is None:
         raise RuleViolation(
             "creation", "this ruleset has no guided creation; create a sheet instead"
         )
-    signed = sign(secret, viewer, dict(step.state))
+    view = {"title": step.title, "fields": to_jsonable(step.fields), "notes": list(step.notes)}
+    payload = {"state": dict(step.state), "view": view}
+    signed = sign(service.store.secret("creation"), viewer, payload)
     made = None
     if step.sheet is not None:
         made = service.new_character(viewer, None, step.sheet)

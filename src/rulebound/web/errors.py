@@ -49,9 +49,10 @@ async def handle(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse(body, status_code=status)
     templates = request.app.state.templates
-    return templates.TemplateResponse(
+    response: Response = templates.TemplateResponse(
         request, "error.html", {"status": status, "error": body}, status_code=status
     )
+    return response
 
 
 def install_error_handlers(app: FastAPI) -> None:

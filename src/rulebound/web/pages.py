@@ -33,9 +33,9 @@ async def off_loop(fn: Callable[[], T]) -> T:
     return await run_in_threadpool(fn)
 
 
-def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def page(request: Request, name: str, code: int = 200, **context: Any) -> HTMLResponse:
     templates = request.app.state.templates
-    response: HTMLResponse = templates.TemplateResponse(request, name, context, status_code=status)
+    response: HTMLResponse = templates.TemplateResponse(request, name, context, status_code=code)
     return response
 
 
@@ -224,7 +224,9 @@ async def follow_up(table_id: int, entry_id: int, action: str, request: Request)
     service = service_of(request)
     parent = await off_loop(lambda: service.store.entry(table_id, entry_id))
     card_actions = (parent.card or {}).get("actions", []) if viewer.sees_fully(parent) else []
-    fields = next((a.get("fields", []) for a in card_actions if a.get("key") == action), [])
+    fields: list[dict[str, Any]] = next(
+        (a.get("fields", []) for a in card_actions if a.get("key") == action), []
+    )
     params = parse_form([_field(f) for f in fields], form)
     entry = await off_loop(lambda: service.follow_up(viewer, entry_id, action, params))
     return back(f"/t/{table_id}#e{entry.id}")

@@ -9,10 +9,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.table import Field
+from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.web.auth import Viewer
-from rulebound.web.creation import advance
+from rulebound.web.creation import StepResult, advance, pending
 from rulebound.web.deps import character_detail, service_of, viewer_for
 from rulebound.web.forms import field_for_error, form_values, parse_form
 from rulebound.web.pages import back, off_loop, page, posted
@@ -125,9 +124,10 @@ async def import_sheet(table_id: int, character_id: int, request: Request) -> Re
     try:
         sheet = await _uploaded(form)
         await off_loop(lambda: service.replace_sheet(viewer, character_id, sheet, None))
-    except InvalidInput:
+    except InvalidInput as exc:
+        message = str(exc)
         context = await off_loop(
-            lambda: character_context(request, viewer, character_id, import_error=str(exc))
+            lambda: character_context(request, viewer, character_id, import_error=message)
         )
         return page(request, "character.html", 400, **context)
     return back(f"/t/{table_id}/c/{character_id}#sheet")
@@ -159,14 +159,11 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
         entry = await off_loop(
             lambda: service_of(request).roll(viewer, character_id, values, privacy)
         )
-    except InvalidInput:
+    except InvalidInput as exc:
+        errors = _errors(fields, exc)
         context = await off_loop(
             lambda: character_context(
-                request,
-                viewer,
-                character_id,
-                dialog_values=values,
-                dialog_errors=_errors(fields, exc),
+                request, viewer, character_id, dialog_values=values, dialog_errors=errors
             )
         )
         return page(request, "character.html", 400, **context)
@@ -188,27 +185,42 @@ async def sheet_action(table_id: int, character_id: int, action: str, request: R
 
 @router.api_route("/t/{table_id}/create", methods=["GET", "POST"], response_class=HTMLResponse)
 async def guided_creation(table_id: int, request: Request) -> Response:
+    """Each step posts back its signed blob; an error re-shows that step, beside its field."""
+    service = service_of(request)
     if request.method == "POST":
         viewer, form = await posted(request, table_id)
-        state = str(form.get("state", "")) or None
+        blob = str(form.get("state", "")) or None
     else:
         viewer = await off_loop(lambda: viewer_for(request, table_id))
-        form, state = None, None
-    service = service_of(request)
-    values = parse_form(_step_fields(form), form) if form is not None else {}
+        form, blob = None, None
+    last = await off_loop(lambda: pending(service, viewer, blob))
+    values = parse_form(last.step.fields, form) if form is not None else {}
     try:
-        result = await off_loop(lambda: advance(service, viewer, state, values))
-    except InvalidInput as exc:
-        return page(request, "error.html", 400, status=400, error={"detail": str(exc)})
+        result = await off_loop(lambda: advance(service, viewer, last, values))
+    except (InvalidInput, RuleViolation) as exc:
+        again = StepResult(last.step, blob or "", None)
+        target = (
+            field_for_error(last.step.fields, exc.field) if isinstance(exc, InvalidInput) else None
+        )
+        errors = {target or "_form": str(exc)}
+        return page(
+            request,
+            "creation.html",
+            400,
+            viewer=viewer,
+            table=viewer.table,
+            result=again,
+            values=values,
+            errors=errors,
+        )
     if result.character is not None:
         return back(f"/t/{table_id}/c/{result.character.id}")
-    return page(request, "creation.html", viewer=viewer, table=viewer.table, result=result)
-
-
-def _step_fields(form: Any) -> tuple[Field, ...]:
-    """The posted step's fields: the page lists their names and kinds in ``_fields``."""
-    try:
-        kinds = json.loads(str(form.get("_fields") or "[]"))
-        return tuple(Field(str(name), "", kind) for name, kind in kinds)
-    except (ValueError, TypeError):
-        raise InvalidInput("_fields", form.get("_fields"), "the step's field list") from None
+    return page(
+        request,
+        "creation.html",
+        viewer=viewer,
+        table=viewer.table,
+        result=result,
+        values=form_values(result.step.fields, {}),
+        errors={},
+    )

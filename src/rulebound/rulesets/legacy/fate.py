@@ -49,7 +49,8 @@ def _pay(
         rec = RecordingSource(source)
         loss = rec.draw(10)
         stm = max(char.scores["STM"] - loss, 0)
-        after = char.model_copy(update={"scores": {**char.scores, "STM": stm}})
+        wounds = None if char.wounds is None else min(char.wounds, stm)  # never above STM
+        after = char.model_copy(update={"scores": {**char.scores, "STM": stm}, "wounds": wounds})
         paid = Event(
             "stamina paid",
             f"STM {char.scores['STM']} -> {stm} (1d10: {loss}) instead of a fate point",

@@ -72,7 +72,10 @@ def reduce(char: Character, code: str, amount: int) -> Change:
     if amount <= 0:
         raise InvalidInput("amount", amount, "a positive reduction")
     value = max(char.scores[code] - amount, 0)
-    after = char.model_copy(update={"scores": {**char.scores, code: value}})
+    update: dict[str, object] = {"scores": {**char.scores, code: value}}
+    if code == "STM" and char.wounds is not None:
+        update["wounds"] = min(char.wounds, value)  # wounds never above the STM score
+    after = char.model_copy(update=update)
     return Change(after, (Event("reduction", f"{code} -{amount}", amount),))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.core.random_source import Draw, RandomSource, ReplaySource
+from rulebound.core.random_source import RandomSource, ReplaySource
 from rulebound.core.trace import DieRecord
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.character import LOCATIONS, Character, Event
@@ -28,26 +28,15 @@ from rulebound.rulesets.legacy.rules import (
     characteristic_bonus,
 )
 from rulebound.rulesets.table import DieView, Record, Sheet
+from rulebound.rulesets.table_support import form_flag, form_int, replay_draws
 
-TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
+whole = form_int
+"""A whole number from a form value; None when blank or missing (the shared reader)."""
+flag = form_flag
+replay = replay_draws
 
 
 # --- form values ----------------------------------------------------------------------
-
-
-def whole(form: Mapping[str, Any], name: str) -> int | None:
-    """A whole number from a form value; None when the field is blank or missing."""
-    value = form.get(name)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise InvalidInput(name, value, "a whole number")
-    if isinstance(value, int):
-        return value
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise InvalidInput(name, value, "a whole number") from None
 
 
 def bounded(
@@ -60,13 +49,6 @@ def bounded(
         shown = f"from {low} to {high}" if high is not None else f"of {low} or more"
         raise InvalidInput(name, value, f"a whole number {shown}")
     return value
-
-
-def flag(form: Mapping[str, Any], name: str) -> bool:
-    value = form.get(name, False)
-    if isinstance(value, str):
-        return value.strip().lower() in TRUE_WORDS
-    return bool(value)
 
 
 def text(form: Mapping[str, Any], name: str) -> str:
@@ -142,9 +124,11 @@ def _shape(sheet: Mapping[str, Any]) -> None:
         for code in CHARACTERISTICS:
             if code not in scores:
                 raise InvalidInput(f"scores.{code}", None, "a score for every characteristic")
-        for code in scores:
+        for code, value in scores.items():
             if code not in CHARACTERISTICS:
                 raise InvalidInput(f"scores.{code}", code, "one of " + ", ".join(CHARACTERISTICS))
+            if isinstance(value, int) and value < 0:
+                raise InvalidInput(f"scores.{code}", value, "a score of 0 or more")
     for track in ("critical", "armour"):
         held = sheet.get(track)
         if isinstance(held, Mapping):
@@ -174,25 +158,39 @@ def character(sheet: Mapping[str, Any]) -> Character:
     try:
         check_soul(char.soul, char.race, char.char_class, c)
     except RuleViolation as exc:
-        raise InvalidInput("soul", char.soul, f"a soul the {exc.rule} allows: {exc.detail}") from None
+        raise InvalidInput(
+            "soul", char.soul, f"a soul the {exc.rule} allows: {exc.detail}"
+        ) from None
     _tracks(char)
     return char
 
 
 def _tracks(char: Character) -> None:
-    """The state tracks stay within what the rules allow."""
+    """The tracks the package keeps in bounds (rests and fatigue are checked on manual entry)."""
     limits = (
-        ("wounds", char.wounds, char.max_wounds, "max wounds (STM)"),
-        ("rest_points", char.rest_points, char.max_rest_points, "rest points (CON bonus)"),
-        ("fatigue_taken", char.fatigue_taken, char.fatigue_capacity, "fatigue capacity (STM bonus)"),
+        ("wounds", char.wounds, char.max_wounds, "max wounds (the STM score)"),
+        ("rest_points", char.rest_points, None, ""),
         ("fate", char.fate, char.fate_cap(), "the LCK bonus (plus an origin's bonus point)"),
     )
     for name, value, cap, what in limits:
-        if value is not None and not 0 <= value <= cap:
-            raise InvalidInput(name, value, f"0 to {cap}, the {what}")
+        if value is not None and (value < 0 or (cap is not None and value > cap)):
+            expected = f"0 to {cap}, {what}" if cap is not None else "0 or more"
+            raise InvalidInput(name, value, expected)
     for loc, points in char.critical.items():
         if points < 0:
             raise InvalidInput(f"critical.{loc}", points, "critical damage of 0 or more")
+
+
+def entered(char: Character) -> Character:
+    """Manual entry also keeps rest points and fatigue within their maxima."""
+    limits = (
+        ("rest_points", char.rest_points, char.max_rest_points, "rest points (the CON bonus)"),
+        ("fatigue_taken", char.fatigue_taken, char.fatigue_capacity, "capacity (the STM bonus)"),
+    )
+    for name, value, cap, what in limits:
+        if value is not None and value > cap:
+            raise InvalidInput(name, value, f"0 to {cap}, the {what}")
+    return char
 
 
 def dump(char: Character) -> Sheet:
@@ -211,19 +209,6 @@ def fate_cap_text(char: Character) -> str:
 
 
 # --- draws ----------------------------------------------------------------------------
-
-
-def draws_json(draws: Sequence[Draw]) -> list[list[int]]:
-    return [[d.sides, d.face] for d in draws]
-
-
-def replay(record: Record) -> ReplaySource:
-    try:
-        return ReplaySource(Draw(int(s), int(f)) for s, f in record["draws"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            "record.draws", record.get("draws"), "a list of [sides, face] pairs"
-        ) from None
 
 
 def finished(source: RandomSource, record: Record) -> None:

@@ -17,7 +17,14 @@ from rulebound.rulesets.legacy.character import LOCATIONS, Character
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, catalogue
 from rulebound.rulesets.legacy.creation import create_character
 from rulebound.rulesets.legacy.rules import DEATH_SAVE_LIMIT
-from rulebound.rulesets.legacy.table_common import character, dump, fate_cap_text, flag, whole
+from rulebound.rulesets.legacy.table_common import (
+    character,
+    dump,
+    entered,
+    fate_cap_text,
+    flag,
+    whole,
+)
 from rulebound.rulesets.table import Choice, Field, Sheet, SheetView
 
 LISTS = ("proficiencies", "talents", "resistances", "vulnerabilities")
@@ -79,54 +86,110 @@ def _fields(char: Character) -> list[Field]:
         _select("race", "Race", c.races, "Identity"),
         _select("origin", "Origin", c.origins, "Identity"),
         _select("soul", "Soul", c.souls, "Identity"),
-        Field("char_class", "Class", "text", help="Free text; souls ban Engineers or Priests.",
-              group="Identity"),
+        Field(
+            "char_class",
+            "Class",
+            "text",
+            help="Free text; souls ban Engineers or Priests.",
+            group="Identity",
+        ),
         Field("is_pc", "Player character", "bool", group="Identity"),
         Field("rank", "Rank", "int", minimum=1, maximum=6, group="Identity"),
     ]
     fields += [
-        Field(f"scores.{code}", f"{c.names[code]} ({code})", "int", minimum=0, group="Characteristics")
+        Field(
+            f"scores.{code}", f"{c.names[code]} ({code})", "int", minimum=0, group="Characteristics"
+        )
         for code in CHARACTERISTICS
     ]
-    fields.append(Field("unnatural", "Unnatural bonuses", "text", help="e.g. STM +1, LDR +1",
-                        group="Characteristics"))
+    fields.append(
+        Field(
+            "unnatural",
+            "Unnatural bonuses",
+            "text",
+            help="e.g. STM +1, LDR +1",
+            group="Characteristics",
+        )
+    )
     affinities = tuple(Choice(a.key, a.name) for a in c.affinities.values())
     fields.append(Field("affinities", "Affinities", "multiselect", affinities, group="Affinities"))
     fields += [
         Field(name, name.capitalize(), "text", help="Separated by commas.", group="Affinities")
         for name in LISTS
     ]
-    stats = (("lck", "LCK"), ("fate", "Fate points"), ("ren", "REN"), ("san", "SAN"),
-             ("cor", "COR"), ("xp", "XP"))
+    stats = (
+        ("lck", "LCK"),
+        ("fate", "Fate points"),
+        ("ren", "REN"),
+        ("san", "SAN"),
+        ("cor", "COR"),
+        ("xp", "XP"),
+    )
     fields += [Field(n, label, "int", minimum=0, group="Stats") for n, label in stats]
     fields.append(Field("favour", "Holds favour", "bool", group="Stats"))
     fields += [
-        Field("wounds", "Wounds", "int", minimum=0, maximum=char.max_wounds,
-              help=f"Blank for full ({char.max_wounds}, the STM score).", group="Health"),
-        Field("fatigue_taken", "Fatigue taken", "int", minimum=0, maximum=char.fatigue_capacity,
-              group="Health"),
-        Field("rest_points", "Rest points", "int", minimum=0, maximum=char.max_rest_points,
-              help=f"Blank for full ({char.max_rest_points}, the CON bonus).", group="Health"),
+        Field(
+            "wounds",
+            "Wounds",
+            "int",
+            minimum=0,
+            maximum=char.max_wounds,
+            help=f"Blank for full ({char.max_wounds}, the STM score).",
+            group="Health",
+        ),
+        Field(
+            "fatigue_taken",
+            "Fatigue taken",
+            "int",
+            minimum=0,
+            maximum=char.fatigue_capacity,
+            group="Health",
+        ),
+        Field(
+            "rest_points",
+            "Rest points",
+            "int",
+            minimum=0,
+            maximum=char.max_rest_points,
+            help=f"Blank for full ({char.max_rest_points}, the CON bonus).",
+            group="Health",
+        ),
     ]
-    fields += [Field(f"critical.{loc}", f"Critical damage: {loc}", "int", minimum=0,
-                     group="Critical damage") for loc in LOCATIONS]
+    fields += [
+        Field(
+            f"critical.{loc}", f"Critical damage: {loc}", "int", minimum=0, group="Critical damage"
+        )
+        for loc in LOCATIONS
+    ]
     for loc in LOCATIONS:
         fields += [
-            Field(f"armour.{loc}.physical", f"{loc} physical armour", "int", minimum=0,
-                  group="Armour"),
-            Field(f"armour.{loc}.magical", f"{loc} magical armour", "int", minimum=0,
-                  group="Armour"),
+            Field(
+                f"armour.{loc}.physical", f"{loc} physical armour", "int", minimum=0, group="Armour"
+            ),
+            Field(
+                f"armour.{loc}.magical", f"{loc} magical armour", "int", minimum=0, group="Armour"
+            ),
             Field(f"armour.{loc}.metal", f"{loc} armour is metal", "bool", group="Armour"),
         ]
-    fields += [Field(n, n.replace("_", " ").capitalize(), "bool", group="State")
-               for n in FLAGS if n not in ("is_pc", "favour")]
+    fields += [
+        Field(n, n.replace("_", " ").capitalize(), "bool", group="State")
+        for n in FLAGS
+        if n not in ("is_pc", "favour")
+    ]
     fields += [
         Field("death_successes", "Death save successes", "int", minimum=0, group="State"),
         Field("death_failures", "Death save failures", "int", minimum=0, group="State"),
         Field("reactions_used", "Reactions used this round", "int", minimum=0, group="State"),
-        Field("absorbed_soul", "Absorbed soul (Dragon Soul)", "select",
-              (Choice("", "none"), *(Choice(k, s.name) for k, s in c.souls.items()
-                                     if s.kind == "racial")), group="State"),
+        Field(
+            "absorbed_soul",
+            "Absorbed soul (Dragon Soul)",
+            "select",
+            (
+                Choice("", "none"),
+                *(Choice(k, s.name) for k, s in c.souls.items() if s.kind == "racial"),
+            ),
+            group="State",
+        ),
         Field("absorbed_days", "Days the absorbed soul stays", "int", minimum=0, group="State"),
     ]
     return fields
@@ -152,8 +215,11 @@ def _values(char: Character) -> dict[str, Any]:
 def _tracks(char: Character) -> tuple[tuple[str, str], ...]:
     tracks = [
         ("Wounds", f"{char.current_wounds} / {char.max_wounds}"),
-        ("Fatigue", f"{char.fatigue_taken} / {char.fatigue_capacity}"
-         + (" (-1 to all checks)" if char.fatigued else "")),
+        (
+            "Fatigue",
+            f"{char.fatigue_taken} / {char.fatigue_capacity}"
+            + (" (-1 to all checks)" if char.fatigued else ""),
+        ),
         ("Rest points", f"{char.current_rest_points} / {char.max_rest_points}"),
         ("Fate", f"{char.fate} ({fate_cap_text(char)})"),
         ("LCK", f"{char.lck} (bonus {char.bonus('LCK')})"),
@@ -163,13 +229,20 @@ def _tracks(char: Character) -> tuple[tuple[str, str], ...]:
     hurt = ", ".join(f"{loc} {n}" for loc, n in char.critical.items() if n)
     tracks.append(("Critical damage", hurt or "none"))
     if char.bleeding or char.death_successes or char.death_failures:
-        tracks.append(("Death saves", f"{char.death_successes} successes, "
-                       f"{char.death_failures} failures (of {DEATH_SAVE_LIMIT})"))
-    states = [n for n in ("dead", "bleeding", "unconscious", "cursed", "unplayable")
-              if getattr(char, n)]
+        tracks.append(
+            (
+                "Death saves",
+                f"{char.death_successes} successes, "
+                f"{char.death_failures} failures (of {DEATH_SAVE_LIMIT})",
+            )
+        )
+    states = [
+        n for n in ("dead", "bleeding", "unconscious", "cursed", "unplayable") if getattr(char, n)
+    ]
     if states:
-        tracks.append(("State", ", ".join("bleeding out" if s == "bleeding" else s
-                                          for s in states)))
+        tracks.append(
+            ("State", ", ".join("bleeding out" if s == "bleeding" else s for s in states))
+        )
     if char.favour:
         tracks.append(("Favour", "held"))
     return tuple(tracks)
@@ -242,4 +315,4 @@ def apply_sheet_form(sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
             raise InvalidInput(key, form[key], "a field of the Legacy sheet")
     updated["scores"], updated["critical"] = scores, critical
     updated["armour"] = {k: v for k, v in armour.items() if any(v.values())}
-    return dump(character(updated))
+    return dump(entered(character(updated)))
