@@ -8,6 +8,7 @@ Every odds engine in rulebound is built from the few combinators here.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from functools import reduce
@@ -50,9 +51,22 @@ class Distribution(Generic[T]):
             raise InvalidInput(
                 "weights", dict(weights), "at least one outcome with positive weight"
             )
+        self._settle(cleaned)
+
+    def _settle(self, cleaned: dict[T, int]) -> None:
         divisor = reduce(math.gcd, cleaned.values())
-        self._weights = {k: cleaned[k] // divisor for k in _sorted_if_possible(cleaned)}
+        if divisor == 1:
+            self._weights = {k: cleaned[k] for k in _sorted_if_possible(cleaned)}
+        else:
+            self._weights = {k: cleaned[k] // divisor for k in _sorted_if_possible(cleaned)}
         self._total = sum(self._weights.values())
+
+    @staticmethod
+    def _trusted(weights: dict[U, int]) -> Distribution[U]:
+        """Build from weights a combinator computed: positive ints, not empty, not shared."""
+        made: Distribution[U] = object.__new__(Distribution)
+        made._settle(weights)
+        return made
 
     # construction -----------------------------------------------------------------
     @staticmethod
@@ -122,7 +136,7 @@ class Distribution(Generic[T]):
         for outcome, weight in self._weights.items():
             key = f(outcome)
             weights[key] = weights.get(key, 0) + weight
-        return Distribution(weights)
+        return Distribution._trusted(weights)
 
     def flat_map(self, f: Callable[[T], Distribution[U]]) -> Distribution[U]:
         """Follow each outcome with a distribution that depends on it (a push, a reroll)."""
@@ -133,7 +147,7 @@ class Distribution(Generic[T]):
             scale = weight * (common // child.total)
             for outcome, child_weight in child.items():
                 weights[outcome] = weights.get(outcome, 0) + scale * child_weight
-        return Distribution(weights)
+        return Distribution._trusted(weights)
 
     def combine(self, other: Distribution[U], f: Callable[[T, U], V]) -> Distribution[V]:
         """Combine two independent distributions outcome by outcome."""
@@ -142,7 +156,7 @@ class Distribution(Generic[T]):
             for b, wb in other._weights.items():
                 key = f(a, b)
                 weights[key] = weights.get(key, 0) + wa * wb
-        return Distribution(weights)
+        return Distribution._trusted(weights)
 
     def joint(self, other: Distribution[U]) -> Distribution[tuple[T, U]]:
         return self.combine(other, lambda a, b: (a, b))
@@ -197,7 +211,7 @@ def add_outcomes(a: T, b: T) -> T:
     if isinstance(a, tuple) and isinstance(b, tuple):
         if len(a) != len(b):
             raise InvalidInput("outcome", b, f"a tuple of length {len(a)}")
-        return tuple(x + y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+        return tuple(map(operator.add, a, b))  # type: ignore[return-value]
     return a + b  # type: ignore[no-any-return, operator]
 
 

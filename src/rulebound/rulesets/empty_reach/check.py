@@ -186,12 +186,26 @@ def max_pushes_for(request: CheckRequest, attribute: str | None, content: EmptyR
     return BASE_PUSHES + (1 if extra else 0)
 
 
+_NAMELESS = EmptyReachContent({}, {}, {}, {}, {})
+"""A request that names no skill, attribute, situation or specialty needs no content files."""
+
+
+def _names_content(request: CheckRequest) -> bool:
+    return bool(
+        request.skill
+        or request.attribute
+        or request.difficulty_level
+        or request.situations
+        or request.specialties
+    )
+
+
 def prepare(
     request: CheckRequest,
     content: EmptyReachContent | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> PreparedCheck:
-    content = content or default_content()
+    content = content or (default_content() if _names_content(request) else _NAMELESS)
     attribute, swap_note = _attribute_for(request, content)
     modifiers = tuple(collect_modifiers(request, content))
     net = sum(m.value for m in modifiers)
