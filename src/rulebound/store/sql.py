@@ -13,9 +13,9 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Row, and_, func, or_, select, text, update
+from sqlalchemy import Connection, and_, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -26,7 +26,6 @@ from rulebound.store.base import (
     Member,
     NewEntry,
     NotFound,
-    Privacy,
     Role,
     Scope,
     SheetChange,
@@ -34,6 +33,7 @@ from rulebound.store.base import (
 )
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
 from rulebound.store.migrate import upgrade
+from rulebound.store.rows import character_row, entry_row, member_row, table_row
 from rulebound.store.schema import characters, game_tables, log_entries, members, secrets_table
 
 AppendListener = Callable[[int, int], None]
@@ -52,10 +52,6 @@ def token_hash(token: str) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _sheet_name(sheet: dict[str, Any]) -> str:
@@ -113,7 +109,7 @@ class SqlStore:
             row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
         if row is None:
             raise NotFound("table", table_id)
-        return _table(row)
+        return table_row(row)
 
     def table_by_token(self, token: str) -> tuple[TableRow, Role]:
         c = game_tables.c
@@ -124,7 +120,7 @@ class SqlStore:
             row = conn.execute(query).first()
         if row is None or not token:
             raise NotFound("invite", "(token)")
-        table = _table(row)
+        table = table_row(row)
         role: Role = (
             "gm"
             if token == table.gm_token
@@ -165,7 +161,7 @@ class SqlStore:
             key = conn.execute(members.insert().values(**values)).inserted_primary_key
             assert key is not None
             row = conn.execute(select(members).where(members.c.id == key[0])).one()
-        return _member(row), token
+        return member_row(row), token
 
     def member_by_session(self, table_id: int, token: str) -> Member | None:
         query = select(members).where(
@@ -173,7 +169,7 @@ class SqlStore:
         )
         with self._read() as conn:
             row = conn.execute(query).first()
-        return None if row is None else _member(row)
+        return None if row is None else member_row(row)
 
     def member(self, table_id: int, member_id: int) -> Member:
         query = select(members).where(members.c.table_id == table_id, members.c.id == member_id)
@@ -181,12 +177,12 @@ class SqlStore:
             row = conn.execute(query).first()
         if row is None:
             raise NotFound("member", member_id)
-        return _member(row)
+        return member_row(row)
 
     def members(self, table_id: int) -> list[Member]:
         query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
         with self._read() as conn:
-            return [_member(row) for row in conn.execute(query)]
+            return [member_row(row) for row in conn.execute(query)]
 
     def update_member(
         self, table_id: int, member_id: int, *, revoked: bool | None, grant_all: bool | None
@@ -201,7 +197,7 @@ class SqlStore:
             row = conn.execute(select(members).where(where)).first()
         if row is None:
             raise NotFound("member", member_id)
-        return _member(row)
+        return member_row(row)
 
     # characters
 
@@ -229,12 +225,12 @@ class SqlStore:
             row = conn.execute(query).first()
         if row is None:
             raise NotFound("character", character_id)
-        return _character(row)
+        return character_row(row)
 
     def characters(self, table_id: int) -> list[CharacterRow]:
         query = select(characters).where(characters.c.table_id == table_id)
         with self._read() as conn:
-            return [_character(row) for row in conn.execute(query.order_by(characters.c.id))]
+            return [character_row(row) for row in conn.execute(query.order_by(characters.c.id))]
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
         where = and_(characters.c.table_id == table_id, characters.c.id == character_id)
@@ -291,7 +287,7 @@ class SqlStore:
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": NOTIFY_CHANNEL, "payload": f"{entry.table_id}:{values['seq']}"},
             )
-        return _entry(conn.execute(select(log_entries).where(c.id == key[0])).one())
+        return entry_row(conn.execute(select(log_entries).where(c.id == key[0])).one())
 
     def entry(self, table_id: int, entry_id: int) -> LogEntry:
         c = log_entries.c
@@ -301,7 +297,7 @@ class SqlStore:
             ).first()
         if row is None:
             raise NotFound("log entry", entry_id)
-        return _entry(row)
+        return entry_row(row)
 
     def chain(self, table_id: int, entry_id: int) -> list[LogEntry]:
         found = [self.entry(table_id, entry_id)]
@@ -340,7 +336,7 @@ class SqlStore:
         if before is not None:
             query = query.where(c.seq < before)
         with self._read() as conn:
-            return [_entry(row) for row in conn.execute(query.limit(limit))]
+            return [entry_row(row) for row in conn.execute(query.limit(limit))]
 
     def last_seq(self, table_id: int) -> int:
         query = select(func.max(log_entries.c.seq)).where(log_entries.c.table_id == table_id)
@@ -394,62 +390,3 @@ def _apply_change(conn: Connection, table_id: int, change: SheetChange) -> None:
             "character",
             f"character {change.character_id} changed since it was read; reload and try again",
         )
-
-
-def _table(row: Row[Any]) -> TableRow:
-    m = row._mapping
-    return TableRow(
-        id=m["id"],
-        name=m["name"],
-        ruleset=m["ruleset"],
-        variants=dict(m["variants"]),
-        gm_token=m["gm_token"],
-        player_token=m["player_token"],
-        observer_token=m["observer_token"],
-        created_at=_aware(m["created_at"]),
-    )
-
-
-def _member(row: Row[Any]) -> Member:
-    m = row._mapping
-    return Member(
-        id=m["id"],
-        table_id=m["table_id"],
-        role=cast(Role, m["role"]),
-        name=m["name"],
-        revoked=bool(m["revoked"]),
-        grant_all=bool(m["grant_all"]),
-        created_at=_aware(m["created_at"]),
-    )
-
-
-def _character(row: Row[Any]) -> CharacterRow:
-    m = row._mapping
-    return CharacterRow(
-        id=m["id"],
-        table_id=m["table_id"],
-        owner_id=m["owner_id"],
-        name=m["name"],
-        sheet=dict(m["sheet"]),
-        version=m["version"],
-        updated_at=_aware(m["updated_at"]),
-    )
-
-
-def _entry(row: Row[Any]) -> LogEntry:
-    m = row._mapping
-    return LogEntry(
-        id=m["id"],
-        table_id=m["table_id"],
-        seq=m["seq"],
-        kind=m["kind"],
-        privacy=cast(Privacy, m["privacy"]),
-        actor_id=m["actor_id"],
-        character_id=m["character_id"],
-        parent_id=m["parent_id"],
-        record=dict(m["record"]),
-        card=None if m["card"] is None else dict(m["card"]),
-        summary=m["summary"],
-        created_at=_aware(m["created_at"]),
-        changed=tuple(int(i) for i in m["changed"]),
-    )

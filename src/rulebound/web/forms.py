@@ -70,5 +70,11 @@ def form_values(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str,
     return result
 
 
-def is_multiline(field: Field, value: Any) -> bool:
-    return field.kind == "text" and ("\n" in str(value or "") or "line" in field.label.lower())
+def is_multiline(field: Field | Mapping[str, Any], value: Any) -> bool:
+    """Text fields shown as a textarea (``field`` may be a stored card's field as a dict)."""
+    kind, label = (
+        (field.get("kind"), str(field.get("label", "")))
+        if isinstance(field, Mapping)
+        else (field.kind, field.label)
+    )
+    return kind == "text" and ("\n" in str(value or "") or "line" in label.lower())

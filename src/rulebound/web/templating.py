@@ -19,7 +19,7 @@ def die_shape(sides: int) -> str:
     return DIE_SHAPES.get(sides, "dx")
 
 
-def selected(field: Field, value: Any, choice: str) -> bool:
+def selected(field: Any, value: Any, choice: str) -> bool:
     """Whether a choice is the field's current value (or among its values)."""
     if isinstance(value, list | tuple | set):
         return choice in {str(v) for v in value}
