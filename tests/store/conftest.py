@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
     if request.param == "sqlite":
         return sqlite_url(tmp_path)
     if pg_url is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{PG_ENV} is not set: CI must test PostgreSQL (.ci/run sets it)")
         pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
     return pg_url
 

@@ -3,6 +3,7 @@ a party of members seated through the API, and dice whose seeds a test chooses."
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -135,6 +136,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
     if request.param == "sqlite":
         return sqlite_url(tmp_path)
     if pg_url is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{PG_ENV} is not set: CI must test PostgreSQL (.ci/run sets it)")
         pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
     return pg_url
 

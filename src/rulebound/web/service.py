@@ -48,6 +48,11 @@ def privacy_of(value: object) -> Privacy:
     raise InvalidInput("privacy", value, "one of " + ", ".join(PRIVACY_MODES))
 
 
+def with_variants(viewer: Viewer, form: Mapping[str, Any]) -> dict[str, Any]:
+    """Every form reaches the rules with the table's chosen variants (the adapter convention)."""
+    return {**form, "variants": dict(viewer.table.variants)}
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A new member and the session token to hand them once."""
@@ -209,7 +214,8 @@ class TableService:
         self, viewer: Viewer, character_id: int, form: Mapping[str, Any]
     ) -> dict[str, Fraction]:
         row = self.store.character(viewer.table.id, character_id)
-        return dict(self.game(viewer.table.ruleset).table.chances(row.sheet, form))
+        rules = self.game(viewer.table.ruleset).table
+        return dict(rules.chances(row.sheet, with_variants(viewer, form)))
 
     def roll(
         self, viewer: Viewer, character_id: int, form: Mapping[str, Any], privacy: object
@@ -217,7 +223,7 @@ class TableService:
         mode = privacy_of(privacy)
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        play = rules.roll(row.sheet, form, self.source(viewer.table.id))
+        play = rules.roll(row.sheet, with_variants(viewer, form), self.source(viewer.table.id))
         return self._commit(viewer, "roll", mode, row, play)
 
     def sheet_act(
@@ -231,6 +237,7 @@ class TableService:
         mode = privacy_of(privacy)
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
+        params = with_variants(viewer, params)
         play = rules.sheet_act(row.sheet, action, params, self.source(viewer.table.id))
         return self._commit(viewer, "sheet-action", mode, row, play)
 
@@ -239,19 +246,43 @@ class TableService:
     ) -> LogEntry:
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
-        if leaf.card is None or root.character_id is None or not root.record:
+        if leaf.card is None or not root.record:
             raise RuleViolation("follow-up", "this entry has nothing to follow up")
         if not viewer.sees_fully(leaf):
             raise Forbidden("you cannot see this result")
-        row = self.editable(viewer, root.character_id)
+        if root.character_id is None:
+            self.require_gm(viewer)
+        row = None if root.character_id is None else self.editable(viewer, root.character_id)
         if self.store.has_child(leaf.id):
             raise Conflict(
                 "follow-up", "this result was already followed up; act on the latest one"
             )
         rules = self.game(viewer.table.ruleset).table
         records = [entry.record for entry in chain]
-        play = rules.act(row.sheet, records, action, params, self.source(viewer.table.id))
+        sheet = {} if row is None else row.sheet
+        params = with_variants(viewer, params)
+        play = rules.act(sheet, records, action, params, self.source(viewer.table.id))
+        if row is None:
+            return self._commit_unowned(viewer, root.privacy, play, leaf.id)
         return self._commit(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
+
+    def _commit_unowned(
+        self, viewer: Viewer, privacy: Privacy, play: Play, parent: int
+    ) -> LogEntry:
+        """A follow-up of a game-master tool (an extended check's next turn): no sheet to change."""
+        if play.sheet is not None:
+            raise RuleViolation("follow-up", "a game-master tool's follow-up changes no sheet")
+        entry = NewEntry(
+            viewer.table.id,
+            "follow-up",
+            privacy,
+            viewer.member.id,
+            play.summary or play.card.outcome,
+            parent_id=parent,
+            record=dict(play.record),
+            card=to_jsonable(play.card),
+        )
+        return self.store.append(entry, [])
 
     def table_act(
         self, viewer: Viewer, action: str, params: Mapping[str, Any], privacy: object
@@ -261,6 +292,7 @@ class TableService:
         rows = {str(row.id): row for row in self.store.characters(viewer.table.id)}
         rules = self.game(viewer.table.ruleset).table
         sheets = {key: row.sheet for key, row in rows.items()}
+        params = with_variants(viewer, params)
         play: TablePlay = rules.table_act(sheets, action, params, self.source(viewer.table.id))
         changes = []
         for key, sheet in play.sheets.items():

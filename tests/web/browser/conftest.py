@@ -3,6 +3,7 @@ uvicorn server on SQLite. Screenshots land in docs/web/ for docs/web.md."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,8 @@ expect.set_options(timeout=WAIT_MS)
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: CI must run the browser tests")
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (scripts/install dev does)")
     return browser_type_launch_args | {
         "executable_path": CHROMIUM,
