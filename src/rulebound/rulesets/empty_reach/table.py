@@ -338,7 +338,7 @@ class EmptyReachTable(TableDefaults):
         chances = {"success": counts.probability_where(lambda n: n >= 1)}
         if check.max_pushes:
             chances["success if pushed when failing"] = p_success(check, "if-failed")
-        chances |= {f"{n} successes": p for n, p in counts.probabilities().items()}
+        chances |= {_count(n): p for n, p in counts.probabilities().items()}
         return chances
 
     def roll(self, sheet: Sheet, form: Mapping[str, Any], source: RandomSource) -> Play:
@@ -419,6 +419,10 @@ class EmptyReachTable(TableDefaults):
         if action == "second-wind":
             return _second_wind(character, form_int(params, "to_health"), source)
         raise InvalidInput("action", action, "one of heal, repair, second-wind")
+
+
+def _count(successes: int) -> str:
+    return f"{successes} success" + ("" if successes == 1 else "es")
 
 
 def _with_outcome(card: Card, title: str, outcome: str) -> Card:
