@@ -42,6 +42,7 @@ from rulebound.render.legacy_text import (
     secondaries_text,
 )
 from rulebound.rulesets.content import describe_validation_error
+from rulebound.rulesets.legacy.actions import roll_as
 from rulebound.rulesets.legacy.advice import fate_reroll_advice
 from rulebound.rulesets.legacy.assist import assist
 from rulebound.rulesets.legacy.character import Change, Character
@@ -157,6 +158,9 @@ def register(roll_app: typer.Typer, odds_app: typer.Typer, character_app: typer.
         max_rolls: MaxRollsOpt = None,
         rolls: RollsOpt = 1,
         until_done: UntilDoneOpt = False,
+        save: bool = typer.Option(
+            False, help="With --character, write the sheet back (a spent curse)."
+        ),
     ) -> None:
         """Roll a Legacy check from raw numbers or a character file.
 
@@ -212,7 +216,15 @@ def register(roll_app: typer.Typer, odds_app: typer.Typer, character_app: typer.
                 duel = roll_opposed(build(), opp, source_for(seed))
                 emit_json(result_json(duel)) if as_json else emit_text(opposed_text(duel))
                 return
-            result = roll_check(build(), source_for(seed))
+            if character is None:
+                result = roll_check(build(), source_for(seed))
+            else:
+                # Rolled as the character: unconscious or dead fails outright; a curse is spent.
+                sheet = _load_character(character)
+                change = roll_as(sheet, build(), source_for(seed))
+                result = change.results[0]
+                if save and change.character != sheet:
+                    _write_atomic(character, change.character.model_dump(mode="json"))
             advice = fate_reroll_advice(result)
         if as_json:
             emit_json({**result_json(result), "fate_reroll": to_jsonable(advice)})
