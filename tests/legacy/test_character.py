@@ -10,6 +10,8 @@ from rulebound.rulesets.legacy.creation import CreationDraft, create_character
 from rulebound.rulesets.legacy.progression import advance, fear_immunity, gain_cor, gain_san, reduce
 from rulebound.rulesets.legacy.restrictions import check_soul
 
+from .conftest import SCORES
+
 
 def d10s(*faces: int) -> ReplaySource:
     return ReplaySource([Draw(10, f) for f in faces])
@@ -109,24 +111,6 @@ def test_human_soul_grants_two_extra_affinities() -> None:
             soul="elf",
             affinities=("arcane",),
         )
-
-
-SCORES = {
-    "STR": 34,
-    "DEX": 29,
-    "CON": 31,
-    "CHA": 20,
-    "INT": 25,
-    "WIL": 30,
-    "PER": 28,
-    "WPN": 30,
-    "BLS": 22,
-    "STM": 33,
-    "POW": 21,
-    "EDU": 26,
-    "LDR": 24,
-    "INI": 27,
-}
 
 
 def manual(**extra: object) -> Character:

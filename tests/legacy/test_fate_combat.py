@@ -18,22 +18,7 @@ from rulebound.rulesets.legacy.damage import apply_damage
 from rulebound.rulesets.legacy.fate import burn, luck_swap, spend_reroll
 from rulebound.rulesets.legacy.recovery import heal, long_rest, short_rest
 
-SCORES = {
-    "STR": 34,
-    "DEX": 29,
-    "CON": 31,
-    "CHA": 20,
-    "INT": 25,
-    "WIL": 30,
-    "PER": 28,
-    "WPN": 30,
-    "BLS": 22,
-    "STM": 33,
-    "POW": 21,
-    "EDU": 26,
-    "LDR": 24,
-    "INI": 27,
-}
+from .conftest import SCORES
 
 
 def hero(**extra: object) -> Character:
