@@ -66,6 +66,21 @@ def form_strings(form: Mapping[str, Any], name: str) -> tuple[str, ...]:
     return tuple(str(v) for v in value if v)
 
 
+def form_int_map(form: Mapping[str, Any], group: str, current: Mapping[str, int]) -> dict[str, int]:
+    """Apply ``group.<name>`` number fields to a mapping; a blank field removes the name."""
+    updated = dict(current)
+    for key in form:
+        prefix, _, name = key.partition(".")
+        if prefix != group or not name:
+            continue
+        value = form_int(form, key)
+        if value is None:
+            updated.pop(name, None)
+        else:
+            updated[name] = value
+    return updated
+
+
 def draws_json(draws: Sequence[Draw]) -> list[list[int]]:
     return [[d.sides, d.face] for d in draws]
 

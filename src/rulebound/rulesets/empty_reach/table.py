@@ -319,6 +319,10 @@ class EmptyReachTable(TableDefaults):
         if not skill:
             raise InvalidInput("skill", skill, "one of the twelve skills")
         modifier = form_int_or(form, "modifier")
+        try:
+            extra = (ExtraModifier(source="other modifier", value=modifier),) if modifier else ()
+        except ValidationError as exc:
+            raise InvalidInput("modifier", modifier, input_error(exc).expected) from None
         return request_for(
             character,
             skill,
@@ -327,7 +331,7 @@ class EmptyReachTable(TableDefaults):
             difficulty_level=str(form.get("difficulty_level") or "") or None,
             gear=str(form.get("gear") or "") or None,
             swap=str(form.get("swap") or "") or None,
-            modifiers=(ExtraModifier(source="other modifier", value=modifier),) if modifier else (),
+            modifiers=extra,
             unpushable="passive roll" if form_flag(form, "passive") else None,
             options=_options(form.get("variants")),
         )

@@ -63,6 +63,7 @@ from rulebound.rulesets.table_support import (
     TableDefaults,
     draws_json,
     form_int,
+    form_int_map,
     form_strings,
     form_text,
     replay_draws,
@@ -365,17 +366,11 @@ class GhostburnTable(TableDefaults):
         updated: dict[str, Any] = dict(sheet)
         if "name" in form:
             updated["name"] = str(form["name"] or "").strip()
-        abilities = dict(sheet.get("abilities") or {})
+        abilities = form_int_map(form, "abilities", sheet.get("abilities") or {})
         skills = {k: dict(v) for k, v in (sheet.get("skills") or {}).items()}
         for key in form:
             group, _, rest = key.partition(".")
-            if group == "abilities" and rest:
-                value = form_int(form, key)
-                if value is None:
-                    abilities.pop(rest, None)
-                else:
-                    abilities[rest] = value
-            elif group == "skills" and rest:
+            if group == "skills" and rest:
                 skill, _, part = rest.rpartition(".")
                 if part not in ("bonus", "ability") or not skill:
                     raise InvalidInput(key, form[key], "skills.<skill>.bonus or .ability")

@@ -60,6 +60,7 @@ from rulebound.rulesets.table_support import (
     draws_json,
     form_flag,
     form_int,
+    form_int_map,
     replay_draws,
 )
 
@@ -328,17 +329,11 @@ class RainwallTable(TableDefaults):
         updated: dict[str, Any] = dict(sheet)
         if "name" in form:
             updated["name"] = str(form["name"] or "").strip()
-        traits = dict(sheet.get("traits") or {})
+        traits = form_int_map(form, "traits", sheet.get("traits") or {})
         skills = {k: dict(v) for k, v in (sheet.get("skills") or {}).items()}
         for key in form:
             group, _, rest = key.partition(".")
-            if group == "traits" and rest:
-                value = form_int(form, key)
-                if value is None:
-                    traits.pop(rest, None)
-                else:
-                    traits[rest] = value
-            elif group == "skills" and rest:
+            if group == "skills" and rest:
                 skill, _, part = rest.rpartition(".")
                 if part not in ("score", "bonus") or not skill:
                     raise InvalidInput(key, form[key], "skills.<skill>.score or .bonus")
