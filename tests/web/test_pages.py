@@ -115,7 +115,9 @@ def test_roll_dialog_chances_and_roll_by_form(client: TestClient) -> None:
     char_path = client.post(
         f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False
     ).headers["location"]
-    chances = client.post(char_path + "/chances", data={"skill": "Force", "helpers": "1"}).json()
+    chances = client.post(
+        char_path + "/chances", data={"csrf": csrf, "skill": "Force", "helpers": "1"}
+    ).json()
     assert chances["chances"][0]["label"] == "success"
     rolled = client.post(
         char_path + "/roll",

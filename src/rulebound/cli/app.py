@@ -45,6 +45,7 @@ for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(roll_app, odds_app, character_app)
 
 importlib.import_module("rulebound.cli.serve").register(app)
+importlib.import_module("rulebound.cli.verify").register(app)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 
 from rulebound.cli.common import (
     JSON_HELP,
@@ -26,6 +27,7 @@ from rulebound.core.random_source import RandomSource
 from rulebound.render.bars import bar_chart
 from rulebound.render.empty_reach_text import render_push_options, render_result
 from rulebound.render.json_view import result_json
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.advisor import push_options, recommend
 from rulebound.rulesets.empty_reach.character import (
     Character,
@@ -59,7 +61,10 @@ def _parse_gear(text: str) -> GearInUse:
     if len(parts) not in (2, 3) or not parts[1].strip().isdigit():
         fail(f"--gear: got {text!r}; expected NAME:BONUS or NAME:BONUS:D8,D6")
     dice = tuple(d for d in parts[2].split(",") if d) if len(parts) == 3 else ()
-    return GearInUse.model_validate({"name": parts[0], "bonus": int(parts[1]), "dice": dice})
+    try:
+        return GearInUse.model_validate({"name": parts[0], "bonus": int(parts[1]), "dice": dice})
+    except ValidationError as exc:
+        fail(str(input_error(exc, prefix="--gear")))
 
 
 def _parse_reroll(text: str) -> list[int]:

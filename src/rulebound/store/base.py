@@ -7,16 +7,22 @@ dataclasses; JSON columns come back as plain dicts.
 The one write that matters is ``append``: a log entry and the sheet changes it
 causes are committed together or not at all, and a sheet change only applies
 when the character is still at the version the play was computed from.
+
+Every entry is sealed into its table's hash chain inside that transaction
+(``rulebound.trust.chain``). ``append_drawn`` also hands the play the table's
+committed dice (seed, client seed and the next nonce) inside the same
+transaction, so the nonce, the chain and the entry can never disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from rulebound.core.errors import RuleboundError
+from rulebound.core.verifiable import VerifiableSource
 
 Role = Literal["gm", "player", "observer"]
 ROLES: tuple[Role, ...] = ("gm", "player", "observer")
@@ -123,6 +129,50 @@ class LogEntry:
     created_at: datetime
     changed: tuple[int, ...] = ()
     """Characters whose sheets this entry changed (filled by ``append``, and on reads)."""
+    prev_hash: str = ""
+    hash: str = ""
+    salt: str = ""
+    """The chain (``rulebound.trust.chain``): the salt hides the result inside ``hash``."""
+    commitment: str | None = None
+    client_seed: str | None = None
+    nonce: int | None = None
+    """The committed dice the entry's draws came from (None: not a committed draw)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """A table's committed dice for one play: the secret seed, client seed and a fresh nonce."""
+
+    server_seed: str
+    commitment: str
+    client_seed: str
+    nonce: int
+
+    def source(self) -> VerifiableSource:
+        return VerifiableSource(self.server_seed, self.client_seed, self.nonce)
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A committed seed as anyone may see it: ``server_seed`` only once it is revealed."""
+
+    commitment: str
+    server_seed: str | None
+    created_at: datetime
+    revealed_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    """A table's dice now: the commitment in use, the client seed, the last nonce used."""
+
+    commitment: str
+    client_seed: str
+    nonce: int
+
+
+Staged = tuple[NewEntry, Sequence[SheetChange]]
+"""A play ready to append: its entry and the sheet changes it causes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +222,30 @@ class Store(Protocol):
 
     def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
         """Write the entry and its sheet changes in one transaction; Conflict on a stale version."""
+        ...
+
+    def append_drawn(self, table_id: int, build: Callable[[Dice], Staged]) -> LogEntry:
+        """Take the next nonce, build the play with those dice and append it, in one transaction."""
+        ...
+
+    def fairness(self, table_id: int) -> Fairness: ...
+
+    def seeds(self, table_id: int) -> list[Seed]:
+        """Every seed the table committed to, oldest first (secrets only once revealed)."""
+        ...
+
+    def rotate_seed(
+        self, table_id: int, build: Callable[[Seed | None, Seed], NewEntry]
+    ) -> LogEntry:
+        """Reveal the current seed, commit to a fresh one, and log ``build(revealed, new)``."""
+        ...
+
+    def set_client_seed(self, table_id: int, client_seed: str, entry: NewEntry) -> LogEntry:
+        """Use ``client_seed`` for the following rolls, and log ``entry``: one transaction."""
+        ...
+
+    def log(self, table_id: int) -> list[LogEntry]:
+        """Every entry of the table, by seq, unfiltered (exports filter them per viewer)."""
         ...
 
     def entry(self, table_id: int, entry_id: int) -> LogEntry: ...

@@ -7,11 +7,20 @@ from typing import Any, cast
 
 from sqlalchemy import Row
 
-from rulebound.store.base import CharacterRow, LogEntry, Member, Privacy, Role, TableRow
+from rulebound.store.base import (
+    CharacterRow,
+    LogEntry,
+    Member,
+    Privacy,
+    Role,
+    Seed,
+    TableRow,
+)
 
 
 def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    """UTC, whatever the database hands back (SQLite: naive; PostgreSQL: the session's zone)."""
+    return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def table_row(row: Row[Any]) -> TableRow:
@@ -70,4 +79,22 @@ def entry_row(row: Row[Any]) -> LogEntry:
         summary=m["summary"],
         created_at=_aware(m["created_at"]),
         changed=tuple(int(i) for i in m["changed"]),
+        prev_hash=m["prev_hash"],
+        hash=m["hash"],
+        salt=m["salt"],
+        commitment=m["commitment"],
+        client_seed=m["client_seed"],
+        nonce=m["nonce"],
+    )
+
+
+def seed_row(row: Row[Any]) -> Seed:
+    """A seed as anyone may see it: the secret stays out until it is revealed."""
+    m = row._mapping
+    revealed = None if m["revealed_at"] is None else _aware(m["revealed_at"])
+    return Seed(
+        commitment=m["commitment"],
+        server_seed=m["server_seed"] if revealed is not None else None,
+        created_at=_aware(m["created_at"]),
+        revealed_at=revealed,
     )

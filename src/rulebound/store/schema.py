@@ -12,6 +12,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -42,7 +43,11 @@ game_tables = Table(
     Column("player_token", String(64), nullable=False, unique=True),
     Column("observer_token", String(64), nullable=True, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("client_seed", String(128), nullable=False, server_default=""),
+    Column("nonce", Integer, nullable=False, server_default="0"),
 )
+"""``client_seed`` is the players' part of every roll's dice; ``nonce`` the last one handed
+out (each roll takes the next inside its write transaction, so none is ever reused)."""
 
 members = Table(
     "members",
@@ -85,10 +90,31 @@ log_entries = Table(
     Column("summary", Text, nullable=False),
     Column("changed", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("prev_hash", String(64), nullable=False, server_default=""),
+    Column("hash", String(64), nullable=False, server_default=""),
+    Column("salt", String(64), nullable=False, server_default=""),
+    Column("commitment", String(64), nullable=True),
+    Column("client_seed", String(128), nullable=True),
+    Column("nonce", Integer, nullable=True),
     UniqueConstraint("table_id", "seq"),
+    Index("uq_log_entries_table_id_nonce", "table_id", "nonce", unique=True),
 )
 """``UNIQUE(table_id, seq)`` orders each table's log; ``UNIQUE(parent_id)`` means a result
-is followed up at most once, so a chain of follow-ups never forks."""
+is followed up at most once, so a chain of follow-ups never forks. ``prev_hash``/``hash``
+chain the entries and ``salt`` hides a result inside its hash (``rulebound.trust.chain``);
+``commitment``, ``client_seed`` and ``nonce`` say which committed dice a roll used."""
+
+table_seeds = Table(
+    "table_seeds",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    Column("commitment", String(64), nullable=False, unique=True),
+    Column("server_seed", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revealed_at", DateTime(timezone=True), nullable=True),
+)
+"""Each table's committed seeds: the unrevealed one rolls the dice; revealed ones are public."""
 
 secrets_table = Table(
     "server_secrets",

@@ -3,6 +3,11 @@
 Writes go through ``_write``: a process-wide lock (SQLite only; PostgreSQL
 locks the table's row instead) around a ``BEGIN IMMEDIATE`` transaction. With
 both, concurrent writers queue instead of failing with "database is locked".
+
+Appending to a table's log holds that table's lock (``SELECT ... FOR UPDATE`` on
+its row; on SQLite the database write lock) while it reads the last entry, takes
+the next seq and nonce, and seals the entry into the hash chain, so two writers
+(threads or processes) can never fork the chain or reuse a nonce.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,22 +25,35 @@ from sqlalchemy import Connection, and_, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
+from rulebound.core.verifiable import commitment_for, new_server_seed
 from rulebound.store.base import (
     CharacterRow,
     Conflict,
+    Dice,
+    Fairness,
     LogEntry,
     Member,
     NewEntry,
     NotFound,
     Role,
     Scope,
+    Seed,
     SheetChange,
+    Staged,
     TableRow,
 )
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
 from rulebound.store.migrate import upgrade
-from rulebound.store.rows import character_row, entry_row, member_row, table_row
-from rulebound.store.schema import characters, game_tables, log_entries, members, secrets_table
+from rulebound.store.rows import character_row, entry_row, member_row, seed_row, table_row
+from rulebound.store.schema import (
+    characters,
+    game_tables,
+    log_entries,
+    members,
+    secrets_table,
+    table_seeds,
+)
+from rulebound.trust.chain import GENESIS, dice_of, entry_body, seal
 
 AppendListener = Callable[[int, int], None]
 """Called after a commit with (table id, seq): wakes the table's waiting feeds."""
@@ -102,6 +121,7 @@ class SqlStore:
         with self._write() as conn:
             table_id = conn.execute(game_tables.insert().values(**values)).inserted_primary_key
             assert table_id is not None
+            _commit_seed(conn, int(table_id[0]))
         return self.table(int(table_id[0]))
 
     def table(self, table_id: int) -> TableRow:
@@ -245,49 +265,90 @@ class SqlStore:
     # the log
 
     def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
+        return self._logged(lambda _conn: _Prepared(entry, changes))
+
+    def append_drawn(self, table_id: int, build: Callable[[Dice], Staged]) -> LogEntry:
+        def write(conn: Connection) -> _Prepared:
+            dice = _next_dice(conn, table_id)
+            entry, changes = build(dice)
+            if entry.table_id != table_id:
+                raise ValueError("a play drawn with one table's dice must be logged at that table")
+            return _Prepared(entry, changes, dice)
+
+        return self._logged(write)
+
+    def _logged(self, prepare: Callable[[Connection], _Prepared]) -> LogEntry:
+        """One write transaction: ``prepare`` (inside it) names the entry, then it is sealed
+        and appended; a lost race becomes Conflict; the table's feeds are woken."""
+        ready: _Prepared | None = None
         try:
             with self._write() as conn:
-                logged = self._append(conn, entry, changes)
+                ready = prepare(conn)
+                logged = _append(conn, ready.entry, ready.changes, ready.dice, self.sqlite)
         except IntegrityError as exc:
-            if entry.parent_id is not None and self.has_child(entry.parent_id):
+            parent = None if ready is None else ready.entry.parent_id
+            if parent is not None and self.has_child(parent):
                 raise Conflict("follow-up", "this result was already followed up") from None
             raise Conflict("log", "a concurrent write won; try again") from exc
         for listener in self.listeners:
             listener(logged.table_id, logged.seq)
         return logged
 
-    def _append(
-        self, conn: Connection, entry: NewEntry, changes: Sequence[SheetChange]
+    # committed dice
+
+    def fairness(self, table_id: int) -> Fairness:
+        query = select(game_tables.c.client_seed, game_tables.c.nonce).where(
+            game_tables.c.id == table_id
+        )
+        with self._read() as conn:
+            row = conn.execute(query).first()
+            seed = _current_seed(conn, table_id)
+        if row is None:
+            raise NotFound("table", table_id)
+        commitment = "" if seed is None else str(seed.commitment)
+        return Fairness(commitment, str(row.client_seed), int(row.nonce))
+
+    def seeds(self, table_id: int) -> list[Seed]:
+        c = table_seeds.c
+        query = select(table_seeds).where(c.table_id == table_id).order_by(c.id)
+        with self._read() as conn:
+            return [seed_row(row) for row in conn.execute(query)]
+
+    def rotate_seed(
+        self, table_id: int, build: Callable[[Seed | None, Seed], NewEntry]
     ) -> LogEntry:
-        c = log_entries.c
-        locked = select(game_tables.c.id).where(game_tables.c.id == entry.table_id)
-        if conn.execute(locked.with_for_update()).first() is None:
-            raise NotFound("table", entry.table_id)
-        last = conn.execute(select(func.max(c.seq)).where(c.table_id == entry.table_id)).scalar()
-        for change in changes:
-            _apply_change(conn, entry.table_id, change)
-        values = {
-            "table_id": entry.table_id,
-            "seq": int(last or 0) + 1,
-            "kind": entry.kind,
-            "privacy": entry.privacy,
-            "actor_id": entry.actor_id,
-            "character_id": entry.character_id,
-            "parent_id": entry.parent_id,
-            "record": entry.record,
-            "card": entry.card,
-            "summary": entry.summary,
-            "changed": [change.character_id for change in changes],
-            "created_at": _now(),
-        }
-        key = conn.execute(log_entries.insert().values(**values)).inserted_primary_key
-        assert key is not None
-        if not self.sqlite:
+        def write(conn: Connection) -> _Prepared:
+            _lock_table(conn, table_id)
+            old = _current_seed(conn, table_id)
+            now = _now()
+            revealed = None
+            if old is not None:
+                conn.execute(
+                    update(table_seeds).where(table_seeds.c.id == old.id).values(revealed_at=now)
+                )
+                revealed = replace(seed_row(old), server_seed=old.server_seed, revealed_at=now)
+            entry = build(revealed, seed_row(_commit_seed(conn, table_id)))
+            return _Prepared(entry)
+
+        return self._logged(write)
+
+    def set_client_seed(self, table_id: int, client_seed: str, entry: NewEntry) -> LogEntry:
+        def write(conn: Connection) -> _Prepared:
+            _lock_table(conn, table_id)
             conn.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": NOTIFY_CHANNEL, "payload": f"{entry.table_id}:{values['seq']}"},
+                update(game_tables)
+                .where(game_tables.c.id == table_id)
+                .values(client_seed=client_seed)
             )
-        return entry_row(conn.execute(select(log_entries).where(c.id == key[0])).one())
+            return _Prepared(entry)
+
+        return self._logged(write)
+
+    def log(self, table_id: int) -> list[LogEntry]:
+        c = log_entries.c
+        query = select(log_entries).where(c.table_id == table_id).order_by(c.seq)
+        with self._read() as conn:
+            return [entry_row(row) for row in conn.execute(query)]
 
     def entry(self, table_id: int, entry_id: int) -> LogEntry:
         c = log_entries.c
@@ -367,6 +428,105 @@ def visible_to(scope: Scope) -> ColumnElement[bool]:
     if scope.is_gm:
         return or_(c.privacy.in_(("public", "gm", "blind")), and_(c.privacy == "self", mine))
     return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "blind", "self")), mine))
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What one appending transaction writes: the entry, its sheet changes, its dice."""
+
+    entry: NewEntry
+    changes: Sequence[SheetChange] = ()
+    dice: Dice | None = None
+
+
+def _lock_table(conn: Connection, table_id: int) -> None:
+    """Hold the table's row until commit (PostgreSQL); SQLite's write lock already covers it."""
+    locked = select(game_tables.c.id).where(game_tables.c.id == table_id)
+    if conn.execute(locked.with_for_update()).first() is None:
+        raise NotFound("table", table_id)
+
+
+def _append(
+    conn: Connection,
+    entry: NewEntry,
+    changes: Sequence[SheetChange],
+    dice: Dice | None,
+    sqlite: bool,
+) -> LogEntry:
+    """Apply the sheet changes and seal the entry onto the end of its table's chain."""
+    c = log_entries.c
+    _lock_table(conn, entry.table_id)
+    last = conn.execute(
+        select(c.seq, c.hash).where(c.table_id == entry.table_id).order_by(c.seq.desc()).limit(1)
+    ).first()
+    seq, prev = (1, GENESIS) if last is None else (int(last.seq) + 1, str(last.hash))
+    for change in changes:
+        _apply_change(conn, entry.table_id, change)
+    values: dict[str, Any] = {
+        "kind": entry.kind,
+        "actor_id": entry.actor_id,
+        "character_id": entry.character_id,
+        "parent_id": entry.parent_id,
+        "record": entry.record,
+        "card": entry.card,
+        "summary": entry.summary,
+        "changed": [change.character_id for change in changes],
+        "created_at": _now(),
+    }
+    drawn = dice_of(*((dice.commitment, dice.client_seed, dice.nonce) if dice else (None,) * 3))
+    sealed = seal(entry.table_id, seq, entry.privacy, drawn, entry_body(**values), prev)
+    values |= {
+        "table_id": entry.table_id,
+        "seq": seq,
+        "privacy": entry.privacy,
+        "prev_hash": prev,
+        "hash": sealed.hash,
+        "salt": sealed.salt,
+        "commitment": None if dice is None else dice.commitment,
+        "client_seed": None if dice is None else dice.client_seed,
+        "nonce": None if dice is None else dice.nonce,
+    }
+    key = conn.execute(log_entries.insert().values(**values)).inserted_primary_key
+    assert key is not None
+    if not sqlite:
+        conn.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": NOTIFY_CHANNEL, "payload": f"{entry.table_id}:{seq}"},
+        )
+    return entry_row(conn.execute(select(log_entries).where(c.id == key[0])).one())
+
+
+def _current_seed(conn: Connection, table_id: int) -> Any:
+    """The table's unrevealed seed row (with its secret), or None."""
+    c = table_seeds.c
+    query = select(table_seeds).where(c.table_id == table_id, c.revealed_at.is_(None))
+    return conn.execute(query.order_by(c.id.desc()).limit(1)).first()
+
+
+def _commit_seed(conn: Connection, table_id: int) -> Any:
+    seed = new_server_seed()
+    values = {
+        "table_id": table_id,
+        "commitment": commitment_for(seed),
+        "server_seed": seed,
+        "created_at": _now(),
+    }
+    conn.execute(table_seeds.insert().values(**values))
+    return _current_seed(conn, table_id)
+
+
+def _next_dice(conn: Connection, table_id: int) -> Dice:
+    """Lock the table and hand out its next nonce with the current seed and client seed."""
+    c = game_tables.c
+    row = conn.execute(
+        select(c.client_seed, c.nonce).where(c.id == table_id).with_for_update()
+    ).first()
+    if row is None:
+        raise NotFound("table", table_id)
+    seed = _current_seed(conn, table_id) or _commit_seed(conn, table_id)
+    nonce = int(row.nonce) + 1
+    conn.execute(update(game_tables).where(c.id == table_id).values(nonce=nonce))
+    return Dice(str(seed.server_seed), str(seed.commitment), str(row.client_seed), nonce)
 
 
 def _apply_change(conn: Connection, table_id: int, change: SheetChange) -> None:

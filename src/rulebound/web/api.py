@@ -9,10 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -51,12 +51,15 @@ from rulebound.web.deps import (
     character_detail,
     character_summary,
     entry_views,
+    guarded_for,
     service_of,
     settings_of,
     viewer_for,
     writer_for,
 )
+from rulebound.web.fairness import export_document
 from rulebound.web.feed import stream
+from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat
 from rulebound.web.views import CSV_COLUMNS, chances_view, context_for, csv_row, entry_view
 
@@ -68,8 +71,25 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["table"])
+MAX_SEQ = 2**31 - 1
+"""The largest seq a log holds (a 32-bit integer column)."""
 TABLE = "/tables/{table_id}"
 CHAR = TABLE + "/characters/{character_id}"
+
+
+def document_rulesets(app: FastAPI, keys: Iterable[str]) -> None:
+    """The schema names the rulesets this server plays (known only when the app is built)."""
+    build, known = app.openapi, sorted(keys)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            props = schema["components"]["schemas"]["CreateTableIn"]["properties"]
+            props["ruleset"]["enum"] = known
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _member(member: Member) -> MemberOut:
@@ -140,7 +160,9 @@ def rulesets(request: Request) -> list[RulesetOut]:
     ]
 
 
-@router.post("/tables", response_model=SeatOut, status_code=201)
+@router.post(
+    "/tables", response_model=SeatOut, status_code=201, dependencies=[Depends(limit_anonymous)]
+)
 def create_table(body: CreateTableIn, request: Request) -> SeatOut:
     seat = service_of(request).create_table(
         body.name, body.ruleset, body.variants, observers=body.observers, gm_name=body.gm_name
@@ -148,7 +170,12 @@ def create_table(body: CreateTableIn, request: Request) -> SeatOut:
     return _seat(request, seat)
 
 
-@router.post("/join/{token}", response_model=SeatOut, status_code=201)
+@router.post(
+    "/join/{token}",
+    response_model=SeatOut,
+    status_code=201,
+    dependencies=[Depends(limit_anonymous)],
+)
 def join(token: str, body: JoinIn, request: Request) -> SeatOut:
     return _seat(request, service_of(request).join(token, body.name))
 
@@ -232,7 +259,7 @@ def export_character(table_id: int, character_id: int, request: Request) -> Resp
 
 @router.post(CHAR + "/chances", response_model=ChancesOut)
 def chances(table_id: int, character_id: int, body: ChancesIn, request: Request) -> ChancesOut:
-    viewer = viewer_for(request, table_id)
+    viewer = guarded_for(request, table_id)
     found = service_of(request).chances(viewer, character_id, body.form)
     return ChancesOut.model_validate({"chances": chances_view(found)})
 
@@ -303,7 +330,7 @@ def creation(table_id: int, body: CreationIn, request: Request) -> dict[str, Any
 def log_page(
     table_id: int,
     request: Request,
-    before: int | None = Query(None, ge=1),
+    before: int | None = Query(None, ge=1, le=MAX_SEQ),
     limit: int = Query(50, ge=1, le=200),
 ) -> dict[str, Any]:
     viewer = viewer_for(request, table_id)
@@ -322,17 +349,18 @@ def log_page(
 def export_log(
     table_id: int, request: Request, format: Literal["json", "csv"] = "json"
 ) -> Response:
+    """JSON: the hash-chained log that ``rulebound verify`` checks (``trust.export``); CSV: the
+    entries you may see, one row each."""
     viewer = viewer_for(request, table_id)
     store = service_of(request).store
-    entries = store.entries(table_id, viewer.scope, after=0, limit=1_000_000)
-    views = entry_views(request, viewer, entries)
     name = f"table-{table_id}-log.{format}"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     if format == "json":
-        body = json.dumps(
-            {"table": viewer.table.name, "entries": views}, indent=2, ensure_ascii=False
-        )
+        document = export_document(service_of(request), viewer)
+        body = json.dumps(document, indent=2, ensure_ascii=False)
         return Response(body, media_type="application/json", headers=headers)
+    entries = store.entries(table_id, viewer.scope, after=0, limit=1_000_000)
+    views = entry_views(request, viewer, entries)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
@@ -348,7 +376,7 @@ def export_log(
 async def feed(
     table_id: int,
     request: Request,
-    after: int | None = Query(None, ge=0, description="Resume after this seq"),
+    after: int | None = Query(None, ge=0, le=MAX_SEQ, description="Resume after this seq"),
     follow: bool = Query(True, description="false: send what is there, then close"),
     last_event_id: str | None = Header(None),
 ) -> StreamingResponse:

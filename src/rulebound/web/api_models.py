@@ -7,20 +7,38 @@ produces.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field, StrictBool
 
 from rulebound.rulesets.table import ActionView, Card
 from rulebound.rulesets.table import Field as FormField
+from rulebound.web.caps import MAX_NAME, NAME_PATTERN
 
 PrivacyMode = Literal["public", "gm", "blind", "self"]
 RoleName = Literal["gm", "player", "observer"]
 FormData = dict[str, Any]
+Pair = Annotated[list[str], Field(min_length=2, max_length=2)]
+
+
+def _whole_number(value: object) -> object:
+    """Pydantic's lax mode would take ``true`` or ``"7"`` for 1 or 7: a JSON number only."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("a whole number")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+"""An integer in a request: a JSON number with no fraction (``2.0`` too), never a bool or text.
+Request booleans are ``StrictBool`` for the same reason (lax mode takes ``1`` or ``"yes"``)."""
+"""A [label, value] pair (a list, not a tuple: a tuple's ``prefixItems`` trips some tools)."""
 
 
 class ErrorOut(BaseModel):
-    error: str = Field(description="invalid-input, rule-violation, conflict, forbidden, not-found")
+    error: str = Field(
+        description="invalid-input, rule-violation, conflict, forbidden, not-found, "
+        "rate-limited, bad-request (a body that is not JSON)"
+    )
     detail: str
     field: str | None = None
     value: Any = None
@@ -41,15 +59,15 @@ class RulesetOut(BaseModel):
 
 
 class CreateTableIn(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
-    ruleset: str
+    name: str = Field(min_length=1, max_length=200, pattern=NAME_PATTERN)
+    ruleset: str = Field(description="One of the keys of GET /api/rulesets")
     variants: dict[str, str] = {}
-    observers: bool = True
-    gm_name: str = Field(min_length=1, max_length=100)
+    observers: StrictBool = True
+    gm_name: str = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
 
 
 class JoinIn(BaseModel):
-    name: str = Field(min_length=1, max_length=100)
+    name: str = Field(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN)
 
 
 class MemberOut(BaseModel):
@@ -84,21 +102,27 @@ class SeatOut(BaseModel):
 
 
 class MemberPatch(BaseModel):
-    revoked: bool | None = None
-    grant_all: bool | None = Field(None, description="May edit and roll every character")
+    revoked: StrictBool | None = None
+    grant_all: StrictBool | None = Field(None, description="May edit and roll every character")
 
 
 class RotateIn(BaseModel):
-    disable: bool = Field(False, description="Switch the observer link off instead")
+    disable: StrictBool = Field(False, description="Switch the observer link off instead")
 
 
 class CharacterIn(BaseModel):
-    name: str | None = Field(None, description="A new starting sheet with this name")
+    name: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_NAME,
+        pattern=NAME_PATTERN,
+        description="A new starting sheet with this name (a ruleset may allow fewer characters)",
+    )
     sheet: dict[str, Any] | None = Field(None, description="Or a whole sheet (character file)")
 
 
 class OwnerIn(BaseModel):
-    owner_id: int | None
+    owner_id: WholeNumber | None
 
 
 class CharacterOut(BaseModel):
@@ -107,7 +131,7 @@ class CharacterOut(BaseModel):
     owner_id: int | None
     version: int
     may_edit: bool
-    tracks: list[tuple[str, str]]
+    tracks: list[Pair] = Field(description="What the sheet shows first: [label, value] pairs")
     sheet: dict[str, Any]
 
 
@@ -120,12 +144,12 @@ class CharacterDetailOut(CharacterOut):
 
 class SheetEditIn(BaseModel):
     form: FormData
-    version: int | None = Field(None, description="Refuse (409) if the sheet moved on")
+    version: WholeNumber | None = Field(None, description="Refuse (409) if the sheet moved on")
 
 
 class SheetIn(BaseModel):
     sheet: dict[str, Any]
-    version: int | None = None
+    version: WholeNumber | None = None
 
 
 class ChancesIn(BaseModel):

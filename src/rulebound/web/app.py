@@ -12,54 +12,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebound import __version__
 from rulebound.store import SqlStore
 from rulebound.store.listen import PgListener
-from rulebound.web import api, pages, pages_character
+from rulebound.web import api, fairness, pages, pages_character
 from rulebound.web.auth import Viewer
 from rulebound.web.errors import install_error_handlers
 from rulebound.web.feed import Hub
+from rulebound.web.security import RESPONSES, Limiter, SecurityHeaders, origin_guard
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 from rulebound.web.templating import configure
 
 HERE = Path(__file__).parent
-
-SECURITY_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
-
-
-class SecurityHeaders:
-    """Adds the CSP and friends to every response (pure ASGI: safe for streams)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -88,12 +58,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which our CSP forbids
         redoc_url=None,
+        dependencies=[Depends(origin_guard)],  # every unsafe request: same origin, or no browser
+        max_body_size=settings.max_body_bytes,  # 413 past it, whether or not a length is sent
     )
     templates = Jinja2Templates(directory=HERE / "templates")
     configure(templates)
     app.state.settings = settings
     app.state.store = store
     app.state.hub = hub
+    app.state.limiter = Limiter(settings.session_rate, settings.table_rate, settings.anonymous_rate)
     app.state.templates = templates
     app.state.service = TableService(store, settings.games(), settings.source)
 
@@ -103,7 +76,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.state.render_entry = render_entry
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    app.include_router(api.router)
+    api.document_rulesets(app, app.state.service.games)
+    app.include_router(api.router, responses=RESPONSES)
+    app.include_router(fairness.router, responses=RESPONSES)
+    app.include_router(fairness.pages)
     app.include_router(pages.router)
     app.include_router(pages_character.router)
     install_error_handlers(app)

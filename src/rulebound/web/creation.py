@@ -20,6 +20,7 @@ from rulebound.core.random_source import SystemSource
 from rulebound.rulesets.table import Choice, CreationStep, Field
 from rulebound.store import CharacterRow
 from rulebound.web.auth import Forbidden, Viewer
+from rulebound.web.caps import check_caps
 from rulebound.web.service import TableService
 
 
@@ -108,6 +109,7 @@ def advance(
     if viewer.member.role == "observer":
         raise Forbidden("observers watch the table; they cannot act")
     rules = service.game(viewer.table.ruleset).table
+    check_caps(form)
     step = rules.creation(last.step.state, form, service.source(viewer.table.id))
     if step is None:
         raise RuleViolation(

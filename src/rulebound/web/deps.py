@@ -8,7 +8,8 @@ from typing import Any
 from starlette.requests import Request
 
 from rulebound.store import CharacterRow, LogEntry
-from rulebound.web.auth import CSRF_HEADER, Viewer, check_write, find_viewer
+from rulebound.web.auth import CSRF_HEADER, Viewer, check_csrf, check_role, find_viewer
+from rulebound.web.security import Limiter
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 from rulebound.web.views import context_for, entry_view
@@ -29,9 +30,29 @@ def viewer_for(request: Request, table_id: int) -> Viewer:
     return find_viewer(service.store, request, service.store.table(table_id))
 
 
-def writer_for(request: Request, table_id: int, sent_token: str | None = None) -> Viewer:
+def limiter_of(request: Request) -> Limiter:
+    limiter: Limiter = request.app.state.limiter
+    return limiter
+
+
+def guarded_for(request: Request, table_id: int, sent_token: str | None = None) -> Viewer:
+    """A seated member's unsafe request that writes nothing (chances): token and rate limits."""
     viewer = viewer_for(request, table_id)
-    check_write(request, viewer, sent_token or request.headers.get(CSRF_HEADER))
+    check_csrf(request, viewer, sent_token or request.headers.get(CSRF_HEADER))
+    limiter_of(request).member(viewer)
+    return viewer
+
+
+def writer_for(request: Request, table_id: int, sent_token: str | None = None) -> Viewer:
+    """A seated member who may write: not an observer, with the token, within the limits.
+
+    The origin was checked before (``security.origin_guard``, app-wide); the role is
+    checked before the rate limits, so refused writes never drain a table's budget.
+    """
+    viewer = viewer_for(request, table_id)
+    check_csrf(request, viewer, sent_token or request.headers.get(CSRF_HEADER))
+    check_role(viewer)
+    limiter_of(request).member(viewer)
     return viewer
 
 

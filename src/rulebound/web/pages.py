@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -17,10 +17,12 @@ from starlette.datastructures import FormData
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.table import Field
 from rulebound.store import ROLES, Role
-from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name, same_origin
+from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
 from rulebound.web.creation import has_guided_creation
 from rulebound.web.deps import character_summary, entry_views, service_of, viewer_for, writer_for
+from rulebound.web.fairness import dice_state
 from rulebound.web.forms import parse_form
+from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat
 
 router = APIRouter(include_in_schema=False)
@@ -43,13 +45,15 @@ def back(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
 
-def seat_cookie(response: Response, seat: Seat) -> Response:
+def seat_cookie(request: Request, response: Response, seat: Seat) -> Response:
+    """The session cookie: HttpOnly, SameSite=Lax, and Secure when served over https."""
     response.set_cookie(
         cookie_name(seat.table.id),
         seat.session,
         max_age=COOKIE_AGE,
         httponly=True,
         samesite="lax",
+        secure=request.url.scheme == "https",
         path="/",
     )
     return response
@@ -83,10 +87,8 @@ async def home(request: Request) -> HTMLResponse:
     return page(request, "home.html", games=list(service.games.values()), seats=seats, error=None)
 
 
-@router.post("/tables")
+@router.post("/tables", dependencies=[Depends(limit_anonymous)])
 async def create_table(request: Request) -> Response:
-    if not same_origin(request):
-        raise Forbidden("cross-site request refused")
     form = await request.form()
     ruleset = str(form.get("ruleset", ""))
     prefix = f"variant.{ruleset}."
@@ -105,7 +107,7 @@ async def create_table(request: Request) -> Response:
     except InvalidInput as exc:
         games = list(service.games.values())
         return page(request, "home.html", 400, games=games, seats=[], error=exc, form=form)
-    return seat_cookie(back(f"/t/{seat.table.id}"), seat)
+    return seat_cookie(request, back(f"/t/{seat.table.id}"), seat)
 
 
 @router.get("/join/{token}", response_class=HTMLResponse, name="join_page")
@@ -123,14 +125,12 @@ def _current_member(request: Request, table_id: int) -> Any:
         return None
 
 
-@router.post("/join/{token}")
+@router.post("/join/{token}", dependencies=[Depends(limit_anonymous)])
 async def join(token: str, request: Request) -> Response:
-    if not same_origin(request):
-        raise Forbidden("cross-site request refused")
     form = await request.form()
     service = service_of(request)
     seat = await off_loop(lambda: service.join(token, str(form.get("name", ""))))
-    return seat_cookie(back(f"/t/{seat.table.id}"), seat)
+    return seat_cookie(request, back(f"/t/{seat.table.id}"), seat)
 
 
 def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
@@ -151,6 +151,7 @@ def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
         "table_actions": game.table.table_actions() if viewer.is_gm else (),
         "guided": has_guided_creation(service, table.ruleset),
         "roles": ROLES,
+        "dice": dice_state(service, table.id),
     }
 
 

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.web.auth import Viewer
+from rulebound.web.auth import CSRF_FIELD, Viewer
 from rulebound.web.creation import StepResult, advance, pending
-from rulebound.web.deps import character_detail, service_of, viewer_for
+from rulebound.web.deps import character_detail, guarded_for, service_of, viewer_for
 from rulebound.web.forms import field_for_error, form_values, parse_form
 from rulebound.web.pages import back, off_loop, page, posted
 from rulebound.web.views import chances_view
@@ -142,7 +142,10 @@ def _dialog_fields(request: Request, viewer: Viewer, character_id: int) -> Any:
 @router.post(CHAR + "/chances")
 async def chances(table_id: int, character_id: int, request: Request) -> JSONResponse:
     form = await request.form()
-    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    token = form.get(CSRF_FIELD)
+    viewer = await off_loop(
+        lambda: guarded_for(request, table_id, token if isinstance(token, str) else None)
+    )
     fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
     values = parse_form(fields, form)
     found = await off_loop(lambda: service_of(request).chances(viewer, character_id, values))

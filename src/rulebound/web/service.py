@@ -3,17 +3,22 @@
 It checks permissions, asks the ruleset's ``TableRules`` adapter for the play,
 and has the store commit the log entry with the sheet change it causes. It
 never looks at which ruleset it is driving.
+
+Plays that draw dice go through ``_logged_play``: by default the store hands
+the play the table's committed dice (seed, client seed, next nonce) inside the
+transaction that logs it, so every logged die can be recomputed after a reveal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
+from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.table import Play, TablePlay
 from rulebound.store import (
     PRIVACY_MODES,
@@ -24,20 +29,24 @@ from rulebound.store import (
     NewEntry,
     Privacy,
     SheetChange,
+    Staged,
     Store,
     TableRow,
 )
 from rulebound.web.auth import Forbidden, Viewer
-from rulebound.web.settings import Game, SourceFactory
+from rulebound.web.caps import MAX_NAME, NAME_CONTROL, check_caps, check_sheet, shown
+from rulebound.web.settings import Game, SourceFactory, system_source
 
-MAX_NAME = 100
 MAX_TABLE_NAME = 200
 
 
 def clean_name(field: str, value: object, limit: int = MAX_NAME) -> str:
-    text = " ".join(str(value or "").split())
+    raw = str(value or "")
+    if NAME_CONTROL.search(raw):
+        raise InvalidInput(field, shown(value), "a name without control characters")
+    text = " ".join(raw.split())
     if not 1 <= len(text) <= limit:
-        raise InvalidInput(field, value, f"a name of 1 to {limit} characters")
+        raise InvalidInput(field, shown(value), f"a name of 1 to {limit} characters")
     return text
 
 
@@ -49,7 +58,11 @@ def privacy_of(value: object) -> Privacy:
 
 
 def with_variants(viewer: Viewer, form: Mapping[str, Any]) -> dict[str, Any]:
-    """Every form reaches the rules with the table's chosen variants (the adapter convention)."""
+    """Every form reaches the rules with the table's chosen variants (the adapter convention).
+
+    Every form passes here, so this is where its values are held to the caps (``caps``).
+    """
+    check_caps(form)
     return {**form, "variants": dict(viewer.table.variants)}
 
 
@@ -63,10 +76,15 @@ class Seat:
 
 
 class TableService:
-    def __init__(self, store: Store, games: Mapping[str, Game], source: SourceFactory) -> None:
+    def __init__(
+        self, store: Store, games: Mapping[str, Game], source: SourceFactory | None
+    ) -> None:
         self.store = store
         self.games = games
-        self.source = source
+        self.committed = source is None
+        """Logged plays draw from the table's committed seed; ``source`` then serves only
+        draws that are never logged (guided creation's)."""
+        self.source = source or system_source
 
     def game(self, key: str) -> Game:
         try:
@@ -168,11 +186,14 @@ class TableService:
         if viewer.member.role == "observer":
             raise Forbidden("observers watch the table; they cannot act")
         rules = self.game(viewer.table.ruleset).table
+        if sheet is not None:
+            check_sheet(sheet)
         made = (
             rules.validate_sheet(sheet)
             if sheet is not None
             else rules.new_sheet(clean_name("name", name))
         )
+        check_sheet(made)
         row = self.store.create_character(viewer.table.id, viewer.member.id, made)
         summary = f"{viewer.member.name} created {row.name}"
         self.store.append(
@@ -184,6 +205,7 @@ class TableService:
         self, viewer: Viewer, character_id: int, form: Mapping[str, Any], version: int | None
     ) -> CharacterRow:
         row = self._current(viewer, character_id, version)
+        check_caps(form)
         sheet = self.game(viewer.table.ruleset).table.apply_sheet_form(row.sheet, form)
         return self._save(viewer, row, sheet, "edited")
 
@@ -191,6 +213,7 @@ class TableService:
         self, viewer: Viewer, character_id: int, sheet: Mapping[str, Any], version: int | None
     ) -> CharacterRow:
         row = self._current(viewer, character_id, version)
+        check_sheet(sheet)
         valid = self.game(viewer.table.ruleset).table.validate_sheet(sheet)
         return self._save(viewer, row, valid, "imported a sheet for")
 
@@ -203,6 +226,7 @@ class TableService:
     def _save(
         self, viewer: Viewer, row: CharacterRow, sheet: dict[str, Any], verb: str
     ) -> CharacterRow:
+        check_sheet(sheet)
         summary = f"{viewer.member.name} {verb} {row.name}"
         entry = NewEntry(viewer.table.id, "sheet", "public", viewer.member.id, summary, row.id)
         self.store.append(entry, [SheetChange(row.id, row.version, sheet)])
@@ -223,8 +247,13 @@ class TableService:
         mode = privacy_of(privacy)
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        play = rules.roll(row.sheet, with_variants(viewer, form), self.source(viewer.table.id))
-        return self._commit(viewer, "roll", mode, row, play)
+        form = with_variants(viewer, form)
+        return self._logged_play(
+            viewer,
+            lambda source: self._staged(
+                viewer, "roll", mode, row, rules.roll(row.sheet, form, source)
+            ),
+        )
 
     def sheet_act(
         self,
@@ -238,8 +267,16 @@ class TableService:
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
         params = with_variants(viewer, params)
-        play = rules.sheet_act(row.sheet, action, params, self.source(viewer.table.id))
-        return self._commit(viewer, "sheet-action", mode, row, play)
+        return self._logged_play(
+            viewer,
+            lambda source: self._staged(
+                viewer,
+                "sheet-action",
+                mode,
+                row,
+                rules.sheet_act(row.sheet, action, params, source),
+            ),
+        )
 
     def follow_up(
         self, viewer: Viewer, entry_id: int, action: str, params: Mapping[str, Any]
@@ -261,14 +298,24 @@ class TableService:
         records = [entry.record for entry in chain]
         sheet = {} if row is None else row.sheet
         params = with_variants(viewer, params)
-        play = rules.act(sheet, records, action, params, self.source(viewer.table.id))
-        if row is None:
-            return self._commit_unowned(viewer, root.privacy, play, leaf.id)
-        return self._commit(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
 
-    def _commit_unowned(
-        self, viewer: Viewer, privacy: Privacy, play: Play, parent: int
-    ) -> LogEntry:
+        def stage(source: RandomSource) -> Staged:
+            play = rules.act(sheet, records, action, params, source)
+            if row is None:
+                return self._staged_unowned(viewer, root.privacy, play, leaf.id)
+            return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
+
+        return self._logged_play(viewer, stage)
+
+    def _logged_play(self, viewer: Viewer, stage: Callable[[RandomSource], Staged]) -> LogEntry:
+        """Compute a play from dice and log it: with the table's committed dice (the default),
+        drawn and logged in one transaction; else with the injected source."""
+        if not self.committed:
+            entry, changes = stage(self.source(viewer.table.id))
+            return self.store.append(entry, changes)
+        return self.store.append_drawn(viewer.table.id, lambda dice: stage(dice.source()))
+
+    def _staged_unowned(self, viewer: Viewer, privacy: Privacy, play: Play, parent: int) -> Staged:
         """A follow-up of a game-master tool (an extended check's next turn): no sheet to change."""
         if play.sheet is not None:
             raise RuleViolation("follow-up", "a game-master tool's follow-up changes no sheet")
@@ -282,7 +329,7 @@ class TableService:
             record=dict(play.record),
             card=to_jsonable(play.card),
         )
-        return self.store.append(entry, [])
+        return entry, []
 
     def table_act(
         self, viewer: Viewer, action: str, params: Mapping[str, Any], privacy: object
@@ -293,24 +340,28 @@ class TableService:
         rules = self.game(viewer.table.ruleset).table
         sheets = {key: row.sheet for key, row in rows.items()}
         params = with_variants(viewer, params)
-        play: TablePlay = rules.table_act(sheets, action, params, self.source(viewer.table.id))
-        changes = []
-        for key, sheet in play.sheets.items():
-            if key not in rows:
-                raise InvalidInput("sheets", key, "characters of this table")
-            changes.append(SheetChange(rows[key].id, rows[key].version, dict(sheet)))
-        entry = NewEntry(
-            viewer.table.id,
-            "table-action",
-            mode,
-            viewer.member.id,
-            play.summary or play.card.outcome,
-            record=dict(play.record),
-            card=to_jsonable(play.card),
-        )
-        return self.store.append(entry, changes)
 
-    def _commit(
+        def stage(source: RandomSource) -> Staged:
+            play: TablePlay = rules.table_act(sheets, action, params, source)
+            changes = []
+            for key, sheet in play.sheets.items():
+                if key not in rows:
+                    raise InvalidInput("sheets", key, "characters of this table")
+                changes.append(SheetChange(rows[key].id, rows[key].version, dict(sheet)))
+            entry = NewEntry(
+                viewer.table.id,
+                "table-action",
+                mode,
+                viewer.member.id,
+                play.summary or play.card.outcome,
+                record=dict(play.record),
+                card=to_jsonable(play.card),
+            )
+            return entry, changes
+
+        return self._logged_play(viewer, stage)
+
+    def _staged(
         self,
         viewer: Viewer,
         kind: str,
@@ -318,7 +369,7 @@ class TableService:
         row: CharacterRow,
         play: Play,
         parent: int | None = None,
-    ) -> LogEntry:
+    ) -> Staged:
         entry = NewEntry(
             viewer.table.id,
             kind,
@@ -331,4 +382,4 @@ class TableService:
             to_jsonable(play.card),
         )
         changes = [] if play.sheet is None else [SheetChange(row.id, row.version, play.sheet)]
-        return self.store.append(entry, changes)
+        return entry, changes

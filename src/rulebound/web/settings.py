@@ -9,13 +9,20 @@ from dataclasses import dataclass, field
 from rulebound.core.random_source import RandomSource, SystemSource
 from rulebound.rulesets.base import Variant
 from rulebound.rulesets.table import TableRules
+from rulebound.web.ratelimit import Rate
 
 DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+SESSION_RATE = Rate(30, 5.0)
+TABLE_RATE = Rate(120, 20.0)
+ANONYMOUS_RATE = Rate(30, 0.5)
 
 SourceFactory = Callable[[int], RandomSource]
-"""Where a table's dice come from, by table id (issue 8 plugs in a committed seed here)."""
+"""Where a table's dice come from, by table id: tests inject seeded sources here. The default
+(``Settings.source = None``) draws every logged play from the table's committed seed, inside
+the transaction that logs it (see ``web/fairness.py`` and ``docs/security.md``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +47,7 @@ def registry_games() -> dict[str, Game]:
 
 
 def system_source(_table_id: int) -> RandomSource:
+    """OS entropy: what draws that are never logged use (guided creation's) by default."""
     return SystemSource()
 
 
@@ -51,9 +59,18 @@ class Settings:
     poll_seconds: float = 2.0
     """How often a feed reads the log when nothing woke it (other processes on SQLite)."""
     keepalive_seconds: float = 15.0
-    source: SourceFactory = system_source
+    source: SourceFactory | None = None
+    """None: verifiable dice from each table's committed seed; a factory: that source instead."""
     games: Callable[[], Mapping[str, Game]] = field(default=registry_games)
     page_size: int = 50
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    """Larger request bodies are refused with 413."""
+    session_rate: Rate | None = SESSION_RATE
+    """Unsafe requests per seat (None: no limit); 429 with Retry-After past it."""
+    table_rate: Rate | None = TABLE_RATE
+    """Unsafe requests per table, all seats together."""
+    anonymous_rate: Rate | None = ANONYMOUS_RATE
+    """Opening tables and joining, per client address."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -62,4 +79,14 @@ class Settings:
             database_url=env.get("RULEBOUND_DATABASE_URL") or DEFAULT_DATABASE_URL,
             host=env.get("RULEBOUND_HOST") or DEFAULT_HOST,
             port=int(env.get("RULEBOUND_PORT") or DEFAULT_PORT),
+            max_body_bytes=int(env.get("RULEBOUND_MAX_BODY_BYTES") or DEFAULT_MAX_BODY_BYTES),
+            session_rate=_rate(env, "RULEBOUND_RATE_SESSION", SESSION_RATE),
+            table_rate=_rate(env, "RULEBOUND_RATE_TABLE", TABLE_RATE),
+            anonymous_rate=_rate(env, "RULEBOUND_RATE_ANONYMOUS", ANONYMOUS_RATE),
         )
+
+
+def _rate(env: Mapping[str, str], name: str, default: Rate) -> Rate | None:
+    """``BURST/PER_SECOND`` (``30/5``) or ``off``; unset: the default."""
+    text = env.get(name)
+    return default if not text else Rate.parse(text)

@@ -4,6 +4,27 @@
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 
+// The server renders every fragment with each user-written text escaped. As a second
+// wall, fragments are parsed inert (DOMParser never runs scripts) and anything that
+// could run code is dropped before they join the page. No innerHTML anywhere.
+const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "xlink:href"]);
+
+function inert(html) {
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  $$("script, iframe, object, embed, base, meta, link", doc.body).forEach((el) => el.remove());
+  $$("*", doc.body).forEach((el) => {
+    for (const attr of Array.from(el.attributes)) {
+      const url = URL_ATTRIBUTES.has(attr.name) && /^\s*javascript:/i.test(attr.value);
+      if (attr.name.startsWith("on") || url) el.removeAttribute(attr.name);
+    }
+  });
+  const fragment = document.createDocumentFragment();
+  fragment.append(...Array.from(doc.body.childNodes).map((node) => document.adoptNode(node)));
+  return fragment;
+}
+
+const csrfToken = () => $('meta[name="csrf-token"]')?.content || "";
+
 // ---- the live feed (server-sent events, resumed by seq) ----
 
 function startFeed(list) {
@@ -20,15 +41,14 @@ function startFeed(list) {
     if (!url || !box) return;
     fetch(url, { credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
-      .then((html) => { box.replaceChildren(document.createRange().createContextualFragment(html)); })
+      .then((html) => { box.replaceChildren(inert(html)); })
       .catch(() => {});
   }
 
   function show(data) {
     lastSeq = Math.max(lastSeq, data.seq);
     if (document.getElementById("e" + data.id)) return;
-    const fragment = document.createRange().createContextualFragment(data.html);
-    list.prepend(fragment);
+    list.prepend(inert(data.html));
     $$("form.action", list.firstElementChild).forEach(wirePicker);
     if (data.parent_id) {
       const parent = document.getElementById("e" + data.parent_id);
@@ -87,9 +107,10 @@ function watchChances(form) {
     const response = await fetch(form.dataset.chances, {
       method: "POST",
       body: new FormData(form),
+      headers: { "X-CSRF-Token": csrfToken(), Accept: "application/json" },
       credentials: "same-origin",
     });
-    const body = await response.json();
+    const body = await response.json().catch(() => ({}));
     if (ticket !== asked) return;
     if (response.ok) {
       error.hidden = true;

@@ -1,0 +1,137 @@
+"""Canonical entry hashing: the tamper-evident chain and the salted commitment to each result.
+
+Every log entry is sealed as
+
+    body_hash = SHA-256(salt || canonical_json(body))
+    content   = {"table_id", "seq", "privacy", "dice", "body_hash"}
+    hash      = SHA-256(prev_hash + canonical_json(content))
+
+``prev_hash`` is the previous entry's ``hash`` (``GENESIS`` for a table's first
+entry). The body holds everything the entry says (kind, who, the record with
+its draws, the card, the summary, the sheets it changed, when); the content
+holds only what anyone who knows of the entry may see. ``salt`` is 256 random
+bits per entry, shown with the body to those who may see it, so publishing
+``hash`` and ``body_hash`` of a hidden roll tells nobody its result: guessing
+a d20 would also mean guessing the salt.
+
+``dice`` names the committed seed, client seed and nonce the entry's draws came
+from (None for entries without a committed draw).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from rulebound.core.canonical import canonical_json
+
+GENESIS = "0" * 64
+SALT_BYTES = 32
+MIN_SALT_BYTES = 16
+"""The verifier refuses salts shorter than 128 bits."""
+
+BODY_FIELDS = (
+    "kind",
+    "actor_id",
+    "character_id",
+    "parent_id",
+    "record",
+    "card",
+    "summary",
+    "changed",
+    "created_at",
+)
+CONTENT_FIELDS = ("table_id", "seq", "privacy", "dice", "body_hash")
+DICE_FIELDS = ("commitment", "client_seed", "nonce")
+
+
+def new_salt() -> str:
+    return secrets.token_hex(SALT_BYTES)
+
+
+def timestamp(moment: datetime) -> str:
+    """The one text form of an entry's time: ISO 8601 in UTC (naive times are UTC)."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).isoformat()
+
+
+def entry_body(
+    *,
+    kind: str,
+    actor_id: int | None,
+    character_id: int | None,
+    parent_id: int | None,
+    record: Mapping[str, Any],
+    card: Mapping[str, Any] | None,
+    summary: str,
+    changed: list[int] | tuple[int, ...],
+    created_at: datetime | str,
+) -> dict[str, Any]:
+    when = created_at if isinstance(created_at, str) else timestamp(created_at)
+    return {
+        "kind": kind,
+        "actor_id": actor_id,
+        "character_id": character_id,
+        "parent_id": parent_id,
+        "record": dict(record),
+        "card": None if card is None else dict(card),
+        "summary": summary,
+        "changed": [int(i) for i in changed],
+        "created_at": when,
+    }
+
+
+def dice_of(
+    commitment: str | None, client_seed: str | None, nonce: int | None
+) -> dict[str, Any] | None:
+    if commitment is None or nonce is None:
+        return None
+    return {"commitment": commitment, "client_seed": client_seed or "", "nonce": int(nonce)}
+
+
+def body_hash(salt: str, body: Mapping[str, Any]) -> str:
+    """SHA-256(salt || canonical body): a commitment to the result that hides it."""
+    return hashlib.sha256(bytes.fromhex(salt) + canonical_json(body).encode("utf-8")).hexdigest()
+
+
+def entry_content(
+    table_id: int, seq: int, privacy: str, dice: Mapping[str, Any] | None, body_digest: str
+) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seq": seq,
+        "privacy": privacy,
+        "dice": None if dice is None else dict(dice),
+        "body_hash": body_digest,
+    }
+
+
+def chain_hash(prev_hash: str, content: Mapping[str, Any]) -> str:
+    return hashlib.sha256((prev_hash + canonical_json(content)).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    salt: str
+    body_hash: str
+    hash: str
+
+
+def seal(
+    table_id: int,
+    seq: int,
+    privacy: str,
+    dice: Mapping[str, Any] | None,
+    body: Mapping[str, Any],
+    prev_hash: str,
+    salt: str | None = None,
+) -> Seal:
+    """Salt, commit to and chain one entry."""
+    salt = new_salt() if salt is None else salt
+    digest = body_hash(salt, body)
+    content = entry_content(table_id, seq, privacy, dice, digest)
+    return Seal(salt, digest, chain_hash(prev_hash, content))

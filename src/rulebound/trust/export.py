@@ -1,0 +1,33 @@
+"""The log export that ``rulebound verify`` checks (``GET /api/tables/ID/log/export``).
+
+One JSON object::
+
+    {
+      "format": "rulebound-log/1",
+      "table": "Night run", "table_id": 1, "ruleset": "empty-reach", "variants": {...},
+      "seeds": [{"commitment": hex, "server_seed": hex | null, "created_at", "revealed_at"}],
+      "entries": [ENTRY, ...]          # every entry of the table, by seq
+    }
+
+Each ENTRY is one of three shapes, by what the exporting member may see:
+
+- **whole**: the entry as the log API shows it (``seq``, ``kind``, ``privacy``,
+  ``card``, ``record``, ``summary``...) plus ``prev_hash``, ``hash``, ``dice``
+  (``{"commitment", "client_seed", "nonce"}`` or null), ``body_hash``, ``salt``
+  and ``body`` (the hashed fields, ``chain.BODY_FIELDS``). ``disclosed`` is true
+  when the member could not see it at the table but its seed has been revealed.
+- **sealed** (a blind roll, to its roller): the redacted view (``hidden``: true)
+  with ``prev_hash``, ``hash``, ``dice`` and ``body_hash``, but ``salt`` and
+  ``body`` null. Its hash can be checked; its result cannot be guessed.
+- **withheld** (an entry the member may not know of): ``{"withheld": true,
+  "prev_hash", "hash"}`` only, holding its place in the chain; its seq is the
+  one after the entry before it.
+
+Every seed whose ``server_seed`` is given must hash to its ``commitment``; the
+log's ``seed`` entries repeat each reveal inside the chain.
+"""
+
+from __future__ import annotations
+
+FORMAT = "rulebound-log/1"
+WITHHELD = "withheld"
