@@ -1,10 +1,11 @@
 """Real Chromium (Debian's package) through Playwright's ``executable_path``, against a real
-uvicorn server on SQLite. Screenshots land in docs/web/ for docs/web.md."""
+uvicorn server on SQLite. Screenshots feed docs/web.md (see SHOTS)."""
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,14 @@ from rulebound.web.settings import Settings
 from ..conftest import Dice, LiveServer, games_for_tests
 
 CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[3] / "docs" / "web"
+DOCS_SHOTS = Path(__file__).resolve().parents[3] / "docs" / "web"
+SHOTS = (
+    DOCS_SHOTS
+    if os.environ.get("RULEBOUND_SCREENSHOTS")
+    else Path(tempfile.gettempdir()) / "rulebound-screenshots"
+)
+"""Screenshots go to docs/web/ only when RULEBOUND_SCREENSHOTS is set, so a test run
+leaves the tracked pictures alone: `RULEBOUND_SCREENSHOTS=1 scripts/check -m browser`."""
 WAIT_MS = 15_000
 expect.set_options(timeout=WAIT_MS)
 
