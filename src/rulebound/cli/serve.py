@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -35,7 +36,9 @@ def serve(
     from rulebound.web.app import create_app
     from rulebound.web.settings import Settings
 
-    app = create_app(Settings(database_url=database, host=host, port=port))
+    # the limits (RULEBOUND_RATE_*, RULEBOUND_MAX_BODY_BYTES) come from the environment
+    settings = replace(Settings.from_env(), database_url=database, host=host, port=port)
+    app = create_app(settings)
     emit_text(f"rulebound table on http://{host}:{port}  (database: {database}; Ctrl+C stops)")
     uvicorn.run(
         app,
