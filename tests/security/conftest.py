@@ -6,8 +6,6 @@ from __future__ import annotations
 from ..web.conftest import (  # noqa: F401  (fixtures, registered by import)
     app,
     client,
-    db_url,
     dice,
     party,
-    pg_url,
 )

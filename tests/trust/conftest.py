@@ -4,7 +4,6 @@ with RULEBOUND_TEST_PG_URL, PostgreSQL; a seated party; the export and ``rulebou
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,6 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from rulebound.cli.app import app as cli_app
-from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgres, sqlite_url
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
@@ -29,25 +27,6 @@ UNLIMITED = {
 def trust_settings(url: str) -> Settings:
     """The server's own defaults (committed dice), minus the rate limits a test would hit."""
     return Settings.from_env({"RULEBOUND_DATABASE_URL": url, **UNLIMITED})
-
-
-@pytest.fixture(scope="session")
-def pg_url() -> str | None:
-    url = postgres_url()
-    if url:
-        reset_postgres(url)
-    return url
-
-
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
-    if request.param == "sqlite":
-        return sqlite_url(tmp_path)
-    if pg_url is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{PG_ENV} is not set: CI must test PostgreSQL (.ci/run sets it)")
-        pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
-    return pg_url
 
 
 @pytest.fixture

@@ -3,13 +3,11 @@ a party of members seated through the API, and dice whose seeds a test chooses."
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +26,6 @@ from rulebound.rulesets.table import (
     SheetView,
     TablePlay,
 )
-from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgres, sqlite_url
 from rulebound.web.app import create_app
 from rulebound.web.settings import Game, Settings, registry_games
 
@@ -121,25 +118,6 @@ def games_for_tests() -> dict[str, Game]:
     games = dict(registry_games())
     games["guided-test"] = Game("guided-test", "Guided (test only)", GuidedTable())
     return games
-
-
-@pytest.fixture(scope="session")
-def pg_url() -> str | None:
-    url = postgres_url()
-    if url:
-        reset_postgres(url)
-    return url
-
-
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
-    if request.param == "sqlite":
-        return sqlite_url(tmp_path)
-    if pg_url is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{PG_ENV} is not set: CI must test PostgreSQL (.ci/run sets it)")
-        pytest.skip(f"{PG_ENV} is not set (.ci/run sets it)")
-    return pg_url
 
 
 @pytest.fixture
