@@ -1,125 +1,129 @@
-"""The ruleset registry: built-ins plus entry-point plug-ins, looked up by key."""
+"""The game registry: built-ins plus entry-point plug-ins, looked up by key, imported lazily."""
 
+import importlib.metadata
+import subprocess
 import sys
 import types
-from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from rulebound.core.errors import InvalidInput, UnknownRuleset
 from rulebound.rulesets import registry
-from rulebound.rulesets.base import Ruleset, Variant
+from rulebound.rulesets.contract import Game
 
-MODULE = "rb_core_test_fake_rulesets"
+MODULE = "rb_core_test_fake_games"
 
 
-class FakeRuleset:
+class FakeGame(Game[Any, Any]):
     def __init__(self, key: str, title: str = "") -> None:
-        self._key = key
-        self._title = title or key.title()
+        self.key = key
+        self.title = title or key.title()
 
-    @property
-    def key(self) -> str:
-        return self._key
+    def load(self, data: Any) -> Any:
+        return data
 
-    @property
-    def title(self) -> str:
-        return self._title
-
-    @property
-    def variants(self) -> tuple[Variant, ...]:
-        return ()
-
-    def parse_request(self, payload: Mapping[str, object]) -> Any:
-        return payload
+    def dump(self, request: Any) -> dict[str, Any]:
+        return dict(request)
 
     def roll(self, request: Any, source: Any) -> Any:
         raise NotImplementedError
 
-    def chances(self, request: Any) -> Mapping[str, Fraction]:
-        return {"success": Fraction(1, 2)}
+    def card(self, result: Any) -> Any:
+        raise NotImplementedError
 
 
 class EntryPoint:
-    def __init__(self, value: str) -> None:
-        self.value = value
+    def __init__(self, name: str, value: str) -> None:
+        self.name, self.value = name, value
 
 
 @pytest.fixture
 def fake_world(monkeypatch):
-    """Built-ins and plug-ins that live in a throwaway module, with a fresh cache."""
+    """Built-ins and plug-ins that live in a throwaway module, with fresh caches."""
     module = types.ModuleType(MODULE)
-    module.ALPHA = FakeRuleset("alpha", "Built-in Alpha")
-    module.BETA = FakeRuleset("beta")
-    module.ALPHA_CLONE = FakeRuleset("alpha", "Plug-in Alpha")
-    module.GAMMA = FakeRuleset("gamma")
-    module.NOT_A_RULESET = object()
+    module.ALPHA = FakeGame("alpha", "Built-in Alpha")
+    module.BETA = FakeGame("beta")
+    module.ALPHA_CLONE = FakeGame("alpha", "Plug-in Alpha")
+    module.GAMMA = FakeGame("gamma")
+    module.NOT_A_GAME = object()
+    module.MISNAMED = FakeGame("epsilon")
     monkeypatch.setitem(sys.modules, MODULE, module)
-    plugins = [EntryPoint(f"{MODULE}:ALPHA_CLONE"), EntryPoint(f"{MODULE}:GAMMA")]
+    plugins = [EntryPoint("alpha", f"{MODULE}:ALPHA_CLONE"), EntryPoint("gamma", f"{MODULE}:GAMMA")]
     groups: list[str] = []
 
     def fake_entry_points(*, group: str) -> list[EntryPoint]:
         groups.append(group)
         return plugins
 
-    monkeypatch.setattr(registry, "BUILT_IN", (f"{MODULE}:ALPHA", f"{MODULE}:BETA"))
-    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
-    registry.all_rulesets.cache_clear()
+    built_in = {"alpha": ("Built-in Alpha", f"{MODULE}:ALPHA"), "beta": ("Beta", f"{MODULE}:BETA")}
+    monkeypatch.setattr(registry, "BUILT_IN", built_in)
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
+    registry._targets.cache_clear()
+    registry.get_game.cache_clear()
     yield types.SimpleNamespace(module=module, plugins=plugins, groups=groups)
-    registry.all_rulesets.cache_clear()
+    registry._targets.cache_clear()
+    registry.get_game.cache_clear()
 
 
-def test_fake_ruleset_satisfies_the_protocol():
-    assert isinstance(FakeRuleset("x"), Ruleset)
-    assert not isinstance(object(), Ruleset)
+def test_fake_game_satisfies_the_contract():
+    assert isinstance(FakeGame("x"), Game)
+    assert not isinstance(object(), Game)
 
 
-def test_all_rulesets_gathers_built_ins_and_plugins(fake_world):
-    found = registry.all_rulesets()
-    assert set(found) == {"alpha", "beta", "gamma"}
-    assert found["gamma"] is fake_world.module.GAMMA
+def test_keys_gather_built_ins_and_plugins_without_importing_them(fake_world):
+    assert registry.game_keys() == ["alpha", "beta", "gamma"]
+    assert registry.game_title("alpha") == "Built-in Alpha"
     assert fake_world.groups == ["rulebound.rulesets"]
+    assert registry.get_game("gamma") is fake_world.module.GAMMA
 
 
 def test_built_in_wins_over_a_plugin_with_the_same_key(fake_world):
-    assert registry.all_rulesets()["alpha"] is fake_world.module.ALPHA
-    assert registry.get_ruleset("alpha").title == "Built-in Alpha"
+    assert registry.get_game("alpha") is fake_world.module.ALPHA
+    assert registry.all_games()["alpha"].title == "Built-in Alpha"
 
 
-def test_all_rulesets_is_cached(fake_world):
-    first = registry.all_rulesets()
-    fake_world.plugins.append(EntryPoint(f"{MODULE}:BETA"))
-    assert registry.all_rulesets() is first
+def test_the_plugin_list_is_read_once(fake_world):
+    first = registry.game_keys()
+    fake_world.plugins.append(EntryPoint("beta2", f"{MODULE}:BETA"))
+    assert registry.game_keys() == first
     assert fake_world.groups == ["rulebound.rulesets"]
-
-
-def test_get_ruleset_finds_by_key(fake_world):
-    assert registry.get_ruleset("beta") is fake_world.module.BETA
-    assert registry.get_ruleset("gamma").key == "gamma"
 
 
 @pytest.mark.parametrize("key", ["delta", "", "Alpha", "alpha "])
 def test_unknown_key_lists_accepted_keys(fake_world, key):
     with pytest.raises(UnknownRuleset) as info:
-        registry.get_ruleset(key)
+        registry.get_game(key)
     error = info.value
     assert isinstance(error, InvalidInput)
     assert error.field == "ruleset"
     assert error.value == key
     assert error.expected == "one of alpha, beta, gamma"
     assert str(error) == f"ruleset: got {key!r}; expected one of alpha, beta, gamma"
-    assert error.__suppress_context__
 
 
-def test_loading_something_that_is_not_a_ruleset_fails(fake_world):
-    fake_world.plugins.append(EntryPoint(f"{MODULE}:NOT_A_RULESET"))
-    with pytest.raises(TypeError, match="does not implement the Ruleset protocol"):
-        registry.all_rulesets()
+def test_loading_something_that_is_not_a_game_fails(fake_world):
+    fake_world.plugins.append(EntryPoint("delta", f"{MODULE}:NOT_A_GAME"))
+    registry._targets.cache_clear()
+    with pytest.raises(TypeError, match="does not implement the rulebound Game contract"):
+        registry.get_game("delta")
 
 
-def test_load_resolves_module_and_attribute(fake_world):
-    assert registry._load(f"{MODULE}:BETA") is fake_world.module.BETA
-    with pytest.raises(AttributeError):
-        registry._load(f"{MODULE}:MISSING")
+def test_a_plugin_registered_under_another_key_fails(fake_world):
+    fake_world.plugins.append(EntryPoint("zeta", f"{MODULE}:MISNAMED"))
+    registry._targets.cache_clear()
+    with pytest.raises(TypeError, match="registered as 'zeta' but its key is 'epsilon'"):
+        registry.get_game("zeta")
+
+
+def test_looking_up_one_game_imports_no_other():
+    code = (
+        "import sys\n"
+        "from rulebound.rulesets.registry import get_game, game_keys\n"
+        "game_keys(); get_game('rainwall')\n"
+        "loaded = {m for m in sys.modules if m.startswith('rulebound.rulesets.')}\n"
+        "others = [m for m in loaded if m.split('.')[2] in ('empty_reach','legacy','ghostburn')]\n"
+        "print(others)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,4 +1,5 @@
-"""``rulebound roll empty-reach`` through the real app: text, JSON, pushes and character files."""
+"""``rulebound roll empty-reach`` through the real app (the generic CLI over the game
+contract): text, JSON, pushes and character files."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from rulebound.cli.app import app
 from rulebound.core.random_source import SeededSource
 from rulebound.rulesets.empty_reach.character import load_character, push_and_pay, request_for
 from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
+from rulebound.rulesets.empty_reach.game import GAME
 from rulebound.rulesets.empty_reach.roll import push, roll_check
+from rulebound.rulesets.plays import replay
 
 runner = CliRunner()
 ROLL = ["roll", "empty-reach"]
@@ -45,7 +48,8 @@ def test_roll_prints_dice_and_successes() -> None:
         assert die.label in row
         assert f" {die.face} " in f"{row} "
     assert f"Result: {expected.headline}" in out.stdout
-    assert "Push options" in out.stdout
+    assert "push: Push the roll" in out.stdout
+    assert "(recommended)" in out.stdout
 
 
 def test_the_same_seed_gives_the_same_output() -> None:
@@ -70,6 +74,12 @@ def test_json_is_one_object_with_dice_and_provenance() -> None:
     assert body["result"]["successes"] == expected.successes
     assert body["character"] is None
     assert len(body["result"]["digest"]) == 64
+    assert body["ruleset"] == "empty-reach"
+    assert body["request"]["request"]["attribute_die"] == "D8"
+    (record,) = body["records"]
+    assert record["kind"] == "roll"
+    assert record["draws"] == [[8, expected.dice[0].face], [10, expected.dice[1].face]]
+    assert body["card"]["outcome"] == GAME.card(replay(GAME, body["records"])).outcome
 
 
 def seed_where(predicate, limit: int = 500) -> int:  # type: ignore[no-untyped-def]
@@ -93,7 +103,7 @@ def test_reroll_default_pushes_and_prints_costs() -> None:
         "--seed", str(seed), "--reroll", "default",
     )  # fmt: skip
     assert out.exit_code == 0, out.output
-    assert f"Costs: {pushed.costs.describe()}" in out.stdout
+    assert f"Push cost: {pushed.costs.describe()}" in out.stdout
     assert "damage" in out.stdout
     assert f"Result: {pushed.headline}" in out.stdout
     assert "[rerolled]" in out.stdout
@@ -119,13 +129,15 @@ def test_reroll_named_dice_and_too_many_pushes() -> None:
     assert body["push_number"] == 1
     assert body["dice"][1]["state"] == "rerolled"
     assert body["parent"]["push_number"] == 0
+    records = json.loads(out.stdout)["records"]
+    assert [r["kind"] for r in records] == ["roll", "push"]
+    assert records[1]["reroll"] == [1]
     twice = invoke(*args, "--reroll", "1", "--reroll", "1")
     assert twice.exit_code == 2
-    assert "--reroll" in twice.stderr
-    assert "too many" in twice.stderr
+    assert "--reroll: after 1 follow-up(s) the result offers no push" in twice.stderr
     bad = invoke(*args, "--reroll", "x")
     assert bad.exit_code == 2
-    assert "--reroll" in bad.stderr
+    assert "reroll: got 'x'" in bad.stderr
 
 
 def test_passive_roll_cannot_be_pushed_from_the_cli() -> None:
@@ -137,7 +149,7 @@ def test_passive_roll_cannot_be_pushed_from_the_cli() -> None:
 def test_an_invalid_die_names_the_field_and_the_accepted_values() -> None:
     out = invoke(*ROLL, "--attribute", "D7")
     assert out.exit_code == 2
-    assert "attribute_die" in out.stderr
+    assert "--attribute" in out.stderr
     assert "'D7'" in out.stderr
     assert "D6, D8, D10, D12" in out.stderr
     assert "Value error" not in out.stderr
@@ -154,8 +166,8 @@ def test_modifiers_and_gear_are_shown_with_their_steps() -> None:
     assert out.exit_code == 0, out.output
     for text in ("help from 2 allies: +2", "difficulty: -1", "gear scope: +1", "total: +2"):
         assert text in out.stdout
-    assert "Steps: D8 -> D8 + D8" in out.stdout
-    assert "+1: add a D6 skill die" in out.stdout
+    assert "Modifier total: +2 (D8 -> D8 + D8)" in out.stdout
+    assert "  add a D6 skill die" in out.stdout
     bad = invoke(*ROLL, "--attribute", "D8", "--gear", "scope")
     assert bad.exit_code == 2
     assert "--gear" in bad.stderr
@@ -212,7 +224,7 @@ def test_character_roll_needs_a_skill_and_labels_the_modifier(sheet_file: Path) 
 
 
 def test_interactive_push(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulebound.cli.empty_reach as module
+    import rulebound.cli.session as module
 
     monkeypatch.setattr(module, "sys", SimpleNamespace(stdin=SimpleNamespace(isatty=lambda: True)))
     seed = seed_where(lambda s: bool(roll_check(prepare(FORCE), SeededSource(s)).default_reroll()))
@@ -227,9 +239,91 @@ def test_interactive_push(monkeypatch: pytest.MonkeyPatch) -> None:
         "--seed",
         str(seed),
     ]
-    out = runner.invoke(app, args, input="d\n")
+    # the follow-up, its dice (Enter: the default choice), then yes to what it risks
+    out = runner.invoke(app, args, input="push\n\ny\n")
     assert out.exit_code == 0, out.output
-    assert "Push?" in out.output
+    assert "Follow up with push" in out.output
+    assert "This spends damage" in out.output
     assert "(pushed 1x)" in out.stdout
     stop = runner.invoke(app, args, input="\n")
     assert "(pushed 1x)" not in stop.stdout
+
+
+def test_the_documented_example_runs() -> None:
+    out = invoke(
+        *ROLL, "--attribute", "D8", "--skill", "D10", "--skill-name", "Stealth",
+        "--situation", "stealth-dark", "--situation", "stealth-no-cover", "--helpers", "1",
+        "--seed", "7",
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert out.stdout.startswith("Stealth (Agility): ")
+    for text in ("help from 1 ally: +1", "Dark or dimly lit area: +1", "Modifier total: "):
+        assert text in out.stdout
+
+
+def test_the_variant_flags_reach_the_record() -> None:
+    base = [*ROLL, "--attribute", "D8", "--gear", "rig:1:D6", "--seed", "2", "--json"]
+    for extra in (["--gear-banes", "gear-dice"], ["--variant", "gear_banes=gear-dice"]):
+        out = invoke(*base, *extra)
+        assert out.exit_code == 0, out.output
+        request = json.loads(out.stdout)["records"][0]["request"]
+        assert request["options"]["gear_banes"] == "gear-dice"
+        assert request["gear"] == {"name": "rig", "bonus": 1, "dice": ["D6"]}
+    bad = invoke(*base, "--gear-banes", "all")
+    assert bad.exit_code == 2
+    assert "--gear-banes" in bad.stderr
+
+
+def test_a_character_rolls_with_its_gear_and_swaps(tmp_path: Path) -> None:
+    sheet = {
+        **SHEET,
+        "specialties": ["Menacing"],
+        "gear": [{"name": "Crowbar", "bonus": 2, "max_bonus": 2, "skills": ["Force"]}],
+    }
+    path = tmp_path / "ana.json"
+    path.write_text(json.dumps(sheet), encoding="utf-8")
+    args = ["--character", str(path), "--seed", "4"]
+    geared = invoke(*ROLL, *args, "--skill-name", "Force", "--gear", "Crowbar")
+    assert geared.exit_code == 0, geared.output
+    assert "gear Crowbar: +2" in geared.stdout
+    swapped = invoke(*ROLL, *args, "--skill-name", "Persuasion", "--swap", "Menacing")
+    assert swapped.exit_code == 0, swapped.output
+    assert swapped.stdout.startswith("Persuasion (Strength): D8")
+    missing = invoke(*ROLL, *args, "--skill-name", "Force", "--gear", "Laser")
+    assert missing.exit_code == 2
+    assert "--gear" in missing.stderr
+    stray = invoke(*ROLL, *args, "--skill-name", "Force", "--attribute", "D12")
+    assert stray.exit_code == 2
+    assert "--attribute" in stray.stderr
+
+
+def test_homebrew_specialties_from_a_content_file(tmp_path: Path) -> None:
+    path = tmp_path / "specialties.toml"
+    path.write_text(
+        '[[specialties]]\nname = "Void Sense"\neffect = "extra-push"\nattribute = "Wits"\n'
+        'summary = "Wits rolls may be pushed twice."\n',
+        encoding="utf-8",
+    )
+    args = [*ROLL, "--attribute", "D8", "--attribute-name", "Wits", "--specialty", "Void Sense"]
+
+    def two_pushes(seed: int) -> bool:
+        source = SeededSource(seed)
+        return 1 not in (source.draw(8), source.draw(8))  # the roll, then the first push
+
+    twice = ["--seed", str(seed_where(two_pushes)), "--reroll", "0", "--reroll", "0"]
+    out = invoke(*args, "--content", str(path), *twice)
+    assert out.exit_code == 0, out.output
+    assert "(pushed 2x)" in out.stdout
+    unknown = invoke(*args, "--seed", "1")
+    assert unknown.exit_code == 2
+    assert "--specialty" in unknown.stderr
+    listed = runner.invoke(app, ["content", "empty-reach", "--content", str(path)])
+    assert listed.exit_code == 0, listed.output
+    assert "Void Sense" in listed.stdout
+
+
+def test_the_content_command_lists_the_rules_data() -> None:
+    out = runner.invoke(app, ["content", "empty-reach"])
+    assert out.exit_code == 0, out.output
+    for text in ("Force", "Strength", "specialty-driver", "stealth-dark", "Formidable", "-3"):
+        assert text in out.stdout

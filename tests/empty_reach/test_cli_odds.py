@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from rulebound.cli.app import app
 from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
@@ -28,7 +28,10 @@ def test_odds_json_for_the_hand_checked_pool() -> None:
     body = json.loads(out.stdout)
     assert body["p_success"] == "139/160"
     assert body["p_success_float"] == pytest.approx(139 / 160)
-    assert body["pool"] == "D8 + D10"
+    assert (body["request"]["attribute_die"], body["request"]["skill_die"]) == ("D8", "D10")
+    assert body["request"]["push"] == "always"
+    assert body["expected_successes"] == "561/400"
+    assert "expected_cost" in body
     assert sum(map(_fraction, body["successes"].values())) == 1
     assert set(body["successes"]) == {"0", "1", "2", "3"}
     assert "p_bane" in body
@@ -36,6 +39,11 @@ def test_odds_json_for_the_hand_checked_pool() -> None:
     never = json.loads(invoke(*ODDS, "--attribute", "D8", "--skill", "D10", "--json").stdout)
     assert never["p_success"] == "11/16"
     assert "p_bane" not in never
+    assert "expected_cost" not in never
+    assert "p_gear_loss" not in never
+    geared = invoke(*ODDS, "--attribute", "D6", "--gear-bonus", "1", "--push", "always", "--json")
+    assert geared.exit_code == 0, geared.output
+    assert "p_gear_loss" in json.loads(geared.stdout)
 
 
 def test_odds_opposed_adds_win_tie_loss() -> None:

@@ -12,8 +12,8 @@ from rulebound.rulesets.empty_reach.check import (
     prepare,
 )
 from rulebound.rulesets.empty_reach.content import default_content
+from rulebound.rulesets.empty_reach.game import GAME
 from rulebound.rulesets.empty_reach.rules import StepDie
-from rulebound.rulesets.empty_reach.ruleset import RULESET
 from rulebound.rulesets.empty_reach.steps import Pool
 
 CONTENT = default_content()
@@ -48,7 +48,7 @@ def test_four_helpers_is_an_error_naming_helpers() -> None:
 
 def test_negative_helpers_rejected_by_the_request_schema() -> None:
     with pytest.raises(InvalidInput) as error:
-        RULESET.parse_request({"attribute_die": "D8", "helpers": -1})
+        GAME.request({"attribute_die": "D8", "helpers": -1}, {})
     assert error.value.field == "helpers"
 
 

@@ -1,29 +1,24 @@
-"""The ``roll``, ``odds`` and ``character`` commands, run in-process on their own app."""
+"""``rulebound roll|odds|character|content ghostburn``: the generic CLI over the Ghostburn game."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner, Result
 
-from rulebound.cli import ghostburn as cli
+from rulebound.cli import session
+from rulebound.cli.app import app
 
-
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    groups = [typer.Typer(), typer.Typer(), typer.Typer()]
-    for name, group in zip(("roll", "odds", "character"), groups, strict=True):
-        app.add_typer(group, name=name)
-    cli.register(*groups)
-    return app
+ROLL = ("roll", "ghostburn")
 
 
-def _run(*args: str, stdin: str | None = None) -> Any:
-    return CliRunner().invoke(_app(), list(args), input=stdin)
+def _run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 @pytest.fixture
@@ -39,28 +34,21 @@ def _luck_points(path: Path) -> int:
 
 
 def test_roll_text_shows_dice_every_candidate_band_and_outcome(sheet_file: Path) -> None:
-    result = _run(
-        "roll", "ghostburn", "-c", str(sheet_file), "--trick", "aimed-shot", "--seed", "4"
-    )
+    args = (*ROLL, "-c", str(sheet_file), "--trick", "aimed-shot", "--seed", "4")
+    result = _run(*args)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "2d10:" in out
     assert "laser sight" in out
-    assert "not applied (does not stack; smart scope (+2) applies)" in out
+    assert "(not applied) (does not stack; smart scope (+2) applies)" in out
     assert "Moderate (14), from trick Aimed Shot" in out
-    assert "Band" in out
-    assert (
-        _run(
-            "roll", "ghostburn", "-c", str(sheet_file), "--trick", "aimed-shot", "--seed", "4"
-        ).output
-        == out
-    )
+    assert re.search(r"Result: (Success|Fade|Failure): ", out)
+    assert _run(*args).output == out
 
 
 def test_roll_json_is_one_object_with_trace_and_luck_advice(sheet_file: Path) -> None:
     result = _run(
-        "roll",
-        "ghostburn",
+        *ROLL,
         "-c",
         str(sheet_file),
         "--skill",
@@ -73,12 +61,15 @@ def test_roll_json_is_one_object_with_trace_and_luck_advice(sheet_file: Path) ->
         "2",
         "--json",
     )
-    body = json.loads(result.output)["result"]
+    data = json.loads(result.stdout)
+    body = data["result"]
     assert body["request"]["substitution"] == {"primary": "agility", "used": "intelligence"}
     assert len(body["provenance"]["draws"]) == 2
     assert body["total"] == sum(d["face"] for d in body["dice"]) + 2 + 2
-    assert json.loads(result.output)["luck_advice"]["total_with_luck"] == body["total"] + 3
-    assert json.loads(result.output)["luck_points_left"] == 2
+    (offer,) = data["card"]["actions"]
+    assert f"(result {body['total'] + 3})" in offer["advice"][0]
+    assert data["character"]["luck_points"] == 2
+    assert [r["kind"] for r in data["records"]] == ["roll"]
     assert "digest" in body
 
 
@@ -87,12 +78,20 @@ def test_luck_spend_flag_returns_the_new_result_and_sheet(
     sheet_file: Path, save: bool, points_on_file: int
 ) -> None:
     args = ["-c", str(sheet_file), "--trick", "aimed-shot", "--seed", "4", "--luck", "spend"]
-    result = _run("roll", "ghostburn", *args, "--json", *(["--save"] if save else []))
-    body = json.loads(result.output)
+    result = _run(*ROLL, *args, "--json", *(["--save"] if save else []))
+    body = json.loads(result.stdout)
     assert body["result"]["total"] == body["result"]["parent"]["total"] + 3
-    assert body["luck_points_left"] == 1
     assert body["character"]["luck_points"] == 1
+    assert body["records"][1] == {"kind": "spend-luck", "bonus": 3, "draws": []}
     assert _luck_points(sheet_file) == points_on_file
+
+
+def test_luck_keep_spends_nothing(sheet_file: Path) -> None:
+    args = ["-c", str(sheet_file), "--trick", "aimed-shot", "--luck", "keep", "--save", "--json"]
+    body = json.loads(_run(*ROLL, *args).stdout)
+    assert body["result"]["parent"] is None
+    assert [r["kind"] for r in body["records"]] == ["roll"]
+    assert _luck_points(sheet_file) == 2
 
 
 def test_spending_with_no_points_fails_and_leaves_the_sheet(
@@ -100,47 +99,39 @@ def test_spending_with_no_points_fails_and_leaves_the_sheet(
 ) -> None:
     path = tmp_path / "broke.json"
     path.write_text(json.dumps({**sheet, "luck_points": 0}), encoding="utf-8")
-    result = _run("roll", "ghostburn", "-c", str(path), "--trick", "aimed-shot", "--luck", "spend")
+    result = _run(*ROLL, "-c", str(path), "--trick", "aimed-shot", "--luck", "spend", "--save")
     assert result.exit_code == 2
-    assert result.output == "error: luck: no Luck Points left to spend\n"
+    assert result.stderr == "error: Spend a Luck Point: no Luck Points left to spend\n"
     assert _luck_points(path) == 0
 
 
-@pytest.mark.parametrize(("answer", "points"), [("y\n", 1), ("n\n", 2)])
+@pytest.mark.parametrize(("answer", "points"), [("spend-luck\ny\n", 1), ("\n", 2)])
 def test_luck_is_offered_at_a_terminal(
     sheet_file: Path, monkeypatch: pytest.MonkeyPatch, answer: str, points: int
 ) -> None:
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(session, "sys", SimpleNamespace(stdin=SimpleNamespace(isatty=lambda: True)))
     result = _run(
-        "roll",
-        "ghostburn",
-        "-c",
-        str(sheet_file),
-        "--trick",
-        "aimed-shot",
-        "--seed",
-        "4",
-        "--save",
-        stdin=answer,
+        *ROLL, "-c", str(sheet_file), "--trick", "aimed-shot", "--seed", "4", "--save", stdin=answer
     )
-    assert "Spend a Luck Point (+3)?" in result.output
-    assert ("after spending a Luck Point" in result.output) == (points == 1)
+    assert result.exit_code == 0, result.output
+    assert "Follow up with spend-luck" in result.output
+    assert "This spends 1 Luck Point" in result.output or points == 2
+    assert ("Before the Luck Point:" in result.output) == (points == 1)
     assert _luck_points(sheet_file) == points
 
 
 def test_no_prompt_with_json_even_at_a_terminal(
     sheet_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
-    result = _run("roll", "ghostburn", "-c", str(sheet_file), "--trick", "aimed-shot", "--json")
-    assert json.loads(result.output)["result"]["parent"] is None
+    monkeypatch.setattr(session, "sys", SimpleNamespace(stdin=SimpleNamespace(isatty=lambda: True)))
+    result = _run(*ROLL, "-c", str(sheet_file), "--trick", "aimed-shot", "--json")
+    assert json.loads(result.stdout)["result"]["parent"] is None
     assert _luck_points(sheet_file) == 2
 
 
 def test_raw_roll_with_luck_pool() -> None:
     result = _run(
-        "roll",
-        "ghostburn",
+        *ROLL,
         "--dl",
         "Hard",
         "--ability-score",
@@ -159,70 +150,124 @@ def test_raw_roll_with_luck_pool() -> None:
         "9",
         "--json",
     )
-    body = json.loads(result.output)
+    body = json.loads(result.stdout)
     assert [b["applied"] for b in body["result"]["bonuses"]] == [True, False, True]
-    assert (body["luck_points_left"], body["character"]) == (0, None)
+    assert body["result"]["total"] == body["result"]["parent"]["total"] + 2
+    assert body["records"][1] == {"kind": "spend-luck", "bonus": 2, "draws": []}
+    assert body["character"] is None
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--dl", "Hard", "--dl-shift", "3"], "dl_shift: got 3; expected a shift from -2 to +2"),
-        (["--dl", "Brutal"], "dl: got 'Brutal'; expected a number from 1 to 100 or a level name"),
+        (["--dl", "Hard", "--dl-shift", "3"], "--dl-shift: got 3; expected a shift from -2 to +2"),
+        (["--dl", "Brutal"], "--dl: got 'Brutal'; expected a number from 1 to 100 or a level name"),
         (["--dl", "14", "--gear", "scope"], "--gear: got 'scope'; expected NAME=VALUE"),
-        (["--dl", "14", "--gear", "scope=x"], "--gear scope: got 'x'"),
+        (["--dl", "14", "--gear", "scope=x"], "--gear.scope: got 'x'"),
         (["--skill", "drive", "--dl", "14"], "--skill"),
         (["--ability-score", "3"], "--dl: got None"),
-        (["--dl", "14", "--luck", "spend"], "--luck: got 'spend'"),
-        (["--dl", "14", "--variant", "bottom-fade=maybe"], "variant bottom-fade"),
+        (["--dl", "14", "--variant", "bottom-fade=maybe"], "--bottom-fade: got 'maybe'"),
+        (["--dl", "14", "--luck-bonus", "0"], "--luck-bonus: got 0"),
     ],
 )
 def test_bad_roll_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
-    result = _run("roll", "ghostburn", *args)
+    result = _run(*ROLL, *args)
     assert result.exit_code == 2
-    assert message in result.output
-    assert len(result.output.splitlines()) == 1
+    assert message in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "roll with a character, or give --luck-bonus and --luck-points"),
+        (["--luck-bonus", "2"], "no Luck Points left to spend"),
+    ],
+)
+def test_a_raw_spend_needs_a_pool(args: list[str], message: str) -> None:
+    result = _run(*ROLL, "--dl", "14", *args, "--luck", "spend", "--seed", "1")
+    assert result.exit_code == 2
+    assert message in result.stderr
 
 
 def test_raw_bonus_flags_are_refused_with_a_character(sheet_file: Path) -> None:
-    result = _run(
-        "roll", "ghostburn", "-c", str(sheet_file), "--trick", "aimed-shot", "--ability-score", "0"
-    )
+    args = ("-c", str(sheet_file), "--trick", "aimed-shot", "--ability-score", "0")
+    result = _run(*ROLL, *args)
     assert result.exit_code == 2
-    assert "--ability-score: got 0; expected nothing with --character" in result.output
+    assert "--ability-score: got 'given'; expected nothing with --character" in result.stderr
+
+
+def test_traits_and_set_aside_from_the_command_line(sheet_file: Path) -> None:
+    args = ["-c", str(sheet_file), "--seed", "3", "--json"]
+    stare = ["--trick", "stare-down", "--trait", "gap=Easy", "--trait", "resolve=Hard"]
+    body = json.loads(_run(*ROLL, *args, *stare, "--dl-shift", "1").stdout)
+    assert body["request"]["request"]["traits"] == {"resolve": "Hard"}
+    assert body["card"]["title"] == "Intimidate, core trick Stare Down vs Daunting (26)"
+    aside = json.loads(
+        _run(*ROLL, *args, "--trick", "aimed-shot", "--set-aside", "gear:smart scope").stdout
+    )
+    assert "Not in use: smart scope (gear)" in aside["card"]["details"]
+    bad = _run(*ROLL, *args, "--trick", "aimed-shot", "--set-aside", "gear:rocket")
+    assert bad.exit_code == 2
+    assert "--set-aside: got 'gear:rocket'" in bad.stderr
+
+
+def test_a_chain_file_resumes_with_a_spend(sheet_file: Path, tmp_path: Path) -> None:
+    chain = tmp_path / "chain.json"
+    base = ["-c", str(sheet_file), "--chain", str(chain), "--json"]
+    first = json.loads(_run(*ROLL, *base, "--trick", "aimed-shot", "--seed", "5").stdout)
+    then = json.loads(_run(*ROLL, *base, "--luck", "spend", "--save").stdout)
+    assert then["result"]["total"] == first["result"]["total"] + 3
+    assert [r["kind"] for r in json.loads(chain.read_text())["records"]] == ["roll", "spend-luck"]
+    assert _luck_points(sheet_file) == 1
+
+
+def test_homebrew_content_file(tmp_path: Path, sheet_file: Path) -> None:
+    path = tmp_path / "my.toml"
+    path.write_text(
+        '[[tricks]]\nkey = "hotwire"\nname = "Hotwire"\nskill = "drive"\ndl = "Hard"\n',
+        encoding="utf-8",
+    )
+    result = _run(*ROLL, "-c", str(sheet_file), "--content", str(path), "--trick", "hotwire")
+    assert result.exit_code == 0, result.output
+    assert "Drive, core trick Hotwire vs Hard (20)" in result.output
+    listed = _run("content", "ghostburn", "--content", str(path))
+    assert "hotwire" in listed.output
+    assert "Moderate  14" in listed.output
 
 
 def test_odds_json_contract() -> None:
-    body = json.loads(_run("odds", "ghostburn", "--modifier", "6", "--dl", "20", "--json").output)
+    result = _run("odds", "ghostburn", "--modifier", "6", "--dl", "20", "--json")
+    body = json.loads(result.stdout)
     assert (body["p_success"], body["p_success_float"]) == ("7/25", 0.28)
     assert body["bands"] == {"success": "7/25", "fade": "51/100", "failure": "21/100"}
     assert body["bands_float"]["fade"] == 0.51
 
 
 def test_odds_from_a_trick_with_luck() -> None:
-    result = _run(
-        "odds",
-        "ghostburn",
-        "--modifier",
-        "6",
-        "--trick",
-        "aimed-shot",
-        "--luck-bonus",
-        "3",
-        "--json",
-    )
-    body = json.loads(result.output)
-    assert body["dl_label"] == "Moderate (14)"
+    args = ("--modifier", "6", "--trick", "aimed-shot", "--luck-bonus", "3", "--json")
+    body = json.loads(_run("odds", "ghostburn", *args).stdout)
+    assert body["request"]["trick"] == "aimed-shot"
     # +9 with luck reaches 14 on dice of 5 or more: 94 pairs; it lifts a Fade on dice 5-7: 15.
     assert body["p_success_with_luck"] == "47/50"
     assert body["p_luck_helps"] == "3/20"
+    assert body["bands_with_luck"]["success"] == "47/50"
+
+
+def test_odds_from_a_character(sheet_file: Path) -> None:
+    args = ("-c", str(sheet_file), "--trick", "aimed-shot", "--json")
+    body = json.loads(_run("odds", "ghostburn", *args).stdout)
+    # Agility 3, Firearms 1, smart scope 2 against Moderate (14): 8+ on 2d10
+    assert body["p_success"] == "79/100"
+    assert body["p_luck_helps"] == "3/20"  # the sheet has Luck Points, Luck Bonus +3
 
 
 def test_odds_text_has_a_bar_per_band() -> None:
     result = _run("odds", "ghostburn", "--modifier", "6", "--dl", "Hard")
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert "vs Hard (20)" in lines[0]
+    assert "dl Hard" in lines[0]
     fade = next(line for line in lines if line.strip().startswith("Fade"))
     assert "51.00%" in fade
     assert "█" * 15 in fade
@@ -231,7 +276,7 @@ def test_odds_text_has_a_bar_per_band() -> None:
 def test_odds_refuses_a_dl_with_a_trick() -> None:
     result = _run("odds", "ghostburn", "--trick", "aimed-shot", "--dl", "Hard")
     assert result.exit_code == 2
-    assert "use --dl-shift" in result.output
+    assert "use dl_shift (--dl-shift)" in result.stderr
 
 
 def test_character_command_shows_each_skills_stacked_bonus(sheet_file: Path) -> None:
@@ -239,3 +284,10 @@ def test_character_command_shows_each_skills_stacked_bonus(sheet_file: Path) -> 
     assert result.exit_code == 0
     firearms = next(line for line in result.output.splitlines() if "Firearms" in line)
     assert firearms.split()[-1] == "+6"  # Agility 3, skill 1, smart scope 2 (laser sight ignored)
+
+
+def test_luck_takes_spend_or_keep(sheet_file: Path) -> None:
+    result = _run(*ROLL, "-c", str(sheet_file), "--trick", "aimed-shot", "--luck", "ask")
+    assert result.exit_code == 2
+    assert "luck: got 'ask'; expected spend or keep" in result.stderr
+    assert _luck_points(sheet_file) == 2

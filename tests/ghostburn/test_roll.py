@@ -1,4 +1,4 @@
-"""Rolls are pure, replayable records that satisfy the common protocols."""
+"""Rolls are pure, replayable records; the game loads and dumps the record's request."""
 
 from __future__ import annotations
 
@@ -11,18 +11,20 @@ from hypothesis import strategies as st
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import Draw, ReplaySource, SeededSource
-from rulebound.rulesets.base import CheckResult, Ruleset
-from rulebound.rulesets.ghostburn import RULESET
 from rulebound.rulesets.ghostburn.content import builtin_content
-from rulebound.rulesets.ghostburn.request import raw_request
+from rulebound.rulesets.ghostburn.game import GAME
+from rulebound.rulesets.ghostburn.request import Check, CheckRequest, raw_request
 from rulebound.rulesets.ghostburn.roll import roll
 from rulebound.rulesets.ghostburn.rules import classify
 
 
-def test_ruleset_satisfies_the_protocol() -> None:
-    assert isinstance(RULESET, Ruleset)
-    assert RULESET.key == "ghostburn"
-    assert {v.key for v in RULESET.variants} == {"off-ladder-dl", "bottom-fade"}
+def load(payload: dict[str, Any]) -> CheckRequest:
+    return GAME.load({"request": payload}).request
+
+
+def test_game_key_and_variants() -> None:
+    assert GAME.key == "ghostburn"
+    assert {v.key for v in GAME.variants} == {"off-ladder-dl", "bottom-fade"}
 
 
 @given(seed=st.integers(min_value=0, max_value=2**64), modifier=st.integers(0, 12))
@@ -37,9 +39,9 @@ def test_replaying_the_provenance_reproduces_the_result(seed: int, modifier: int
     assert dataclasses.replace(replayed, provenance=result.provenance) == result
 
 
-def test_a_result_is_a_frozen_check_result() -> None:
+def test_a_result_is_frozen_and_carries_its_draws() -> None:
     result = roll(raw_request(builtin_content(), dl=14), SeededSource(7))
-    assert isinstance(result, CheckResult)
+    assert result.headline
     assert result.provenance.draws == tuple(Draw(10, die.face) for die in result.dice)
     assert dict(result.provenance.source) == {"kind": "seeded", "seed": "7"}
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -60,16 +62,16 @@ def test_total_band_and_headline(faces: tuple[int, int], succeeded: bool, headli
     assert result.band == classify(result.total, request.difficulty, request.chart)
 
 
-def test_parse_request_builds_a_character_check(sheet: dict[str, Any]) -> None:
-    request = RULESET.parse_request(
-        {"character": sheet, "trick": "stare-down", "traits": {"resolve": 17}}
-    )
+def test_load_builds_a_character_check(sheet: dict[str, Any]) -> None:
+    request = load({"character": sheet, "trick": "stare-down", "traits": {"resolve": 17}})
     assert request.difficulty.value == 17
     assert request.roller == "Vex"
+    assert request.pool is not None
+    assert (request.pool.points, request.pool.bonus) == (2, 3)
 
 
-def test_parse_request_builds_a_raw_check_with_a_variant() -> None:
-    request = RULESET.parse_request(
+def test_load_builds_a_raw_check_with_a_variant() -> None:
+    request = load(
         {
             "ability_score": 2,
             "gear": [{"name": "g", "bonus": 1}],
@@ -79,6 +81,7 @@ def test_parse_request_builds_a_raw_check_with_a_variant() -> None:
         }
     )
     assert (request.modifier, request.difficulty.label) == (3, "Hard (20)")
+    assert request.pool is None
 
 
 @pytest.mark.parametrize(
@@ -88,17 +91,35 @@ def test_parse_request_builds_a_raw_check_with_a_variant() -> None:
         ({"dl": 14, "bonus": 3}, "request.bonus"),
         ({"dl": 14, "trick": "aimed-shot"}, "trick"),
         ({"character": {}, "skill_bonus": 1, "skill": "drive"}, "skill_bonus"),
-        ({"dl": 14, "variants": {"house": "x"}}, "variant"),
-        ({"dl": 14, "variants": {"bottom-fade": "x"}}, "variant bottom-fade"),
+        ({"character": {}, "luck_bonus": 1, "skill": "drive"}, "luck_bonus"),
+        ({"dl": 14, "variants": {"house": "x"}}, "variants.house"),
+        ({"dl": 14, "variants": {"bottom-fade": "x"}}, "variants.bottom-fade"),
+        ({"dl": 14, "luck_bonus": 0}, "luck_bonus"),
     ],
 )
-def test_parse_request_errors_name_the_field(payload: dict[str, Any], field: str) -> None:
+def test_load_errors_name_the_field(payload: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidInput) as err:
-        RULESET.parse_request(payload)
+        load(payload)
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({}, "record.request"),
+        ({"request": {"dl": 14}, "extra": 1}, "record.extra"),
+        ({"request": {"dl": 14}, "set_aside": ["scope"]}, "record.set_aside.0"),
+    ],
+)
+def test_a_bad_roll_record_names_the_field(data: dict[str, Any], field: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        GAME.load(data)
     assert err.value.field == field
 
 
 def test_chances_cover_every_band_and_success() -> None:
-    chances = RULESET.chances(raw_request(builtin_content(), dl="Hard", ability_score=6))
-    assert set(chances) == {"p_success", "success", "fade", "failure"}
-    assert chances["success"] + chances["fade"] + chances["failure"] == 1
+    check = Check({}, raw_request(builtin_content(), dl="Hard", ability_score=6))
+    chances = GAME.chances(check)
+    assert [o.key for o in chances.outcomes] == ["success", "fade", "failure"]
+    assert sum(o.probability for o in chances.outcomes) == 1
+    assert chances.outcome("success") == chances.success

@@ -1,4 +1,5 @@
-"""The Ghostburn table adapter: forms, exact chances, plays from records, Luck Points."""
+"""Ghostburn at the table (the generic ``TableRules`` over the game): forms, exact chances,
+plays from records, Luck Points."""
 
 from fractions import Fraction
 from typing import Any
@@ -6,15 +7,21 @@ from typing import Any
 import pytest
 
 from rulebound.core import InvalidInput, RuleViolation, SeededSource
-from rulebound.rulesets import get_table
-from rulebound.rulesets.ghostburn import TABLE as EXPORTED
-from rulebound.rulesets.ghostburn.table import SUCCESS_KEY
-from rulebound.rulesets.table import TableRules
+from rulebound.rulesets.contract import Game
+from rulebound.rulesets.ghostburn.game import GAME, SUCCESS_LABEL
+from rulebound.rulesets.plays import TableRules
+from rulebound.rulesets.registry import get_game
 
-TABLE = get_table("ghostburn")
+TABLE = TableRules(GAME)
+NONE: dict[str, str] = {}
+SUCCESS_KEY = SUCCESS_LABEL
 BANDS = ("Success", "Fade", "Failure")
 AIMED = {"skill": "firearms", "trick": "aimed-shot"}
 """Aimed Shot is DL Moderate (14); Vex adds Agility 3, Firearms +1, the best gear +2, aug +1."""
+
+
+def chances(sheet: dict[str, Any], form: dict[str, Any]) -> dict[str, Fraction]:
+    return TABLE.chances(sheet, form, NONE).as_mapping()
 
 
 def vex(**changes: Any) -> dict[str, Any]:
@@ -30,9 +37,9 @@ def vex(**changes: Any) -> dict[str, Any]:
     return TABLE.apply_sheet_form(TABLE.new_sheet("Vex"), form)
 
 
-def test_adapter_implements_the_protocol_and_is_registered() -> None:
-    assert isinstance(TABLE, TableRules)
-    assert TABLE is EXPORTED
+def test_game_implements_the_contract_and_is_registered() -> None:
+    assert isinstance(GAME, Game)
+    assert get_game("ghostburn") is GAME
     assert TABLE.key == "ghostburn"
 
 
@@ -111,36 +118,41 @@ def test_dialog_offers_skill_trick_dl_shift_substitution_and_items() -> None:
 
 
 def test_chances_are_exact_and_the_bands_sum_to_one() -> None:
-    chances = TABLE.chances(vex(luck_points="0"), AIMED)
+    typed = TABLE.chances(vex(luck_points="0"), AIMED, NONE)
+    odds = typed.as_mapping()
     # 2d10 + 7 against Moderate (14): success needs 7+ on 2d10 (85 of 100 pairs); every
     # other result reaches Easy (8), one level lower, so it is a Fade.
-    assert chances == {
+    assert odds == {
         SUCCESS_KEY: Fraction(85, 100),
         "Success": Fraction(85, 100),
         "Fade": Fraction(15, 100),
         "Failure": 0,
     }
-    assert sum(chances[band] for band in BANDS) == 1
+    assert sum(odds[band] for band in BANDS) == 1
+    assert sum(o.probability for o in typed.outcomes) == 1
+    assert [(o.key, o.success) for o in typed.outcomes] == [
+        ("success", True),
+        ("fade", False),
+        ("failure", False),
+    ]
+    assert typed.success == odds[SUCCESS_KEY]
 
 
 def test_chances_follow_the_form() -> None:
-    base = TABLE.chances(vex(), AIMED)
+    base = chances(vex(), AIMED)
     assert "a Luck Point (+3) would lift the band" in base
-    aside = TABLE.chances(vex(), AIMED | {"set_aside": ["gear:scope"]})  # laser sight +1 now
+    aside = chances(vex(), AIMED | {"set_aside": ["gear:scope"]})  # laser sight +1 now
     assert aside[SUCCESS_KEY] < base[SUCCESS_KEY]
-    harder = TABLE.chances(vex(), AIMED | {"dl_shift": "1"})  # Hard (20)
-    assert (
-        harder[SUCCESS_KEY]
-        == TABLE.chances(vex(), AIMED | {"dl": ""} | {"dl_shift": 1})[SUCCESS_KEY]
-    )
+    harder = chances(vex(), AIMED | {"dl_shift": "1"})  # Hard (20)
+    assert harder[SUCCESS_KEY] == chances(vex(), AIMED | {"dl": ""} | {"dl_shift": 1})[SUCCESS_KEY]
     assert harder[SUCCESS_KEY] == Fraction(36, 100)  # 2d10 >= 13: 36 of 100 pairs
-    improvised = TABLE.chances(vex(), {"skill": "firearms", "dl": "Hard"})
+    improvised = chances(vex(), {"skill": "firearms", "dl": "Hard"})
     assert improvised[SUCCESS_KEY] == harder[SUCCESS_KEY]
-    graded = TABLE.chances(vex(), {"skill": "firearms", "dl": "Hard", "chart": "graded"})
+    graded = chances(vex(), {"skill": "firearms", "dl": "Hard", "chart": "graded"})
     assert sum(graded[b] for b in ("Overdrive", *BANDS)) == 1
-    swapped = TABLE.chances(vex(), AIMED | {"ability": "strength"})  # Strength 1, not Agility 3
+    swapped = chances(vex(), AIMED | {"ability": "strength"})  # Strength 1, not Agility 3
     assert swapped[SUCCESS_KEY] < base[SUCCESS_KEY]
-    trait = TABLE.chances(vex(), {"trick": "running-jump", "traits.gap": "Easy"})
+    trait = chances(vex(), {"trick": "running-jump", "traits.gap": "Easy"})
     assert sum(trait[band] for band in BANDS) == 1
 
 
@@ -162,15 +174,20 @@ def test_chances_follow_the_form() -> None:
 )
 def test_bad_roll_forms_name_the_field(form: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidInput) as error:
-        TABLE.roll(vex(), form, SeededSource(0))
+        TABLE.roll(vex(), form, NONE, SeededSource(0))
     assert error.value.field == field
 
 
-def test_unknown_signature_trick_is_a_rule_violation() -> None:
-    with pytest.raises(RuleViolation):
-        TABLE.roll(vex(), {"trick": "bank-shot"}, SeededSource(0))
+def test_unknown_signature_trick_is_refused() -> None:
+    # the dialog offers only the tricks the sheet knows, so the form names the field...
+    with pytest.raises(InvalidInput) as error:
+        TABLE.roll(vex(), {"trick": "bank-shot"}, NONE, SeededSource(0))
+    assert error.value.field == "trick"
+    # ...and behind the form it is the rule: a signature trick must be known
+    with pytest.raises(RuleViolation, match="does not know 'bank-shot'"):
+        GAME.characters.request(vex(), {"trick": "bank-shot"}, TABLE.variants(NONE))
     known = vex(signature_tricks=["bank-shot"])
-    assert TABLE.roll(known, {"trick": "bank-shot"}, SeededSource(0)).card.title.startswith(
+    assert TABLE.roll(known, {"trick": "bank-shot"}, NONE, SeededSource(0)).card.title.startswith(
         "Firearms, signature trick Bank Shot"
     )
 
@@ -178,7 +195,7 @@ def test_unknown_signature_trick_is_a_rule_violation() -> None:
 def test_roll_record_replays_to_the_same_card() -> None:
     character = vex()
     for seed in range(50):
-        play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, SeededSource(seed))
+        play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, NONE, SeededSource(seed))
         assert play.sheet is None
         assert TABLE.card([play.record]) == play.card
         assert play.card.outcome.split(":")[0] in BANDS
@@ -191,8 +208,8 @@ def test_roll_record_replays_to_the_same_card() -> None:
 
 def test_spending_luck_is_a_linked_entry_that_pays_atomically() -> None:
     character = vex()
-    play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, SeededSource(7))
-    spent = TABLE.act(character, [play.record], "spend-luck", {}, SeededSource(8))
+    play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, NONE, SeededSource(7))
+    spent = TABLE.act(character, [play.record], "spend-luck", {}, NONE, SeededSource(8))
     assert spent.record == {"kind": "spend-luck", "bonus": 3, "draws": []}
     assert spent.sheet is not None
     assert spent.sheet["luck_points"] == character["luck_points"] - 1
@@ -206,17 +223,17 @@ def test_spending_luck_is_a_linked_entry_that_pays_atomically() -> None:
     total = int(play.card.steps[-1].split()[0])
     assert spent.card.steps[-1].startswith(f"{total + 3} vs Hard (20)")
     with pytest.raises(RuleViolation):
-        TABLE.act(spent.sheet, [play.record, spent.record], "spend-luck", {}, SeededSource(9))
+        TABLE.act(spent.sheet, [play.record, spent.record], "spend-luck", {}, NONE, SeededSource(9))
 
 
 def test_luck_can_lift_the_band() -> None:
     character = vex()
     for seed in range(200):
-        play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, SeededSource(seed))
+        play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, NONE, SeededSource(seed))
         if not play.card.outcome.startswith("Fade"):
             continue
         advice = play.card.actions[0].advice[0]
-        spent = TABLE.act(character, [play.record], "spend-luck", {}, SeededSource(0))
+        spent = TABLE.act(character, [play.record], "spend-luck", {}, NONE, SeededSource(0))
         lifted = spent.card.outcome.startswith("Success")
         assert ("lift it to Success" in advice) == lifted
         if lifted:
@@ -227,26 +244,27 @@ def test_luck_can_lift_the_band() -> None:
 
 def test_spending_with_no_luck_is_a_rule_violation_and_changes_nothing() -> None:
     broke = vex(luck_points="0")
-    play = TABLE.roll(broke, AIMED, SeededSource(3))
-    assert play.card.actions == ()  # nothing to offer
+    play = TABLE.roll(broke, AIMED, NONE, SeededSource(3))
+    (spend,) = play.card.actions  # shown, but greyed with the reason
+    assert (spend.available, spend.reason) == (False, "no Luck Points left to spend")
     before = dict(broke)
     with pytest.raises(RuleViolation):
-        TABLE.act(broke, [play.record], "spend-luck", {}, SeededSource(4))
+        TABLE.act(broke, [play.record], "spend-luck", {}, NONE, SeededSource(4))
     assert broke == before
     with pytest.raises(InvalidInput) as error:
-        TABLE.act(broke, [play.record], "push", {}, SeededSource(4))
+        TABLE.act(broke, [play.record], "push", {}, NONE, SeededSource(4))
     assert error.value.field == "action"
 
 
 def test_luck_belongs_to_the_roller() -> None:
-    play = TABLE.roll(vex(), AIMED, SeededSource(3))
+    play = TABLE.roll(vex(), AIMED, NONE, SeededSource(3))
     other = TABLE.apply_sheet_form(vex(), {"name": "Rook"})
     with pytest.raises(RuleViolation):
-        TABLE.act(other, [play.record], "spend-luck", {}, SeededSource(4))
+        TABLE.act(other, [play.record], "spend-luck", {}, NONE, SeededSource(4))
 
 
 def test_set_aside_items_leave_the_stack_and_show_on_the_card() -> None:
-    play = TABLE.roll(vex(), AIMED | {"set_aside": ["gear:scope"]}, SeededSource(5))
+    play = TABLE.roll(vex(), AIMED | {"set_aside": ["gear:scope"]}, NONE, SeededSource(5))
     assert "laser sight (gear): +1" in play.card.modifiers
     assert not any(m.startswith("scope") for m in play.card.modifiers)
     assert "Not in use: scope (gear)" in play.card.details
@@ -255,7 +273,7 @@ def test_set_aside_items_leave_the_stack_and_show_on_the_card() -> None:
 
 def test_substitution_and_gm_shift_are_on_the_card() -> None:
     form = {"skill": "drive", "dl": "Moderate", "ability": "intelligence", "dl_shift": "-1"}
-    play = TABLE.roll(vex(**{"abilities.intelligence": "2"}), form, SeededSource(1))
+    play = TABLE.roll(vex(**{"abilities.intelligence": "2"}), form, NONE, SeededSource(1))
     assert play.card.title == "Drive, improvised trick vs Easy (8)"
     assert "The GM called for Intelligence instead of Agility" in play.card.details
     assert any("shifted -1 level(s) by the GM" in d for d in play.card.details)
@@ -264,22 +282,47 @@ def test_substitution_and_gm_shift_are_on_the_card() -> None:
 
 def test_regain_luck_sheet_action() -> None:
     broke = vex(luck_points="0")
-    (action,) = TABLE.sheet_actions(broke)
+    (action,) = TABLE.sheet_actions(broke, NONE)
     assert action.key == "regain-luck"
-    play = TABLE.sheet_act(broke, "regain-luck", {"points": "2"}, SeededSource(0))
+    play = TABLE.sheet_act(broke, "regain-luck", {"points": "2"}, NONE, SeededSource(0))
     assert play.sheet is not None
     assert play.sheet["luck_points"] == 2
     assert TABLE.card([play.record]) == play.card
     with pytest.raises(InvalidInput) as error:
-        TABLE.sheet_act(broke, "regain-luck", {"points": "0"}, SeededSource(0))
+        TABLE.sheet_act(broke, "regain-luck", {"points": "0"}, NONE, SeededSource(0))
     assert error.value.field == "points"
     with pytest.raises(InvalidInput):
-        TABLE.sheet_act(broke, "rest", {}, SeededSource(0))
-    assert TABLE.sheet_actions(vex(luck_points="99")) == ()
+        TABLE.sheet_act(broke, "rest", {}, NONE, SeededSource(0))
+    assert TABLE.sheet_actions(vex(luck_points="99"), NONE) == ()
 
 
 def test_no_table_tools_no_guided_creation() -> None:
     assert TABLE.table_actions() == ()
     with pytest.raises(InvalidInput):
-        TABLE.table_act({}, "initiative", {}, SeededSource(0))
+        TABLE.table_act({}, "initiative", {}, NONE, SeededSource(0))
     assert TABLE.creation({}, {}, SeededSource(0)) is None
+
+
+def test_a_trait_comes_from_its_box_or_as_name_value() -> None:
+    stare = {"trick": "stare-down"}
+    box = TABLE.roll(vex(), stare | {"traits.resolve": "Hard"}, NONE, SeededSource(2))
+    pairs = stare | {"trait": ["gap=Easy", "resolve=Hard"]}
+    assert TABLE.roll(vex(), pairs, NONE, SeededSource(2)).record == box.record
+    assert box.record["request"]["traits"] == {"resolve": "Hard"}  # only the trait it reads
+    with pytest.raises(InvalidInput) as error:
+        TABLE.roll(vex(), stare | {"trait": ["resolve"]}, NONE, SeededSource(2))
+    assert error.value.field == "trait"
+
+
+def test_the_roll_record_keeps_the_old_shape() -> None:
+    play = TABLE.roll(vex(), AIMED | {"set_aside": ["gear:scope"]}, NONE, SeededSource(5))
+    assert set(play.record) == {"kind", "request", "set_aside", "draws"}
+    assert play.record["set_aside"] == ["gear:scope"]
+    request = play.record["request"]
+    assert [i["name"] for i in request["character"]["gear"]] == ["laser sight", "tow rope"]
+    assert (request["skill"], request["trick"], request["dl_shift"]) == (
+        "firearms",
+        "aimed-shot",
+        0,
+    )
+    assert request["variants"] == {"off-ladder-dl": "keep-offset", "bottom-fade": "none"}

@@ -8,7 +8,6 @@ from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import Draw, ReplaySource
-from rulebound.rulesets.legacy import RULESET
 from rulebound.rulesets.legacy.advancement import (
     Tier,
     XpCosts,
@@ -18,7 +17,8 @@ from rulebound.rulesets.legacy.advancement import (
     purchase_advance,
 )
 from rulebound.rulesets.legacy.character import Character
-from rulebound.rulesets.legacy.checks import CheckRequest, resolve
+from rulebound.rulesets.legacy.checks import CheckRequest, request_from_json, resolve
+from rulebound.rulesets.legacy.game import GAME
 from rulebound.rulesets.legacy.odds import p_success
 
 Sheet = Callable[..., Character]
@@ -78,7 +78,7 @@ def test_a_characteristic_affinity_is_tested_against_its_own_characteristic(shee
 
 
 def test_the_affinity_bonus_variant_reads_five_per_rank(sheet: Sheet) -> None:
-    assert "affinity_bonus" in [v.key for v in RULESET.variants]
+    assert "affinity_bonus" in [v.key for v in GAME.variants]
     table = resolve(CheckRequest(score=30, rank=3))
     five = resolve(CheckRequest(score=30, rank=3, affinity_bonus="five-per-rank"))
     assert (table.thresholds.target, five.thresholds.target) == (34, 45)
@@ -96,8 +96,8 @@ def test_the_affinity_bonus_variant_reads_five_per_rank(sheet: Sheet) -> None:
     ).affinity_bonus == ("five-per-rank")
 
 
-def test_parse_request_takes_the_new_fields() -> None:
-    req = RULESET.parse_request(
+def test_the_request_json_takes_the_new_fields() -> None:
+    req = request_from_json(
         {
             "score": 30,
             "untrained_penalty": -2,
@@ -107,4 +107,4 @@ def test_parse_request_takes_the_new_fields() -> None:
     assert req.untrained_penalty == -2
     assert req.assists[0].helper == "Bo"
     with pytest.raises(InvalidInput, match="untrained_penalty"):
-        RULESET.parse_request({"score": 30, "untrained_penalty": 5})
+        request_from_json({"score": 30, "untrained_penalty": 5})

@@ -6,9 +6,16 @@ import pytest
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import Draw, ReplaySource, SeededSource
-from rulebound.rulesets.base import CheckResult, Ruleset
-from rulebound.rulesets.legacy import RULESET
-from rulebound.rulesets.legacy.checks import CheckRequest, decline_partial, reroll, roll_check
+from rulebound.rulesets.contract import Game
+from rulebound.rulesets.legacy.chain import CheckState
+from rulebound.rulesets.legacy.checks import (
+    CheckRequest,
+    decline_partial,
+    request_from_json,
+    reroll,
+    roll_check,
+)
+from rulebound.rulesets.legacy.game import GAME
 from rulebound.rulesets.legacy.rules import Edge, Outcome
 
 
@@ -16,18 +23,23 @@ def faces(*values: int, sides: int = 20) -> ReplaySource:
     return ReplaySource([Draw(sides, v) for v in values])
 
 
-def test_ruleset_and_result_satisfy_the_protocols() -> None:
-    assert isinstance(RULESET, Ruleset)
-    assert RULESET.key == "legacy"
-    result = RULESET.roll(RULESET.parse_request({"score": 30}), SeededSource(4))
-    assert isinstance(result, CheckResult)
+def test_the_game_satisfies_the_contract_and_rolls_a_raw_score() -> None:
+    assert isinstance(GAME, Game)
+    assert GAME.key == "legacy"
+    request = GAME.request({"score": 30}, {"scale": "as-written", "affinity_bonus": "rank-table"})
+    result = GAME.roll(request, SeededSource(4))
+    assert isinstance(result, CheckState)
+    assert result.result.request == CheckRequest(score=30)
 
 
-def test_parse_request_names_the_bad_field() -> None:
+def test_request_json_names_the_bad_field() -> None:
     with pytest.raises(InvalidInput, match="score"):
-        RULESET.parse_request({"score": -1})
+        request_from_json({"score": -1})
     with pytest.raises(InvalidInput, match="colour"):
-        RULESET.parse_request({"colour": "red"})
+        request_from_json({"colour": "red"})
+    with pytest.raises(InvalidInput, match="a characteristic from 0 to 200") as error:
+        GAME.load({"request": {"score": -1}})
+    assert error.value.field.startswith("request")
 
 
 def test_advantage_keeps_the_lower_and_disadvantage_the_higher() -> None:

@@ -1,19 +1,12 @@
-"""The legacy CLI: odds JSON contract, character creation file, rolling from a file."""
+"""The generic CLI serving Legacy: odds JSON, character creation, rolling from a file."""
 
 import json
 from pathlib import Path
 
-import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from rulebound.cli.legacy import register
+from rulebound.cli.app import app
 
-roll_app, odds_app, character_app = typer.Typer(), typer.Typer(), typer.Typer()
-register(roll_app, odds_app, character_app)
-app = typer.Typer()
-app.add_typer(roll_app, name="roll")
-app.add_typer(odds_app, name="odds")
-app.add_typer(character_app, name="character")
 runner = CliRunner()
 
 
@@ -33,17 +26,32 @@ def test_death_saves_json() -> None:
 def test_character_new_and_roll_from_file(tmp_path: Path) -> None:
     path = tmp_path / "c.json"
     args = ["character", "new", "legacy", "--name", "Ann", "--race", "elf", "--origin", "air"]
-    made = runner.invoke(app, [*args, "--soul", "elf", "--seed", "3", "--out", str(path)])
+    made = runner.invoke(
+        app, [*args, "--soul", "elf", "--seed", "3", "--out", str(path), "--no-interactive"]
+    )
     assert made.exit_code == 0, made.output
     assert json.loads(path.read_text())["race"] == "elf"
-    rolled = runner.invoke(
-        app, ["roll", "legacy", "--character", str(path), "--seed", "1", "--json"]
-    )
-    assert json.loads(rolled.stdout)["request"]["characteristic"] == "STR"
+    roll = ["roll", "legacy", "--character", str(path), "--characteristic", "STR", "--seed", "1"]
+    rolled = runner.invoke(app, [*roll, "--json"])
+    assert rolled.exit_code == 0, rolled.output
+    data = json.loads(rolled.stdout)
+    assert data["request"]["request"]["characteristic"] == "STR"
+    assert data["records"][0]["sheet"]["name"] == "Ann"
+    missing = runner.invoke(app, ["roll", "legacy", "--character", str(path), "--seed", "1"])
+    assert missing.exit_code == 2  # a roll from a sheet names its characteristic
+    assert "--characteristic" in missing.output
 
 
 def test_restriction_is_one_line_and_status_2(tmp_path: Path) -> None:
     args = ["character", "new", "legacy", "--name", "X", "--race", "dwarf", "--origin", "air"]
-    out = runner.invoke(app, [*args, "--soul", "warlock", "--out", str(tmp_path / "x.json")])
+    out = runner.invoke(
+        app, [*args, "--soul", "warlock", "--out", str(tmp_path / "x.json"), "--no-interactive"]
+    )
     assert out.exit_code == 2
     assert "soul restriction (Warlock Soul)" in out.output
+
+
+def test_content_lists_races_and_difficulty_classes() -> None:
+    data = json.loads(runner.invoke(app, ["content", "legacy", "--json"]).stdout)
+    titles = [t["title"] for t in data["tables"]]
+    assert {"Races", "Origins", "Souls", "Difficulty classes", "Rank bonus"} <= set(titles)

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from rulebound.cli.app import app
 
@@ -29,14 +29,14 @@ def _roll(path: Path, *extra: str) -> dict[str, object]:
 
 def test_an_unconscious_character_fails_without_a_roll(tmp_path: Path) -> None:
     body = _roll(_write(tmp_path, unconscious=True))
-    assert body["outcome"] == "failure"
-    assert body["provenance"]["draws"] == []
+    assert body["result"]["result"]["outcome"] == "failure"  # type: ignore[index]
+    assert body["records"][0]["draws"] == []  # type: ignore[index]
 
 
 def test_a_curse_gives_disadvantage_and_is_spent_on_save(tmp_path: Path) -> None:
     path = _write(tmp_path, cursed=True)
     body = _roll(path, "--save")
-    assert len(body["provenance"]["draws"]) == 2  # disadvantage rolls two d20s
+    assert len(body["records"][0]["draws"]) == 2  # type: ignore[index]  # disadvantage: two d20s
     assert json.loads(path.read_text("utf-8"))["cursed"] is False
 
 

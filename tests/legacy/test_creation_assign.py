@@ -1,21 +1,17 @@
-"""Assigning the seven 2d10 results: the parser, the draft step, and the CLI (flags and prompts)."""
+"""Assigning the seven 2d10 results: the parser, the draft step, and the CLI (flags, prompts)."""
 
 import json
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from rulebound.cli.legacy import register
+from rulebound.cli.app import app
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import Draw, ReplaySource, SeededSource
+from rulebound.rulesets.legacy.content import PRIMARIES
 from rulebound.rulesets.legacy.creation import CreationDraft, create_character, parse_assignment
 
-roll_app, odds_app, character_app = typer.Typer(), typer.Typer(), typer.Typer()
-register(roll_app, odds_app, character_app)
-app = typer.Typer()
-app.add_typer(character_app, name="character")
 runner = CliRunner()
 
 ROLLS = [(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2)]  # 3, 4, 5 ... 9
@@ -77,26 +73,44 @@ def test_create_character_takes_an_order() -> None:
 BASE = ["character", "new", "legacy", "--name", "Ann", "--race", "human", "--origin", "air"]
 
 
-def test_show_rolls_then_assign_from_flags(tmp_path: Path) -> None:
-    shown = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "3", "--show-rolls", "--json"])
-    rolls = json.loads(shown.stdout)["primary_rolls"]
-    best_first = sorted(range(7), key=lambda i: -rolls[i])
-    order = ",".join(str(i) for i in best_first)
+def rolls_of(output: str) -> list[int]:
+    line = next(x for x in output.splitlines() if "Rolled (2d10 x7): " in x)
+    return [int(r) for r in line.split("Rolled (2d10 x7): ")[1].split(", ")]
+
+
+def test_the_rolls_are_shown_then_assigned_from_flags(tmp_path: Path) -> None:
+    plain = [*BASE, "--soul", "human", "--seed", "3", "--no-interactive"]
+    shown = runner.invoke(app, plain)
+    assert shown.exit_code == 0, shown.output
+    rolls = rolls_of(shown.output)
+    best_first = ",".join(str(i) for i in sorted(range(7), key=lambda i: -rolls[i]))
     path = tmp_path / "a.json"
-    args = [*BASE, "--soul", "human", "--seed", "3", "--assign", order, "--reroll", "ini"]
-    made = runner.invoke(app, [*args, "--out", str(path), "--json"])
+    made = runner.invoke(
+        app, [*plain, "--assign", best_first, "--reroll", "ini", "--out", str(path), "--json"]
+    )
     assert made.exit_code == 0, made.output
-    data = json.loads(made.stdout)
-    assert data["primary_rolls"] == rolls
-    assert data["primaries"]["STR"] == max(rolls) + 20
-    assert data["rerolled"] == "INI"
-    assert json.loads(path.read_text())["scores"]["STR"] == max(rolls) + 20
+    sheet = json.loads(made.stdout)
+    assert sheet["scores"]["STR"] == max(rolls) + 20  # the best roll plus the Human STR 20
+    assert json.loads(path.read_text()) == sheet
+    named = ",".join(
+        f"{code}={i}" for code, i in zip(PRIMARIES, best_first.split(","), strict=True)
+    )
+    again = runner.invoke(app, [*plain, "--assign", named, "--reroll", "INI", "--json"])
+    assert json.loads(again.stdout) == sheet
 
 
-def test_show_rolls_needs_a_seed_and_bad_flags_are_one_line() -> None:
-    out = runner.invoke(app, [*BASE, "--soul", "human", "--show-rolls"])
-    assert (out.exit_code, "--show-rolls" in out.output) == (2, True)
-    bad = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "1", "--assign", "0,0,1,2,3,4,5"])
+def test_show_rolls_stops_after_the_rolls() -> None:
+    shown = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "3", "--show-rolls"])
+    assert shown.exit_code == 0, shown.output
+    assert len(rolls_of(shown.output)) == 7
+    assert "Secondary characteristics" not in shown.output
+
+
+def test_bad_assign_flags_are_one_line() -> None:
+    bad = runner.invoke(
+        app,
+        [*BASE, "--soul", "human", "--seed", "1", "--assign", "0,0,1,2,3,4,5", "--no-interactive"],
+    )
     assert bad.exit_code == 2
     assert "each rolled result used once" in bad.output
 
@@ -104,21 +118,25 @@ def test_show_rolls_needs_a_seed_and_bad_flags_are_one_line() -> None:
 def test_prompts_ask_again_after_an_error(tmp_path: Path) -> None:
     path = tmp_path / "b.json"
     answers = "1,2\n6,5,4,3,2,1,0\nAGL\npow\narcane, stealth\n"
-    args = [*BASE, "--soul", "human", "--seed", "3", "--interactive", "--out", str(path)]
-    out = runner.invoke(app, args, input=answers)
+    args = [*BASE, "--soul", "human", "--class", "", "--seed", "3", "--interactive"]
+    out = runner.invoke(app, [*args, "--out", str(path)], input=answers)
     assert out.exit_code == 0, out.output
     assert "7 indices" in out.output
     assert "reroll: got 'AGL'" in out.output
-    saved = json.loads(path.read_text())
-    assert saved["affinities"] == ["acrobatics", "arcane", "stealth"]
+    assert json.loads(path.read_text())["affinities"] == ["acrobatics", "arcane", "stealth"]
+
+
+def test_extra_affinities_from_repeated_flags(tmp_path: Path) -> None:
     flags = ["--assign", "6,5,4,3,2,1,0", "--reroll", "POW", "--affinity", "arcane"]
-    more = ["--affinity", "stealth", "--out", str(tmp_path / "c.json")]
-    again = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "3", *flags, *more])
-    assert again.exit_code == 0, again.output
-    assert json.loads((tmp_path / "c.json").read_text()) == saved
+    more = ["--affinity", "stealth", "--out", str(tmp_path / "c.json"), "--no-interactive"]
+    made = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "3", *flags, *more])
+    assert made.exit_code == 0, made.output
+    saved = json.loads((tmp_path / "c.json").read_text())
+    assert saved["affinities"] == ["acrobatics", "arcane", "stealth"]
 
 
-def test_interactive_and_json_do_not_mix() -> None:
-    out = runner.invoke(app, [*BASE, "--soul", "human", "--interactive", "--json"])
-    assert out.exit_code == 2
-    assert "prompts would mix" in out.output
+def test_one_extra_affinity_from_a_flag(tmp_path: Path) -> None:
+    flags = ["--assign", "6,5,4,3,2,1,0", "--affinity", "arcane", "--no-interactive"]
+    made = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "3", *flags, "--json"])
+    assert made.exit_code == 0, made.output
+    assert json.loads(made.stdout)["affinities"] == ["acrobatics", "arcane"]

@@ -1,4 +1,4 @@
-"""The Legacy table adapter: protocol, sheets, the roll dialog, exact chances, replayed rolls."""
+"""Legacy at the table (``TableRules(GAME)``): sheets, the roll dialog, exact chances, replay."""
 
 from fractions import Fraction
 from typing import Any
@@ -6,16 +6,16 @@ from typing import Any
 import pytest
 
 from rulebound.core import Draw, InvalidInput, ReplaySource, RuleViolation, SeededSource
-from rulebound.rulesets import get_table
-from rulebound.rulesets.legacy import TABLE as EXPORTED
-from rulebound.rulesets.legacy.table import SUCCESS_KEY
-from rulebound.rulesets.table import TableRules
+from rulebound.rulesets.contract import Game
+from rulebound.rulesets.legacy.game import GAME, SUCCESS_KEY
+from rulebound.rulesets.plays import TableRules
+from rulebound.rulesets.registry import get_game
 
-TABLE = get_table("legacy")
+TABLE = TableRules(GAME)
 OUTCOMES = ("critical success", "success", "partial success", "failure", "critical failure")
 SURVIVAL = {"characteristic": "PER", "affinity": "survival", "difficulty": "hard"}
 """PER 30 with Survival held (rank 1: +2) at Hard (-4): target 28, or 13 on the halved scale."""
-HALVED = {"variants": {"scale": "halved"}}
+HALVED = {"scale": "halved"}
 
 
 def kara(**form: Any) -> dict[str, Any]:
@@ -29,9 +29,9 @@ def d20(*faces: int) -> ReplaySource:
     return ReplaySource(Draw(20, f) for f in faces)
 
 
-def test_adapter_implements_the_protocol_and_is_registered() -> None:
-    assert isinstance(TABLE, TableRules)
-    assert TABLE is EXPORTED
+def test_game_implements_the_contract_and_is_registered() -> None:
+    assert isinstance(GAME, Game)
+    assert get_game("legacy") is GAME
     assert TABLE.key == "legacy"
 
 
@@ -118,11 +118,15 @@ def test_dialog_offers_the_rules_choices() -> None:
     assert fields["rank"].default == 1
     assert "poison-or-starvation" in {c.value for c in fields["situations"].choices}  # Hardy
     assert {"favour", "assist.mode", "assist.helper", "assist.rank"} <= set(fields)
-    assert "favour" not in {f.name for f in TABLE.dialog(kara())}
+    unfavoured = {f.name: f for f in TABLE.dialog(kara())}  # the rule refuses it (a test below)
+    assert unfavoured["favour"].help == "Kara holds no favour now."
 
 
 def test_chances_are_exact_per_outcome_under_the_scale_variant() -> None:
-    written = TABLE.chances(kara(), SURVIVAL)
+    def chances(sheet: dict[str, Any], form: dict[str, Any], variants: Any = None) -> Any:
+        return TABLE.chances(sheet, form, variants or {}).as_mapping()
+
+    written = chances(kara(), SURVIVAL)
     assert written == {
         SUCCESS_KEY: Fraction(19, 20),
         "critical success": Fraction(1, 20),
@@ -131,17 +135,17 @@ def test_chances_are_exact_per_outcome_under_the_scale_variant() -> None:
         "failure": 0,
         "critical failure": Fraction(1, 20),
     }
-    halved = TABLE.chances(kara(), SURVIVAL | HALVED)  # target 13, partial 14-16
+    halved = chances(kara(), SURVIVAL, HALVED)  # target 13, partial 14-16
     assert [halved[o] for o in OUTCOMES] == [Fraction(n, 20) for n in (1, 12, 3, 3, 1)]
     assert sum(halved[o] for o in OUTCOMES) == 1
-    d100 = TABLE.chances(kara(), SURVIVAL | {"variants": {"scale": "d100"}})
+    d100 = chances(kara(), SURVIVAL, {"scale": "d100"})
     assert d100[SUCCESS_KEY] == Fraction(20, 100)  # 30 + 10 - 20
-    tired = TABLE.chances(kara(fatigue_taken="1"), SURVIVAL | HALVED)
+    tired = chances(kara(fatigue_taken="1"), SURVIVAL, HALVED)
     assert tired[SUCCESS_KEY] == Fraction(12, 20)
-    favoured = TABLE.chances(kara(favour=True), SURVIVAL | HALVED | {"favour": True})
+    favoured = chances(kara(favour=True), SURVIVAL | {"favour": True}, HALVED)
     assert favoured[SUCCESS_KEY] == 1 - Fraction(7, 20) ** 2  # the lower of two d20
-    assert TABLE.chances(kara(cursed=True), SURVIVAL | HALVED)[SUCCESS_KEY] == Fraction(13, 20) ** 2
-    down = TABLE.chances(kara(unconscious=True), SURVIVAL)
+    assert chances(kara(cursed=True), SURVIVAL, HALVED)[SUCCESS_KEY] == Fraction(13, 20) ** 2
+    down = chances(kara(unconscious=True), SURVIVAL)
     assert down["failure"] == 1
     assert down[SUCCESS_KEY] == 0
 
@@ -159,20 +163,28 @@ def test_chances_are_exact_per_outcome_under_the_scale_variant() -> None:
         (SURVIVAL | {"situations": ["bright-light"]}, "situations"),
         (SURVIVAL | {"assist.mode": "advantage"}, "assist.helper"),
         (SURVIVAL | {"assist.mode": "proficiency", "assist.helper": "Bo"}, "assist.rank"),
-        (SURVIVAL | {"variants": {"scale": "d6"}}, "variants.scale"),
-        (SURVIVAL | {"variants": {"speed": "fast"}}, "variants.speed"),
     ],
 )
 def test_bad_roll_forms_name_the_field(form: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidInput) as error:
-        TABLE.roll(kara(), form, SeededSource(0))
+        TABLE.roll(kara(), form, {}, SeededSource(0))
+    assert error.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("variants", "field"),
+    [({"scale": "d6"}, "variants.scale"), ({"speed": "fast"}, "variants.speed")],
+)
+def test_bad_variants_name_the_variant(variants: dict[str, str], field: str) -> None:
+    with pytest.raises(InvalidInput) as error:
+        TABLE.roll(kara(), SURVIVAL, variants, SeededSource(0))
     assert error.value.field == field
 
 
 def test_roll_record_replays_to_the_same_card() -> None:
     sheet = kara()
     for seed in range(40):
-        play = TABLE.roll(sheet, SURVIVAL | HALVED, SeededSource(seed))
+        play = TABLE.roll(sheet, SURVIVAL, HALVED, SeededSource(seed))
         assert play.sheet is None
         assert play.record["kind"] == "roll"
         assert len(play.record["draws"]) == 1
@@ -188,12 +200,12 @@ def test_roll_record_replays_to_the_same_card() -> None:
 
 
 def test_favour_and_a_curse_are_spent_by_the_roll_with_the_sheet() -> None:
-    favoured = TABLE.roll(kara(favour=True), SURVIVAL | {"favour": True}, d20(15, 4))
+    favoured = TABLE.roll(kara(favour=True), SURVIVAL | {"favour": True}, {}, d20(15, 4))
     assert favoured.sheet is not None
     assert favoured.sheet["favour"] is False
     assert [d.face for d in favoured.card.dice] == [15, 4]
     assert "advantage: favour spent" in favoured.card.modifiers
-    both = TABLE.roll(kara(cursed=True), SURVIVAL | {"advantage": True}, d20(6))
+    both = TABLE.roll(kara(cursed=True), SURVIVAL | {"advantage": True}, {}, d20(6))
     assert both.card.modifiers[-3:] == (
         "disadvantage: cursed (spent by this roll)",
         "advantage: called at the table",
@@ -201,8 +213,8 @@ def test_favour_and_a_curse_are_spent_by_the_roll_with_the_sheet() -> None:
     )
     assert TABLE.card([favoured.record]) == favoured.card
     with pytest.raises(RuleViolation):
-        TABLE.roll(kara(), SURVIVAL | {"favour": True}, SeededSource(0))
-    cursed = TABLE.roll(kara(cursed=True), SURVIVAL, d20(3, 17))
+        TABLE.roll(kara(), SURVIVAL | {"favour": True}, {}, SeededSource(0))
+    cursed = TABLE.roll(kara(cursed=True), SURVIVAL, {}, d20(3, 17))
     assert cursed.sheet is not None
     assert cursed.sheet["cursed"] is False
     assert cursed.card.steps[-1] == "d20 kept 17 (the higher of two): success"
@@ -210,7 +222,7 @@ def test_favour_and_a_curse_are_spent_by_the_roll_with_the_sheet() -> None:
 
 
 def test_an_unconscious_roller_fails_without_dice() -> None:
-    play = TABLE.roll(kara(unconscious=True), SURVIVAL, d20())
+    play = TABLE.roll(kara(unconscious=True), SURVIVAL, {}, d20())
     assert play.record["draws"] == []
     assert play.card.dice == ()
     assert play.card.outcome == "Failure: Kara is unconscious: automatic failure"
@@ -219,7 +231,7 @@ def test_an_unconscious_roller_fails_without_dice() -> None:
 
 def test_assisted_checks_lend_advantage_or_rank() -> None:
     helped = TABLE.roll(
-        kara(), SURVIVAL | {"assist.mode": "advantage", "assist.helper": "Bo"}, d20(19, 6)
+        kara(), SURVIVAL | {"assist.mode": "advantage", "assist.helper": "Bo"}, {}, d20(19, 6)
     )
     assert len(helped.card.dice) == 2
     assert "advantage: assisted by Bo (Survival affinity)" in helped.card.modifiers
@@ -230,7 +242,7 @@ def test_assisted_checks_lend_advantage_or_rank() -> None:
         "assist.helper": "Bo",
         "assist.rank": "3",
     }
-    play = TABLE.roll(kara(), lent, d20(10))
+    play = TABLE.roll(kara(), lent, {}, d20(10))
     assert "rank bonus (rank 3, lent by Bo): +4" in play.card.modifiers  # and no harder class
     assert "difficulty: Challenging: +0" in play.card.modifiers
     assert TABLE.card([play.record]) == play.card

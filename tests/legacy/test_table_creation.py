@@ -5,15 +5,17 @@ from typing import Any
 import pytest
 
 from rulebound.core import InvalidInput, RuleViolation, SeededSource
-from rulebound.rulesets import get_table
+from rulebound.rulesets.contract import CreationStep
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.content import PRIMARIES, catalogue
+from rulebound.rulesets.legacy.game import GAME
 from rulebound.rulesets.legacy.rules import characteristic_bonus
-from rulebound.rulesets.table import CreationStep
+from rulebound.rulesets.plays import TableRules
 
-TABLE = get_table("legacy")
+TABLE = TableRules(GAME)
 ELI = {"name": "Eli", "race": "human", "origin": "astrum", "soul": "human", "char_class": ""}
-REVERSED = {f"assign.{code}": str(6 - i) for i, code in enumerate(PRIMARIES)}
+REVERSED = {"assign": "6,5,4,3,2,1,0"}
+NAMED = {"assign": ",".join(f"{code}={6 - i}" for i, code in enumerate(PRIMARIES))}
 
 
 class NoDice:
@@ -45,13 +47,14 @@ def test_the_first_page_rolls_nothing_and_asks_who() -> None:
 def test_guided_creation_from_start_to_a_valid_sheet() -> None:
     identity = step(step({}, {}).state, ELI, seed=11)
     assert identity.title == "Assign the primary characteristics"
-    rolls = [int(c.label.split()[0]) for c in identity.fields[0].choices]
+    rolls = [int(r) for r in identity.notes[0].removeprefix("Rolled (2d10 x7): ").split(", ")]
     assert len(rolls) == 7
     assert all(2 <= r <= 20 for r in rolls)
-    assert identity.notes[0] == "Rolled (2d10 x7): " + ", ".join(map(str, rolls))
-    assert [f.default for f in identity.fields] == [str(i) for i in range(7)]
+    (assign,) = identity.fields
+    assert (assign.name, assign.cli_flag, assign.default) == ("assign", "assign", "0,1,2,3,4,5,6")
 
-    secondaries = step(identity.state, REVERSED, seed=12)
+    secondaries = step(identity.state, NAMED, seed=12)
+    assert secondaries == step(identity.state, REVERSED, seed=12)  # both forms of --assign
     assert secondaries.title == "Secondary characteristics"
     assert secondaries.notes[0].startswith(f"STR {rolls[6] + 20} ")  # the last roll + Human 20
     assert secondaries.fields[0].name == "reroll"
@@ -97,18 +100,22 @@ def test_a_soul_restriction_is_refused_before_any_die() -> None:
 
 
 @pytest.mark.parametrize(
-    ("change", "field"),
+    ("assign", "expected"),
     [
-        ({"assign.DEX": "6"}, "assign.DEX"),  # the STR roll again
-        ({"assign.PER": "7"}, "assign.PER"),
-        ({"assign.CHA": "third"}, "assign.CHA"),
+        ("6,6,4,3,2,1,0", "[6] used twice"),  # the STR roll again
+        ("6,5,4,3,2,1,7", "from 0 to 6"),
+        ("STR=6,DEX=5,CON=4,CHA=third,INT=2,WIL=1,PER=0", "a roll index"),
+        ("6,5,4", "7 indices"),
     ],
 )
-def test_assignment_errors_name_the_primary(change: dict[str, str], field: str) -> None:
+def test_assignment_errors_name_the_field(assign: str, expected: str) -> None:
     identity = step({"step": "identity"}, ELI, seed=3)
-    with pytest.raises(InvalidInput) as error:
-        step(identity.state, REVERSED | change)
-    assert error.value.field == field
+    with pytest.raises(InvalidInput, match=expected.replace("[", r"\[")) as error:
+        step(identity.state, {"assign": assign})
+    assert error.value.field == "assign"
+    with pytest.raises(InvalidInput) as old:  # the per-primary form names the one field
+        step(identity.state, {"assign.STR": "0"})
+    assert old.value.field == "assign.STR"
 
 
 def test_a_reload_never_rerolls_what_the_state_holds() -> None:

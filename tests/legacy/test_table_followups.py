@@ -16,17 +16,14 @@ from rulebound.core import (
     RuleViolation,
     SeededSource,
 )
-from rulebound.rulesets import get_table
-from rulebound.rulesets.table import Play, Record
+from rulebound.rulesets.contract import Play, Record
+from rulebound.rulesets.legacy.game import GAME
+from rulebound.rulesets.plays import TableRules
 
-TABLE = get_table("legacy")
-CHECK = {
-    "characteristic": "PER",
-    "affinity": "survival",
-    "difficulty": "hard",
-    "variants": {"scale": "halved"},
-}
-"""Target 13 on a d20, bonus 3: 1 critical, 2-13 success, 14-16 partial, 17-19 failure."""
+TABLE = TableRules(GAME)
+CHECK = {"characteristic": "PER", "affinity": "survival", "difficulty": "hard"}
+HALVED = {"scale": "halved"}
+"""Target 13 on a d20 (halved), bonus 3: 1 critical, 2-13 success, 14-16 partial, 17-19 failure."""
 
 
 def kara(**form: Any) -> dict[str, Any]:
@@ -47,20 +44,21 @@ def follow(
     sheet: dict[str, Any], chain: list[Record], action: str, source: RandomSource, **params: Any
 ) -> Play:
     """Act, then check the new entry rebuilds to the same card from its chain."""
-    play = TABLE.act(sheet, chain, action, params, source)
+    play = TABLE.act(sheet, chain, action, params, HALVED, source)
     assert TABLE.card([*chain, play.record]) == play.card
     chain.append(play.record)
     return play
 
 
 def partial(sheet: dict[str, Any]) -> list[Record]:
-    play = TABLE.roll(sheet, CHECK, d20(15))
+    play = TABLE.roll(sheet, CHECK, HALVED, d20(15))
     assert play.card.outcome == "Partial success (margin -2, -2 degrees): accept or decline it"
     return [play.record]
 
 
 def keys(play: Play) -> list[str]:
-    return [a.key for a in play.card.actions]
+    """The follow-ups the card offers that can be taken (the others show why not)."""
+    return [a.key for a in play.card.actions if a.available]
 
 
 def test_a_partial_success_offers_accept_decline_and_fate() -> None:
@@ -95,7 +93,7 @@ def test_accepting_stands_and_declining_is_a_failed_linked_entry() -> None:
     assert declined.card.dice == TABLE.card(chain[:1]).dice  # judged again, no new dice
     assert keys(declined) == ["fate-reroll", "luck-swap", "burn-fate"]
     with pytest.raises(RuleViolation):
-        TABLE.act(sheet, chain, "accept-partial", {}, d20())
+        TABLE.act(sheet, chain, "accept-partial", {}, HALVED, d20())
 
 
 def test_a_fate_reroll_spends_the_point_with_the_new_result() -> None:
@@ -144,20 +142,23 @@ def test_burning_fate_costs_ten_lck_and_caps_fate() -> None:
 def test_spending_with_no_fate_is_a_rule_violation_and_no_sheet() -> None:
     broke = kara(fate="0")
     chain = partial(broke)
-    assert keys(TABLE.roll(broke, CHECK, d20(15))) == ["accept-partial", "decline-partial"]
+    card = TABLE.roll(broke, CHECK, HALVED, d20(15)).card
+    assert keys(Play({}, card)) == ["accept-partial", "decline-partial"]
+    reasons = {a.key: a.reason for a in card.actions if not a.available}
+    assert reasons["fate-reroll"] == "no fate points left to spend"
     before = dict(broke)
     for action in ("fate-reroll", "luck-swap", "burn-fate"):
         with pytest.raises(RuleViolation):
-            TABLE.act(broke, chain, action, {}, d20(5))
+            TABLE.act(broke, chain, action, {}, HALVED, d20(5))
     assert broke == before
 
 
 def test_burning_below_lck_10_is_a_rule_violation() -> None:
     unlucky = kara(origin="astrum", lck="9", fate="1")  # Astrum's bonus point: fate cap 1
     chain = partial(unlucky)
-    assert "burn-fate" not in keys(TABLE.roll(unlucky, CHECK, d20(15)))
+    assert "burn-fate" not in keys(TABLE.roll(unlucky, CHECK, HALVED, d20(15)))
     with pytest.raises(RuleViolation) as error:
-        TABLE.act(unlucky, chain, "burn-fate", {}, d20())
+        TABLE.act(unlucky, chain, "burn-fate", {}, HALVED, d20())
     assert "LCK 9 is under 10" in str(error.value)
 
 
@@ -165,9 +166,9 @@ def test_fate_belongs_to_the_roller_and_unknown_actions_name_the_field() -> None
     chain = partial(kara())
     other = TABLE.new_sheet("Bo")
     with pytest.raises(RuleViolation):
-        TABLE.act(other, chain, "fate-reroll", {}, d20(5))
+        TABLE.act(other, chain, "fate-reroll", {}, HALVED, d20(5))
     with pytest.raises(InvalidInput) as error:
-        TABLE.act(kara(), chain, "push", {}, d20(5))
+        TABLE.act(kara(), chain, "push", {}, HALVED, d20(5))
     assert error.value.field == "action"
     with pytest.raises(InvalidInput):
         TABLE.card([{"kind": "fate-reroll", "draws": []}])
@@ -178,14 +179,13 @@ def test_accepted_partial_closes_fate() -> None:
     chain = partial(sheet)
     follow(sheet, chain, "accept-partial", d20())
     with pytest.raises(RuleViolation):
-        TABLE.act(sheet, chain, "fate-reroll", {}, d20(5))
+        TABLE.act(sheet, chain, "fate-reroll", {}, HALVED, d20(5))
 
 
 def test_god_fragment_checks_lck_on_the_table_scale() -> None:
     """Regression: the soul's LCK check followed the d20 even on the d100 scale."""
     sheet = kara(soul="god-fragment")
-    form = {"characteristic": "PER", "variants": {"scale": "d100"}}
-    roll = TABLE.roll(sheet, form, dice((100, 90)))
+    roll = TABLE.roll(sheet, {"characteristic": "PER"}, {"scale": "d100"}, dice((100, 90)))
     kept = follow(sheet, [roll.record], "fate-reroll", dice((100, 15), (100, 40)))
     assert [s for s, _ in kept.record["draws"]] == [100, 100]
     assert kept.sheet is None  # LCK 20: the d100 15 passes, so the point is kept
@@ -195,7 +195,7 @@ def test_god_fragment_checks_lck_on_the_table_scale() -> None:
 def test_a_warlock_pays_in_stm_and_wounds_never_exceed_it() -> None:
     """Regression: paying 1d10 STM left wounds above the new STM score."""
     sheet = kara(soul="warlock", wounds="29")
-    roll = TABLE.roll(sheet, CHECK, d20(15))
+    roll = TABLE.roll(sheet, CHECK, HALVED, d20(15))
     (action,) = [a for a in roll.card.actions if a.key == "fate-reroll"]
     assert [f.name for f in action.fields] == ["use_stamina"]
     paid = follow(sheet, [roll.record], "fate-reroll", dice((10, 9), (20, 4)), use_stamina=True)
@@ -208,7 +208,7 @@ def test_a_halfling_may_save_against_a_critical_failure_once() -> None:
     halfling = TABLE.apply_sheet_form(
         TABLE.new_sheet("Pip"), {"race": "halfling", "soul": "halfling"}
     )
-    roll = TABLE.roll(halfling, {"characteristic": "DEX"}, d20(20))
+    roll = TABLE.roll(halfling, {"characteristic": "DEX"}, {}, d20(20))
     assert "cancel-critical" in keys(roll)
     chain = [roll.record]
     saved = follow(halfling, list(chain), "cancel-critical", d20(19))  # LCK 20: 19 passes
@@ -218,20 +218,31 @@ def test_a_halfling_may_save_against_a_critical_failure_once() -> None:
     assert stuck.card.outcome.startswith("Critical failure")
     assert "cancel-critical" not in keys(stuck)
     with pytest.raises(RuleViolation):
-        TABLE.act(halfling, chain, "cancel-critical", {}, d20(1))
+        TABLE.act(halfling, chain, "cancel-critical", {}, HALVED, d20(1))
     with pytest.raises(RuleViolation):
         TABLE.act(
-            kara(), [TABLE.roll(kara(), CHECK, d20(20)).record], "cancel-critical", {}, d20(1)
+            kara(),
+            [TABLE.roll(kara(), CHECK, HALVED, d20(20)).record],
+            "cancel-critical",
+            {},
+            HALVED,
+            d20(1),
         )
 
 
 def test_many_seeds_replay_through_every_follow_up() -> None:
     sheet = kara()
     for seed in range(30):
-        chain = [TABLE.roll(sheet, CHECK, SeededSource(seed)).record]
+        chain = [TABLE.roll(sheet, CHECK, HALVED, SeededSource(seed)).record]
         live = sheet
         for action in ("fate-reroll", "luck-swap"):
+            if action not in keys_of(chain):  # not offered after a critical success
+                continue
             play = follow(live, chain, action, SeededSource(100 + seed))
             assert play.sheet is not None
+            assert play.sheet["fate"] == live["fate"] - 1
             live = play.sheet
-        assert live["fate"] == 0
+
+
+def keys_of(chain: list[Record]) -> list[str]:
+    return [a.key for a in TABLE.card(chain).actions if a.available]

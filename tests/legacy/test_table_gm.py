@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from rulebound.core import Draw, InvalidInput, ReplaySource, RuleViolation, SeededSource
-from rulebound.rulesets import get_table
-from rulebound.rulesets.table import Play, Record, TablePlay
+from rulebound.rulesets.contract import Play, Record, TablePlay
+from rulebound.rulesets.legacy.game import GAME
+from rulebound.rulesets.plays import TableRules
 
-TABLE = get_table("legacy")
+TABLE = TableRules(GAME)
 
 
 def character(name: str, **form: Any) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def d20(*faces: int) -> ReplaySource:
 def table_act(
     sheets: dict[str, Any], action: str, source: ReplaySource, **params: Any
 ) -> TablePlay:
-    play = TABLE.table_act(sheets, action, params, source)
+    play = TABLE.table_act(sheets, action, params, {}, source)
     assert source.exhausted
     assert TABLE.card([play.record]) == play.card
     return play
@@ -38,7 +39,7 @@ def test_table_actions_on_offer() -> None:
     extended = {f.name for f in views["extended-check"].fields}
     assert {"character", "success_threshold", "failure_threshold", "max_rolls"} <= extended
     with pytest.raises(InvalidInput) as error:
-        TABLE.table_act({}, "ambush", {}, d20())
+        TABLE.table_act({}, "ambush", {}, {}, d20())
     assert error.value.field == "action"
 
 
@@ -54,7 +55,7 @@ def test_initiative_ties_go_to_bonus_then_score_then_pcs() -> None:
     assert play.card.steps[0] == "1. Wolf: step +25 (success), INI bonus 4, INI 41, NPC"
     assert play.sheets == {}
     with pytest.raises(RuleViolation):
-        TABLE.act(sheets["1"], [play.record], "extended-roll", {}, d20(3))
+        TABLE.act(sheets["1"], [play.record], "extended-roll", {}, {}, d20(3))
     assert [d.label for d in play.card.dice] == [
         "Ana d20 #1",
         "Orc d20 #1",
@@ -89,9 +90,9 @@ def test_a_surprise_round_and_who_stays_surprised() -> None:
         "3. Orc: step +0 (critical failure), INI bonus 3, INI 35, NPC",
     )
     with pytest.raises(RuleViolation):
-        TABLE.table_act(sheets, "initiative", {"combatants": "Gone"}, d20(3))
+        TABLE.table_act(sheets, "initiative", {"combatants": "Gone"}, {}, d20(3))
     with pytest.raises(InvalidInput) as error:
-        TABLE.table_act(sheets, "initiative", {"surprised": "Zed"}, d20(3))
+        TABLE.table_act(sheets, "initiative", {"surprised": "Zed"}, {}, d20(3))
     assert error.value.field == "surprised"
 
 
@@ -106,8 +107,8 @@ def test_initiative_rolls_as_the_character_and_returns_changed_sheets() -> None:
     )
 
 
-def start(sheets: dict[str, Any], **params: Any) -> list[Record]:
-    play = TABLE.table_act(sheets, "extended-check", params, SeededSource(0))
+def start(sheets: dict[str, Any], variants: Any = None, **params: Any) -> list[Record]:
+    play = TABLE.table_act(sheets, "extended-check", params, variants or {}, SeededSource(0))
     assert play.record["draws"] == []
     assert play.sheets == {}
     assert TABLE.card([play.record]) == play.card
@@ -115,7 +116,7 @@ def start(sheets: dict[str, Any], **params: Any) -> list[Record]:
 
 
 def turn(chain: list[Record], action: str, *faces: int) -> Play:
-    play = TABLE.act({}, chain, action, {}, d20(*faces))
+    play = TABLE.act({}, chain, action, {}, {}, d20(*faces))
     chain.append(play.record)
     assert TABLE.card(chain) == play.card  # each turn rebuilds the whole tally
     assert play.sheet is None
@@ -193,7 +194,7 @@ def test_the_partial_success_at_the_end_is_accepted_or_declined() -> None:
     with pytest.raises(RuleViolation):
         turn(chain, "accept-partial")
     with pytest.raises(InvalidInput) as error:
-        TABLE.act({}, chain, "push", {}, d20())
+        TABLE.act({}, chain, "push", {}, {}, d20())
     assert error.value.field == "action"
 
 
@@ -211,5 +212,5 @@ def test_the_partial_success_at_the_end_is_accepted_or_declined() -> None:
 )
 def test_bad_extended_starts_name_the_field(params: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidInput) as error:
-        TABLE.table_act({"7": character("Kara")}, "extended-check", params, SeededSource(0))
+        TABLE.table_act({"7": character("Kara")}, "extended-check", params, {}, SeededSource(0))
     assert error.value.field == field

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from rulebound.core import Draw, InvalidInput, ReplaySource, RuleViolation
-from rulebound.rulesets import get_table
-from rulebound.rulesets.table import Play
+from rulebound.rulesets.contract import Play
+from rulebound.rulesets.legacy.game import GAME
+from rulebound.rulesets.plays import TableRules
 
-TABLE = get_table("legacy")
+TABLE = TableRules(GAME)
 
 
 def kara(**form: Any) -> dict[str, Any]:
@@ -30,7 +31,8 @@ def d20(*faces: int) -> ReplaySource:
 
 
 def act(sheet: dict[str, Any], action: str, source: ReplaySource, **params: Any) -> Play:
-    play = TABLE.sheet_act(sheet, action, params, source)
+    variants = params.pop("variants", {})
+    play = TABLE.sheet_act(sheet, action, params, variants, source)
     assert source.exhausted
     assert TABLE.card([play.record]) == play.card  # the log's card rebuilds by replay
     return play
@@ -42,16 +44,20 @@ def after(play: Play) -> dict[str, Any]:
 
 
 def test_sheet_actions_on_offer() -> None:
-    assert [a.key for a in TABLE.sheet_actions(kara())] == [
+    def offered(sheet: dict[str, Any]) -> list[str]:
+        return [a.key for a in TABLE.sheet_actions(sheet, {}) if a.available]
+
+    assert offered(kara()) == [
         "take-damage",
         "fatigue",
         "short-rest",
         "long-rest",
         "heal",
     ]
-    bleeding = [a.key for a in TABLE.sheet_actions(kara(bleeding=True, unconscious=True))]
-    assert "death-save" in bleeding
-    assert TABLE.sheet_actions(kara(dead=True)) == ()
+    assert "death-save" in offered(kara(bleeding=True, unconscious=True))
+    assert offered(kara(dead=True)) == []
+    (death,) = [a for a in TABLE.sheet_actions(kara(), {}) if a.key == "death-save"]
+    assert death.reason == "only a character bleeding out makes death saves"
 
 
 def test_damage_past_armour_and_soak_costs_wounds_and_critical_damage() -> None:
@@ -101,7 +107,7 @@ def test_resistance_whole_body_and_lethal_critical() -> None:
 
 def test_death_saves_roll_or_use_fate_before_the_roll() -> None:
     bleeding = kara(bleeding=True, unconscious=True, wounds="0")
-    (view,) = [a for a in TABLE.sheet_actions(bleeding) if a.key == "death-save"]
+    (view,) = [a for a in TABLE.sheet_actions(bleeding, {}) if a.key == "death-save"]
     assert view.advice[0].startswith("From 0 successes and 0 failures: stable 1/2 (50.0%)")
     rolled = act(bleeding, "death-save", d20(8))
     assert (after(rolled)["death_successes"], after(rolled)["death_failures"]) == (1, 0)
@@ -121,16 +127,16 @@ def test_death_saves_roll_or_use_fate_before_the_roll() -> None:
 def test_death_save_fate_is_refused_as_the_rules_say() -> None:
     broke = kara(bleeding=True, unconscious=True, wounds="0", fate="0")
     with pytest.raises(RuleViolation):
-        TABLE.sheet_act(broke, "death-save", {"fate": "spend"}, d20())
+        TABLE.sheet_act(broke, "death-save", {"fate": "spend"}, {}, d20())
     unlucky = kara(bleeding=True, origin="astrum", lck="9", fate="1")
     with pytest.raises(RuleViolation):
-        TABLE.sheet_act(unlucky, "death-save", {"fate": "burn"}, d20())
+        TABLE.sheet_act(unlucky, "death-save", {"fate": "burn"}, {}, d20())
     npc = kara(bleeding=True, is_pc=False)
     with pytest.raises(RuleViolation):
-        TABLE.sheet_act(npc, "death-save", {"fate": "spend"}, d20())
+        TABLE.sheet_act(npc, "death-save", {"fate": "spend"}, {}, d20())
     assert after(act(npc, "death-save", d20(), fate="spend", important=True))["fate"] == 1
     with pytest.raises(RuleViolation):
-        TABLE.sheet_act(kara(), "death-save", {}, d20(5))  # not bleeding out
+        TABLE.sheet_act(kara(), "death-save", {}, {}, d20(5))  # not bleeding out
 
 
 def test_death_save_spend_pays_like_any_fate_spend() -> None:
@@ -142,7 +148,7 @@ def test_death_save_spend_pays_like_any_fate_spend() -> None:
         TABLE.new_sheet("Pip"), {"race": "halfling", "soul": "halfling", "bleeding": True}
     )
     scaled = TABLE.sheet_act(
-        halfling, "death-save", {"variants": {"scale": "d100"}}, dice((20, 20), (100, 15))
+        halfling, "death-save", {}, {"scale": "d100"}, dice((20, 20), (100, 15))
     )
     assert scaled.record["draws"] == [[20, 20], [100, 15]]  # the LCK save on the table's scale
     assert after(scaled)["death_failures"] == 1  # the critical is ignored: one failure
@@ -160,7 +166,7 @@ def test_rests_and_healing() -> None:
     long = act(after(short), "long-rest", d20())
     assert (after(long)["wounds"], after(long)["rest_points"]) == (23, 3)
     with pytest.raises(InvalidInput) as error:
-        TABLE.sheet_act(after(short), "short-rest", {"points": 2}, d20())
+        TABLE.sheet_act(after(short), "short-rest", {"points": 2}, {}, d20())
     assert error.value.field == "points"
     saved = act(kara(bleeding=True, wounds="0", death_failures="2"), "heal", d20(), amount=5)
     assert (after(saved)["wounds"], after(saved)["bleeding"], after(saved)["death_failures"]) == (
@@ -171,7 +177,7 @@ def test_rests_and_healing() -> None:
     capped = act(kara(wounds="29"), "heal", d20(), amount=5)
     assert after(capped)["wounds"] == 30
     with pytest.raises(RuleViolation):
-        TABLE.sheet_act(kara(dead=True), "heal", {"amount": 3}, d20())
+        TABLE.sheet_act(kara(dead=True), "heal", {"amount": 3}, {}, d20())
 
 
 def test_fatigue_past_capacity_calls_the_stm_check() -> None:
@@ -200,6 +206,7 @@ def test_fatigue_past_capacity_calls_the_stm_check() -> None:
 def test_bad_sheet_action_params_name_the_field(
     action: str, params: dict[str, Any], field: str
 ) -> None:
+    variants = params.pop("variants", {})
     with pytest.raises(InvalidInput) as error:
-        TABLE.sheet_act(kara(bleeding=True), action, params, d20(5))
+        TABLE.sheet_act(kara(bleeding=True), action, params, variants, d20(5))
     assert error.value.field == field

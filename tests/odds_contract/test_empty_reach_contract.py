@@ -84,7 +84,8 @@ def test_pools_equal_enumeration(
 
 def test_lone_attribute_die_has_no_skill(odds_json: OddsJson) -> None:
     data = odds_json("empty-reach", "--attribute", "D8")
-    assert data["pool"] == "D8"
+    assert data["request"]["attribute_die"] == "D8"
+    assert "skill_die" not in data["request"]
     assert data["p_success"] == "3/8"
     assert data["successes"] == {"0": "5/8", "1": "3/8"}
 
@@ -107,7 +108,7 @@ def test_opposed_keys_equal_enumeration(odds_json: OddsJson, exact_pairs: ExactP
 
 
 def test_text_view_has_a_bar_chart(odds_json: OddsJson) -> None:
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     from rulebound.cli.app import app
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 
 import pytest
 
 from rulebound.rulesets.legacy.advice import fate_reroll_advice, luck_swap_advice
-from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, luck_request, roll_check
+from rulebound.rulesets.legacy.checks import (
+    CheckRequest,
+    LegacyResult,
+    luck_request,
+    request_from_json,
+    roll_check,
+)
 from rulebound.rulesets.legacy.rules import OUTCOMES, Outcome
 
 
@@ -88,20 +95,25 @@ def test_luck_swap_reads_an_unmodified_lck_test() -> None:
     assert advice.p_better == sum(p for p, r in rolls if better(r.outcome, showing.outcome))
 
 
-def test_roll_cli_offers_the_fate_advice() -> None:
+def test_roll_cli_offers_the_fate_advice(tmp_path: Path) -> None:
+    """A roll from a character file shows each fate spend with its exact odds."""
     import json
 
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     from rulebound.cli.app import app
+    from rulebound.rulesets.legacy.game import GAME
 
-    args = ["roll", "legacy", "--target", "9", "--seed", "3"]
+    path = tmp_path / "kara.json"
+    path.write_text(json.dumps(GAME.sheets.new("Kara")), "utf-8")  # type: ignore[union-attr]
+    args = ["roll", "legacy", "--character", str(path), "--characteristic", "PER", "--seed", "3"]
+    args += ["--scale", "halved", "--difficulty", "hard"]
     data = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
-    showing = roll_check(CheckRequest(target=9), Faces([data["face"]]))
-    advice = fate_reroll_advice(showing)
-    assert (
-        data["fate_reroll"]["p_better"]
-        == f"{advice.p_better.numerator}/{advice.p_better.denominator}"
-    )
+    request = request_from_json(data["result"]["roll"]["request"])
+    showing = roll_check(request, Faces([data["result"]["result"]["face"]]))
+    p = fate_reroll_advice(showing).p_better
+    (reroll,) = [a for a in data["card"]["actions"] if a["key"] == "fate-reroll"]
+    exact = f"{p.numerator}/{p.denominator} ({float(p):.1%})"
+    assert reroll["advice"][0] == f"A reroll improves the outcome: {exact}"
     text = CliRunner().invoke(app, args).stdout
-    assert "Fate reroll: better outcome" in text
+    assert "A reroll improves the outcome" in text

@@ -75,3 +75,16 @@ def test_luck_keys(odds_json: OddsJson, exact_pairs: ExactPairs) -> None:
     two_d10 = {s: Fraction(10 - abs(s - 11), 100) for s in range(2, 21)}
     assert exact["p_luck_helps"] == sum(two_d10[s - 3] for s in (18, 19, 12, 13))
     assert exact["p_success_with_luck"] == sum(p for s, p in two_d10.items() if s + 5 >= 20)
+
+
+@pytest.mark.parametrize("args", [("--dl", "17", "--chart", "graded"), ("--trick", "bank-shot")])
+def test_bands_are_a_partition_and_luck_bands_too(
+    odds_json: OddsJson, exact_pairs: ExactPairs, args: tuple[str, ...]
+) -> None:
+    """Issue 11: the Ghostburn mapping summed to 1.21; now the bands sum to exactly 1."""
+    exact = exact_pairs(odds_json("ghostburn", "--modifier", "5", "--luck-bonus", "4", *args))
+    assert sum(exact["bands"].values()) == 1
+    assert sum(exact["bands_with_luck"].values()) == 1
+    reached = {"overdrive", "success"}
+    assert exact["p_success"] == sum(p for k, p in exact["bands"].items() if k in reached)
+    assert exact["p_success_with_luck"] >= exact["p_success"]

@@ -111,3 +111,32 @@ def test_death_saves(odds_json: OddsJson, exact_pairs: ExactPairs) -> None:
     assert (exact["p_stable"], exact["p_dead"], exact["expected_rolls"]) == (stable, dead, rolls)
     assert exact["expected_rolls"] == Fraction(300683, 80000)
     assert exact["p_stable"] + exact["p_dead"] == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--target", "12", "--bonus", "3"),
+        ("--score", "34", "--rank", "2", "--difficulty", "hard", "--scale", "halved"),
+        ("--score", "28", "--disadvantage", "--scale", "d100", "--affinity-bonus", "five-per-rank"),
+    ],
+)
+def test_degrees_are_a_partition_and_p_success_their_passes(
+    odds_json: OddsJson, exact_pairs: ExactPairs, args: tuple[str, ...]
+) -> None:
+    """Issue 11: the outcomes sum to exactly 1; P(success) is a critical or plain success."""
+    exact = exact_pairs(odds_json("legacy", *args))
+    assert sum(exact["degrees"].values()) == 1
+    assert exact["p_success"] == exact["degrees"]["critical success"] + exact["degrees"]["success"]
+
+
+def test_opposed_and_extended_odds_are_partitions(
+    odds_json: OddsJson, exact_pairs: ExactPairs
+) -> None:
+    opposed = exact_pairs(odds_json("legacy", "--target", "10", "--opposed-score", "30"))
+    assert sum(opposed["opposed"].values()) == 1
+    assert (opposed["p_success"], opposed["p_win"]) == (opposed["opposed"]["win"],) * 2
+    flags = ("--success-threshold", "6", "--failure-threshold", "5", "--max-rolls", "3")
+    ends = exact_pairs(odds_json("legacy", "--target", "10", *flags))
+    assert sum(ends["ends"].values()) == 1
+    assert ends["p_success"] == ends["ends"]["succeeded"]

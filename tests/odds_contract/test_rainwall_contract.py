@@ -80,7 +80,7 @@ def test_keys_equal_enumeration(
 
 
 def test_text_view_has_bars() -> None:
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     from rulebound.cli.app import app
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from rulebound.cli.app import app
 from rulebound.rulesets.empty_reach.tables import success_grid as reach_grid

@@ -1,16 +1,20 @@
 """Traits and skills as editable data; character sheets checked against them."""
 
+import json
 from pathlib import Path
 
 import pytest
 
-from rulebound.core.errors import ContentError, InvalidInput
-from rulebound.rulesets.rainwall.character import (
-    character_from_data,
-    load_character,
-    request_for,
-)
-from rulebound.rulesets.rainwall.content import builtin_catalogue, load_catalogue
+from rulebound.core.errors import ContentError, InvalidForm, InvalidInput
+from rulebound.rulesets.rainwall.character import Character, request_for
+from rulebound.rulesets.rainwall.content import Catalogue, builtin_catalogue, load_catalogue
+from rulebound.rulesets.rainwall.game import GAME
+from rulebound.rulesets.rainwall.sheets import character
+
+
+def character_from_data(data: dict[str, object], catalogue: Catalogue | None = None) -> Character:
+    return character(data, catalogue or builtin_catalogue())
+
 
 HOMEBREW = """
 [[traits]]
@@ -75,18 +79,28 @@ def test_request_for_a_skill_the_character_lacks() -> None:
 
 
 @pytest.mark.parametrize(
-    ("changes", "complaint"),
+    ("changes", "field", "complaint"),
     [
-        ({"traits": {"Dexterity": 11}}, "traits.Dexterity: got 11"),
-        ({"skills": {"Lockpicking": {"score": 0}}}, "skills.Lockpicking.score: got 0"),
-        ({"traits": {"Luck": 3, "Dexterity": 7}}, "traits.Luck: not a known trait"),
-        ({"skills": {"Riddles": {"score": 3}}}, "skills.Riddles: not a known skill"),
-        ({"traits": {}}, "skills.Lockpicking: needs a Dexterity score"),
+        ({"traits": {"Dexterity": 11}}, "traits.Dexterity", "at most 10"),
+        ({"skills": {"Lockpicking": {"score": 0}}}, "skills.Lockpicking.score", "at least 1"),
+        ({"traits": {"Luck": 3, "Dexterity": 7}}, "traits.Luck", "a known trait: Dexterity"),
+        ({"skills": {"Riddles": {"score": 3}}}, "skills.Riddles", "a known skill: Lockpicking"),
+        ({"traits": {}}, "skills.Lockpicking", "whose trait (Dexterity) has a score"),
     ],
 )
-def test_bad_character_sheets(changes: dict[str, object], complaint: str) -> None:
-    with pytest.raises(ContentError, match=complaint.replace(".", r"\.")):
+def test_bad_character_sheets(changes: dict[str, object], field: str, complaint: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
         character_from_data(sheet(**changes))
+    assert caught.value.field == field
+    assert complaint in caught.value.expected
+
+
+def test_every_problem_of_a_sheet_at_once() -> None:
+    bad = sheet(traits={"Luck": 3}, skills={"Riddles": {"score": 3}, "Lockpicking": {"score": 5}})
+    with pytest.raises(InvalidForm) as caught:
+        character_from_data(bad)
+    fields = [p.field for p in caught.value.problems]
+    assert fields == ["traits.Luck", "skills.Riddles", "skills.Lockpicking"]
 
 
 def test_character_file_with_homebrew_skill(tmp_path: Path) -> None:
@@ -98,12 +112,12 @@ def test_character_file_with_homebrew_skill(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     catalogue = load_catalogue(brew)
-    request = request_for(load_character(path, catalogue), "Riddles", 2, catalogue=catalogue)
+    sheet = json.loads(path.read_text(encoding="utf-8"))
+    request = request_for(character_from_data(sheet, catalogue), "Riddles", 2, catalogue=catalogue)
     assert (request.dice, request.skill, request.bonus) == (6, 4, 0)
-
-
-def test_unreadable_character_file(tmp_path: Path) -> None:
-    path = tmp_path / "pc.json"
-    path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ContentError, match="not valid JSON"):
-        load_character(path)
+    # the game loaded with the homebrew file validates the same sheet, and rolls it
+    brewed = GAME.with_content(brew)
+    assert brewed.sheets is not None
+    assert brewed.sheets.validate(sheet)["skills"] == {"Riddles": {"score": 4, "bonus": 0}}
+    with pytest.raises(InvalidInput):
+        GAME.sheets.validate(sheet)  # type: ignore[union-attr]

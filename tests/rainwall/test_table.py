@@ -1,17 +1,19 @@
-"""The Rainwall table adapter: forms, exact chances, plays from records, reallocation."""
+"""Rainwall at the table (the generic ``TableRules`` over the game): forms, exact chances,
+plays from records, reallocation."""
 
 from typing import Any
 
 import pytest
 
 from rulebound.core import InvalidInput, RuleViolation, SeededSource
-from rulebound.rulesets import get_table
-from rulebound.rulesets.rainwall import TABLE as EXPORTED
+from rulebound.rulesets.contract import Game
+from rulebound.rulesets.plays import TableRules
 from rulebound.rulesets.rainwall import Degree
-from rulebound.rulesets.rainwall.table import SUCCESS_KEY
-from rulebound.rulesets.table import TableRules
+from rulebound.rulesets.rainwall.game import GAME, SUCCESS_LABEL
+from rulebound.rulesets.registry import get_game
 
-TABLE = get_table("rainwall")
+TABLE = TableRules(GAME)
+NONE: dict[str, str] = {}
 PICKER = {"traits.Dexterity": "7", "skills.Lockpicking.score": "5"}
 
 
@@ -20,9 +22,9 @@ def sheet(**changes: Any) -> dict[str, Any]:
     return TABLE.apply_sheet_form(TABLE.new_sheet("Picker"), form)
 
 
-def test_adapter_implements_the_protocol_and_is_registered() -> None:
-    assert isinstance(TABLE, TableRules)
-    assert TABLE is EXPORTED
+def test_game_implements_the_contract_and_is_registered() -> None:
+    assert isinstance(GAME, Game)
+    assert get_game("rainwall") is GAME
     assert TABLE.key == "rainwall"
 
 
@@ -80,22 +82,23 @@ def test_dialog_lists_the_characters_skills_dr_and_bonus_use() -> None:
 
 
 def test_chances_are_exact_and_the_degrees_sum_to_one() -> None:
-    chances = TABLE.chances(sheet(), {"skill": "Lockpicking", "dr": "4"})
+    chances = TABLE.chances(sheet(), {"skill": "Lockpicking", "dr": "4"}, NONE).as_mapping()
     degrees = {d.label: chances[d.label] for d in Degree}
     assert sum(degrees.values()) == 1
-    assert chances[SUCCESS_KEY] == sum(chances[d.label] for d in Degree if d.succeeded)
+    assert chances[SUCCESS_LABEL] == sum(chances[d.label] for d in Degree if d.succeeded)
     # without the bonus, nothing is Barely Succeeding and success is P(4+ of 7 dice <= 5)
-    plain = TABLE.chances(sheet(), {"skill": "Lockpicking", "dr": "4", "without_bonus": "on"})
+    form = {"skill": "Lockpicking", "dr": "4", "without_bonus": "on"}
+    plain = TABLE.chances(sheet(), form, NONE).as_mapping()
     assert plain["Barely Succeeding"] == 0
-    assert str(plain[SUCCESS_KEY]) == "1/2"  # symmetric binomial, p = 1/2, n = 7
+    assert str(plain[SUCCESS_LABEL]) == "1/2"  # symmetric binomial, p = 1/2, n = 7
 
 
-def test_variants_travel_in_the_form() -> None:
+def test_the_tables_variants_reach_the_rules() -> None:
     form = {"skill": "Lockpicking", "dr": "4", "without_bonus": True}
-    strict = TABLE.chances(sheet(), form | {"variants": {"success-face": "strictly-under"}})
-    assert strict[SUCCESS_KEY] < TABLE.chances(sheet(), form)[SUCCESS_KEY]
+    strict = TABLE.chances(sheet(), form, {"success-face": "strictly-under"})
+    assert strict.success < TABLE.chances(sheet(), form, NONE).success
     with pytest.raises(InvalidInput) as error:
-        TABLE.chances(sheet(), form | {"variants": {"success-face": "sideways"}})
+        TABLE.chances(sheet(), form, {"success-face": "sideways"})
     assert error.value.field == "variants.success-face"
 
 
@@ -111,14 +114,14 @@ def test_variants_travel_in_the_form() -> None:
 )
 def test_bad_roll_forms_name_the_field(form: dict[str, str], field: str) -> None:
     with pytest.raises(InvalidInput) as error:
-        TABLE.roll(sheet(), form, SeededSource(0))
+        TABLE.roll(sheet(), form, NONE, SeededSource(0))
     assert error.value.field == field
 
 
 def test_roll_record_replays_to_the_same_card() -> None:
     character = sheet()
     for seed in range(50):
-        play = TABLE.roll(character, {"skill": "Lockpicking", "dr": "4"}, SeededSource(seed))
+        play = TABLE.roll(character, {"skill": "Lockpicking", "dr": "4"}, NONE, SeededSource(seed))
         assert play.sheet is None
         assert len(play.record["draws"]) == 7
         assert TABLE.card([play.record]) == play.card
@@ -130,12 +133,12 @@ def test_roll_record_replays_to_the_same_card() -> None:
 
 def test_reallocate_is_a_linked_entry_that_replays() -> None:
     character = sheet()
-    play = TABLE.roll(character, {"skill": "Lockpicking", "dr": "4"}, SeededSource(1))
+    play = TABLE.roll(character, {"skill": "Lockpicking", "dr": "4"}, NONE, SeededSource(1))
     faces = [die.face for die in play.card.dice]
     assert faces == [3, 10, 2, 5, 2, 8, 8]  # the optimal spend moves d6 8 -> 5
     assert play.card.outcome.startswith("Success: 5 successes")
     params = {f"allocation.d{n}": "0" for n in range(1, 8)} | {"allocation.d7": "3"}
-    moved = TABLE.act(character, [play.record], "reallocate", params, SeededSource(2))
+    moved = TABLE.act(character, [play.record], "reallocate", params, NONE, SeededSource(2))
     assert moved.sheet is None
     assert moved.record == {"kind": "reallocate", "allocation": [0] * 6 + [3], "draws": []}
     assert TABLE.card([play.record, moved.record]) == moved.card
@@ -144,46 +147,69 @@ def test_reallocate_is_a_linked_entry_that_replays() -> None:
     assert any(line.startswith("Reallocated by hand") for line in moved.card.details)
     # a list or a {label: points} mapping says the same thing
     for same in ({"allocation": [0] * 6 + [3]}, {"allocation": {"d7": 3}}):
-        again = TABLE.act(character, [play.record], "reallocate", same, SeededSource(3))
+        again = TABLE.act(character, [play.record], "reallocate", same, NONE, SeededSource(3))
         assert again.card == moved.card
     # and a reallocation can itself be revised
     back = TABLE.act(
-        character, [play.record, moved.record], "reallocate", {"allocation.d6": 3}, SeededSource(4)
+        character,
+        [play.record, moved.record],
+        "reallocate",
+        {"allocation.d6": 3},
+        NONE,
+        SeededSource(4),
     )
     assert TABLE.card([play.record, moved.record, back.record]) == back.card
 
 
 def test_reallocation_breaking_a_rule_is_refused() -> None:
     character = sheet()
-    play = TABLE.roll(character, {"skill": "Lockpicking", "dr": "4"}, SeededSource(1))
+    play = TABLE.roll(character, {"skill": "Lockpicking", "dr": "4"}, NONE, SeededSource(1))
     chain = [play.record]
     with pytest.raises(RuleViolation):  # four points of a +3 bonus
         TABLE.act(
-            character, chain, "reallocate", {"allocation": {"d2": 2, "d7": 2}}, SeededSource(0)
+            character,
+            chain,
+            "reallocate",
+            {"allocation": {"d2": 2, "d7": 2}},
+            NONE,
+            SeededSource(0),
         )
-    with pytest.raises(RuleViolation):  # d1 shows 3: three points take it below 1
-        TABLE.act(character, chain, "reallocate", {"allocation.d1": 3}, SeededSource(0))
+    with pytest.raises(InvalidInput) as error:  # d1 shows 3: three points take it below 1
+        TABLE.act(character, chain, "reallocate", {"allocation.d1": 3}, NONE, SeededSource(0))
+    assert (error.value.field, error.value.expected) == (
+        "allocation.d1",
+        "a whole number from 0 to 2",
+    )
+    with pytest.raises(RuleViolation):  # the same, as a list, reaches the rule itself
+        TABLE.act(
+            character,
+            chain,
+            "reallocate",
+            {"allocation": [3, 0, 0, 0, 0, 0, 0]},
+            NONE,
+            SeededSource(0),
+        )
     with pytest.raises(InvalidInput) as error:
-        TABLE.act(character, chain, "reallocate", {"allocation.d3": "x"}, SeededSource(0))
+        TABLE.act(character, chain, "reallocate", {"allocation.d3": "x"}, NONE, SeededSource(0))
     assert error.value.field == "allocation.d3"
     with pytest.raises(InvalidInput) as error:
-        TABLE.act(character, chain, "reallocate", {"allocation.d9": 1}, SeededSource(0))
+        TABLE.act(character, chain, "reallocate", {"allocation.d9": 1}, NONE, SeededSource(0))
     assert error.value.field == "allocation"
     with pytest.raises(InvalidInput) as error:
-        TABLE.act(character, chain, "push", {}, SeededSource(0))
+        TABLE.act(character, chain, "push", {}, NONE, SeededSource(0))
     assert error.value.field == "action"
 
 
 def test_without_the_bonus_there_is_nothing_to_reallocate() -> None:
     form = {"skill": "Lockpicking", "dr": "4", "without_bonus": "on"}
-    play = TABLE.roll(sheet(), form, SeededSource(1))
+    play = TABLE.roll(sheet(), form, NONE, SeededSource(1))
     assert play.record["request"]["bonus"] == 0
     assert play.card.actions == ()
     assert play.card.modifiers == ()
 
 
 def test_tampered_records_do_not_replay() -> None:
-    play = TABLE.roll(sheet(), {"skill": "Lockpicking", "dr": "4"}, SeededSource(1))
+    play = TABLE.roll(sheet(), {"skill": "Lockpicking", "dr": "4"}, NONE, SeededSource(1))
     with pytest.raises(InvalidInput):
         TABLE.card([{**play.record, "draws": [*play.record["draws"], [10, 1]]}])
     with pytest.raises(InvalidInput):
@@ -191,10 +217,10 @@ def test_tampered_records_do_not_replay() -> None:
 
 
 def test_no_sheet_actions_no_table_tools_no_guided_creation() -> None:
-    assert TABLE.sheet_actions(sheet()) == ()
+    assert TABLE.sheet_actions(sheet(), NONE) == ()
     with pytest.raises(InvalidInput):
-        TABLE.sheet_act(sheet(), "rest", {}, SeededSource(0))
+        TABLE.sheet_act(sheet(), "rest", {}, NONE, SeededSource(0))
     assert TABLE.table_actions() == ()
     with pytest.raises(InvalidInput):
-        TABLE.table_act({}, "initiative", {}, SeededSource(0))
+        TABLE.table_act({}, "initiative", {}, NONE, SeededSource(0))
     assert TABLE.creation({}, {}, SeededSource(0)) is None

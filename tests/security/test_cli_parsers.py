@@ -12,14 +12,16 @@ import contextlib
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from rulebound.cli.app import app
 from rulebound.core.errors import RuleboundError
+from rulebound.rulesets import forms
 from rulebound.rulesets.legacy.creation import parse_assignment
-from rulebound.rulesets.registry import get_ruleset
+from rulebound.rulesets.registry import get_game
+from rulebound.rulesets.variants import resolve
 
 runner = CliRunner()
 FUZZ = settings(
@@ -163,12 +165,20 @@ REQUEST_FIELDS += ["score", "rank", "difficulty", "modifier", "gear", "variants"
 
 @pytest.mark.parametrize("key", ["empty-reach", "rainwall", "legacy", "ghostburn"])
 def test_request_parsers_parse_or_refuse(key: str) -> None:
-    ruleset = get_ruleset(key)
+    """A record's request (``load``) and a raw form (``forms.read`` then ``request``)."""
+    game = get_game(key)
+    names = REQUEST_FIELDS + [f.name for f in game.fields]
+    variants = resolve(game.variants, {})
 
     @FUZZ
-    @given(payload=st.dictionaries(st.sampled_from(REQUEST_FIELDS) | WORD, JSON, max_size=5))
-    def parse(payload: dict[str, Any]) -> None:
+    @given(
+        payload=st.dictionaries(st.sampled_from(names) | WORD, JSON, max_size=5),
+        nested=st.booleans(),
+    )
+    def parse(payload: dict[str, Any], nested: bool) -> None:
         with contextlib.suppress(RuleboundError):
-            ruleset.parse_request(payload)
+            game.load({"request": payload} if nested else payload)
+        with contextlib.suppress(RuleboundError):
+            game.request(forms.read(game.fields, payload), variants)
 
     parse()

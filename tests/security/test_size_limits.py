@@ -137,7 +137,7 @@ def test_dice_and_modifiers_per_roll_are_capped_by_the_rules(party: Party) -> No
     cid = party.character(party.gm)
     gear = {"form": {"gear": "Rifle 30/30"}}
     edited = party.client.patch(party.url(f"/characters/{cid}"), json=gear, headers=party.gm)
-    _field_error(edited, "gear.0.bonus", "less than or equal to 10")
+    _field_error(edited, "gear.0.bonus", "at most 10")
     roll = {"form": {"skill": "Force", "modifier": 999}}  # once a 500
     rolled = party.client.post(party.url(f"/characters/{cid}/roll"), json=roll, headers=party.gm)
     _field_error(rolled, "modifier")

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from rulebound.cli.app import app as cli_app
 from rulebound.web.app import create_app

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from rulebound.core.canonical import to_jsonable
-from rulebound.rulesets.registry import get_table
+from rulebound.rulesets.plays import TableRules
+from rulebound.rulesets.registry import get_game
 from rulebound.trust.chain import MIN_SALT_BYTES, body_hash
 
 from .conftest import Table, verify
@@ -35,7 +36,7 @@ def _candidates(body: dict[str, Any]) -> list[dict[str, Any]]:
     for faces in itertools.product(*(range(1, s + 1) for s in sizes)):
         draws = [[s, f] for s, f in zip(sizes, faces, strict=True)]
         guess = dict(record, draws=draws)
-        card = to_jsonable(get_table("empty-reach").card([guess]))
+        card = to_jsonable(TableRules(get_game("empty-reach")).card([guess]))
         summary = f"Ana: {card['outcome']}"
         bodies.append(dict(body, record=guess, card=card, summary=summary))
     return bodies

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from rulebound.cli.app import app as cli_app
 from rulebound.store.testing import sqlite_url

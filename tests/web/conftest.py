@@ -17,26 +17,21 @@ from fastapi.testclient import TestClient
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource, SeededSource
-from rulebound.rulesets.table import (
-    ActionView,
+from rulebound.rulesets.contract import (
     Choice,
     CreationStep,
     Field,
-    Play,
+    Game,
+    Sheets,
     SheetView,
-    TablePlay,
 )
+from rulebound.rulesets.plays import TableRules
 from rulebound.web.app import create_app
-from rulebound.web.settings import Game, Settings, registry_games
+from rulebound.web.settings import Settings, TableGame, registry_games
 
 
-class GuidedTable:
-    """A tiny adapter with a two-step guided creation, to test the generic flow."""
-
-    key = "guided-test"
-    KINS = (Choice("human", "Human"), Choice("giant", "Giant (needs might 4+)"))
-
-    def validate_sheet(self, sheet: Any) -> dict[str, Any]:
+class GuidedSheets(Sheets[Any, Any]):
+    def validate(self, sheet: Any) -> dict[str, Any]:
         if not str(sheet.get("name", "")).strip():
             raise InvalidInput("name", sheet.get("name"), "a name")
         return {
@@ -45,45 +40,47 @@ class GuidedTable:
             "might": sheet.get("might", 1),
         }
 
-    def new_sheet(self, name: str) -> dict[str, Any]:
-        return self.validate_sheet({"name": name})
+    def new(self, name: str) -> dict[str, Any]:
+        return self.validate({"name": name})
 
-    def sheet_view(self, sheet: Any) -> SheetView:
+    def view(self, sheet: Any) -> SheetView:
         return SheetView(
             (Field("name", "Name", "text"),),
             {"name": sheet["name"]},
             (("Might", str(sheet["might"])),),
         )
 
-    def apply_sheet_form(self, sheet: Any, form: Any) -> dict[str, Any]:
-        return self.validate_sheet(dict(sheet) | dict(form))
+    def edit(self, sheet: Any, form: Any) -> dict[str, Any]:
+        return self.validate(dict(sheet) | dict(form))
 
     def dialog(self, sheet: Any) -> tuple[Field, ...]:
         return ()
 
-    def chances(self, sheet: Any, form: Any) -> dict[str, Any]:
-        return {}
-
-    def roll(self, sheet: Any, form: Any, source: Any) -> Play:
+    def request(self, sheet: Any, values: Any, variants: Any) -> Any:
         raise RuleViolation("roll", "no rolls in the test ruleset")
 
-    def act(self, sheet: Any, chain: Any, action: str, params: Any, source: Any) -> Play:
-        raise RuleViolation("act", "no follow-ups in the test ruleset")
 
-    def card(self, chain: Any) -> Any:
+class GuidedGame(Game[Any, Any]):
+    """A tiny game with a two-step guided creation and no rolls, to test the generic flow."""
+
+    key = "guided-test"
+    title = "Guided (test only)"
+    KINS = (Choice("human", "Human"), Choice("giant", "Giant (needs might 4+)"))
+
+    def __init__(self) -> None:
+        self.sheets = GuidedSheets()
+
+    def load(self, data: Any) -> Any:
+        raise RuleViolation("roll", "no rolls in the test ruleset")
+
+    def dump(self, request: Any) -> dict[str, Any]:
+        raise RuleViolation("roll", "no rolls in the test ruleset")
+
+    def roll(self, request: Any, source: RandomSource) -> Any:
+        raise RuleViolation("roll", "no rolls in the test ruleset")
+
+    def card(self, result: Any) -> Any:
         raise RuleViolation("card", "no cards in the test ruleset")
-
-    def sheet_actions(self, sheet: Any) -> tuple[ActionView, ...]:
-        return ()
-
-    def sheet_act(self, sheet: Any, action: str, params: Any, source: Any) -> Play:
-        raise RuleViolation("act", "no sheet actions in the test ruleset")
-
-    def table_actions(self) -> tuple[ActionView, ...]:
-        return ()
-
-    def table_act(self, sheets: Any, action: str, params: Any, source: Any) -> TablePlay:
-        raise RuleViolation("act", "no table actions in the test ruleset")
 
     def creation(self, state: Any, form: Any, source: RandomSource) -> CreationStep:
         if "might" not in state:
@@ -101,7 +98,8 @@ class GuidedTable:
         name = form.get("name")
         if not name:
             return CreationStep("Name", (Field("name", "Name", "text"),), state)
-        return CreationStep("Done", (), state, sheet=self.validate_sheet(dict(state, name=name)))
+        sheet = self.sheets.validate(dict(state, name=name))
+        return CreationStep("Done", (), state, sheet=sheet)
 
 
 @dataclass
@@ -114,9 +112,9 @@ class Dice:
         return SeededSource(self.seeds.pop(0) if self.seeds else 99)
 
 
-def games_for_tests() -> dict[str, Game]:
+def games_for_tests() -> dict[str, TableGame]:
     games = dict(registry_games())
-    games["guided-test"] = Game("guided-test", "Guided (test only)", GuidedTable())
+    games["guided-test"] = TableGame("guided-test", "Guided (test only)", TableRules(GuidedGame()))
     return games
 
 

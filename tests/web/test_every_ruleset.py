@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rulebound.rulesets.registry import all_tables
+from rulebound.rulesets.registry import game_keys
 
 from .conftest import bearer
 
@@ -16,7 +16,7 @@ def _defaults(fields: list[dict[str, Any]]) -> dict[str, Any]:
     return {f["name"]: f["default"] for f in fields if f["default"] is not None}
 
 
-@pytest.mark.parametrize("ruleset", sorted(all_tables()))
+@pytest.mark.parametrize("ruleset", sorted(game_keys()))
 def test_each_adapter_plays_through_the_generic_table(client: TestClient, ruleset: str) -> None:
     made = client.post("/api/tables", json={"name": "T", "ruleset": ruleset, "gm_name": "G"})
     assert made.status_code == 201

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import httpx2
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from rulebound.cli.app import app
 

@@ -1,51 +1,75 @@
-"""The ``rulebound`` command: ``roll``, ``odds`` and ``character`` groups.
+"""The ``rulebound`` command: every command for every game, built from the contract.
 
-Each ruleset contributes its commands from its own CLI module, listed in
-``COMMAND_MODULES``; this file only assembles them.
+``roll``, ``odds``, ``character`` and ``content`` hold one command per registered game
+(``commands.GameGroup``); nothing per game is written here, and nothing is imported
+until a command needs it.
 """
 
 from __future__ import annotations
 
-import importlib
+from typing import ClassVar
 
-import typer
+import click
 
 from rulebound import __version__
-from rulebound.cli.common import emit_text
-
-COMMAND_MODULES: tuple[str, ...] = (
-    "rulebound.cli.empty_reach",
-    "rulebound.cli.rainwall",
-    "rulebound.cli.legacy",
-    "rulebound.cli.ghostburn",
+from rulebound.cli.commands import (
+    GameGroup,
+    character_command,
+    content_command,
+    new_character_command,
+    odds_command,
+    roll_command,
 )
 
-app = typer.Typer(
-    name="rulebound",
+
+class LazyCommands(click.Group):
+    """Top-level commands whose modules load only when the command runs."""
+
+    LAZY: ClassVar[dict[str, tuple[str, str]]] = {
+        "serve": ("rulebound.cli.serve", "Run the virtual table in the browser."),
+        "verify": ("rulebound.cli.verify", "Check an exported table log, entry by entry."),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY:
+            import importlib
+
+            command: click.Command = importlib.import_module(self.LAZY[cmd_name][0]).command
+            return command
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, self.commands[name].get_short_help_str()) for name in self.commands]
+        rows += [(name, text) for name, (_, text) in self.LAZY.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(sorted(rows))
+
+
+app = LazyCommands(
+    "rulebound",
     help="Exact rules and exact odds for tabletop skill checks.",
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
 )
-roll_app = typer.Typer(help="Roll a check, with its full trace.", no_args_is_help=True)
-odds_app = typer.Typer(help="Exact odds before you roll.", no_args_is_help=True)
-character_app = typer.Typer(help="Create and inspect character files.", no_args_is_help=True)
-app.add_typer(roll_app, name="roll")
-app.add_typer(odds_app, name="odds")
-app.add_typer(character_app, name="character")
+app.add_command(GameGroup("roll", roll_command, "Roll a check, with its full trace."))
+app.add_command(GameGroup("odds", odds_command, "Exact odds before you roll."))
+app.add_command(
+    GameGroup(
+        "character",
+        character_command,
+        "Create and inspect character files.",
+        extra=[GameGroup("new", new_character_command, "Create a character.")],
+    )
+)
+app.add_command(GameGroup("content", content_command, "List a game's content."))
 
 
 @app.command()
 def version() -> None:
     """Print the installed version."""
-    emit_text(__version__)
-
-
-for _module in COMMAND_MODULES:
-    importlib.import_module(_module).register(roll_app, odds_app, character_app)
-
-importlib.import_module("rulebound.cli.serve").register(app)
-importlib.import_module("rulebound.cli.verify").register(app)
+    click.echo(__version__)
 
 
 def main() -> None:

@@ -3,33 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated
 
-import typer
+import click
 
-from rulebound.cli.common import emit_text
-from rulebound.web.settings import DEFAULT_DATABASE_URL, DEFAULT_HOST, DEFAULT_PORT
+from rulebound.cli.output import emit_text
 
+DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
 GRACEFUL_SHUTDOWN_SECONDS = 3
 """Open live feeds never finish on their own: give them this long, then close them."""
 
 
-def serve(
-    database: Annotated[
-        str,
-        typer.Option(
-            "--database",
-            envvar="RULEBOUND_DATABASE_URL",
-            help="SQLAlchemy URL: sqlite:///FILE (default: in this folder) or postgresql://...",
-        ),
-    ] = DEFAULT_DATABASE_URL,
-    host: Annotated[str, typer.Option(envvar="RULEBOUND_HOST", help="Address to listen on.")] = (
-        DEFAULT_HOST
-    ),
-    port: Annotated[int, typer.Option(envvar="RULEBOUND_PORT", help="Port to listen on.")] = (
-        DEFAULT_PORT
-    ),
-) -> None:
+@click.command("serve")
+@click.option(
+    "--database",
+    envvar="RULEBOUND_DATABASE_URL",
+    default=DEFAULT_DATABASE_URL,
+    show_default=True,
+    help="SQLAlchemy URL: sqlite:///FILE (default: in this folder) or postgresql://...",
+)
+@click.option("--host", envvar="RULEBOUND_HOST", default="127.0.0.1", show_default=True)
+@click.option("--port", envvar="RULEBOUND_PORT", type=int, default=8000, show_default=True)
+def command(database: str, host: str, port: int) -> None:
     """Run the virtual table: create a table in the browser and share its invite links."""
     import uvicorn
 
@@ -47,7 +41,3 @@ def serve(
         log_level="warning",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
-
-
-def register(root: typer.Typer) -> None:
-    root.command("serve")(serve)

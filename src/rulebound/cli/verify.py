@@ -8,27 +8,22 @@ export at all.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from rulebound.cli.common import JSON_HELP, emit_json, emit_text, rule_errors
+from rulebound.cli.output import JSON_HELP, emit_json, emit_text, rule_errors
 
 
-def verify(
-    export: Annotated[
-        Path, typer.Argument(help="A log exported from the table as JSON (Export: JSON).")
-    ],
-    allow_uncommitted: Annotated[
-        bool,
-        typer.Option(
-            "--allow-uncommitted",
-            help="Accept plays whose dice came from no committed seed (logs from before "
-            "verifiable dice); they are counted, not checked.",
-        ),
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-) -> None:
+@click.command("verify")
+@click.argument("export", type=click.Path(path_type=Path))
+@click.option(
+    "--allow-uncommitted",
+    is_flag=True,
+    help="Accept plays whose dice came from no committed seed (logs from before "
+    "verifiable dice); they are counted, not checked.",
+)
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def command(export: Path, allow_uncommitted: bool, as_json: bool) -> None:
     """Check an exported table log: the hash chain, the commitments and every die."""
     from rulebound.trust.verify import load_export, verify_export
 
@@ -46,8 +41,4 @@ def verify(
         verdict = "OK" if report.ok else f"FAILED: {len(report.problems)} problem(s)"
         emit_text(verdict)
     if not report.ok:
-        raise typer.Exit(1)
-
-
-def register(root: typer.Typer) -> None:
-    root.command("verify")(verify)
+        raise SystemExit(1)

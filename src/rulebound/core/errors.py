@@ -28,6 +28,35 @@ class InvalidInput(RuleboundError, ValueError):
         super().__init__(message)
 
 
+class InvalidForm(InvalidInput):
+    """Several bad fields of one form or file, reported together so all can be fixed at once.
+
+    It is an ``InvalidInput`` for the first problem, so code that names one field still can.
+    """
+
+    def __init__(self, problems: tuple[InvalidInput, ...] | list[InvalidInput]) -> None:
+        flat: list[InvalidInput] = []
+        for problem in problems:
+            flat += problem.problems if isinstance(problem, InvalidForm) else [problem]
+        if not flat:
+            raise ValueError("InvalidForm needs at least one problem")
+        self.problems: tuple[InvalidInput, ...] = tuple(flat)
+        first = flat[0]
+        super().__init__(first.field, first.value, first.expected, tip=first.tip)
+        self.args = ("; ".join(str(p) for p in flat),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def raise_all(problems: list[InvalidInput]) -> None:
+    """Raise the problems found, one as itself, several as an ``InvalidForm``."""
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise InvalidForm(problems)
+
+
 class LimitExceeded(InvalidInput):
     """A request larger than the configured safety limits allow."""
 

@@ -1,14 +1,4 @@
-"""Rulesets: one package per game behind the common ``Ruleset`` protocol."""
+"""Rulesets: one package per game behind the one game contract (``contract.Game``).
 
-from rulebound.rulesets.base import CheckResult, Ruleset, Variant
-from rulebound.rulesets.registry import all_rulesets, all_tables, get_ruleset, get_table
-
-__all__ = [
-    "CheckResult",
-    "Ruleset",
-    "Variant",
-    "all_rulesets",
-    "all_tables",
-    "get_ruleset",
-    "get_table",
-]
+Nothing is imported here, so that loading one game never loads the others.
+"""

@@ -10,11 +10,11 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from rulebound.core.errors import ContentError, InvalidInput
+from rulebound.core.errors import ContentError, InvalidForm, InvalidInput
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -32,24 +32,77 @@ def describe_validation_error(error: ValidationError) -> str:
 
 
 def input_error(exc: ValidationError, root: str = "request", prefix: str = "") -> InvalidInput:
-    """The first problem as our own error: the field's path, the value, and what is accepted.
+    """Every problem as our own error: each field's path, its value, and what is accepted.
 
     A validator that raised ``InvalidInput`` keeps its value and expectation (pydantic would
     otherwise show the whole input and a "Value error, ..." message). ``root`` names the
     field when the problem is with the whole object; ``prefix`` nests every path under it.
+    Several problems come back together as one ``InvalidForm``.
     """
-    problem = exc.errors()[0]
+    problems = [_problem(p, root, prefix) for p in exc.errors()]
+    return problems[0] if len(problems) == 1 else InvalidForm(problems)
+
+
+def _problem(problem: Any, root: str, prefix: str) -> InvalidInput:
     path = ".".join(str(part) for part in problem["loc"])
-    more = exc.error_count() - 1
-    tip = f"{more} more problem(s) in the same input" if more else None
     cause = problem.get("ctx", {}).get("error")
     if isinstance(cause, InvalidInput):
-        field, value, expected = path or cause.field, cause.value, cause.expected
-        tip = cause.tip or tip
+        field, value, expected, tip = path or cause.field, cause.value, cause.expected, cause.tip
     else:
-        field, value = path or root, problem.get("input")
-        expected = problem["msg"].removeprefix("Value error, ")
+        field, value, expected, tip = (
+            path or root,
+            problem.get("input"),
+            expected_text(problem),
+            None,
+        )
+    if problem["type"] == "missing":
+        value = None
     return InvalidInput(f"{prefix}.{field}" if prefix else field, value, expected, tip=tip)
+
+
+PLAIN: dict[str, str] = {
+    "missing": "a value (this field is required)",
+    "extra_forbidden": "no such field here (check its spelling, or the game the file is for)",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "text",
+    "dict_type": "an object of names to values",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "model_type": "an object of names to values",
+    "finite_number": "a finite number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+}
+
+
+def expected_text(problem: Any) -> str:
+    """What a pydantic problem asked for, in plain words ("a whole number of at least 0")."""
+    kind, ctx = problem["type"], problem.get("ctx") or {}
+    bounds = {
+        "greater_than_equal": "a number of at least {ge}",
+        "greater_than": "a number above {gt}",
+        "less_than_equal": "a number of at most {le}",
+        "less_than": "a number below {lt}",
+        "string_too_short": "text of at least {min_length} character(s)",
+        "string_too_long": "text of at most {max_length} characters",
+        "too_short": "at least {min_length} item(s)",
+        "too_long": "at most {max_length} items",
+        "literal_error": "one of {expected}",
+        "enum": "one of {expected}",
+    }
+    if kind in bounds:
+        try:
+            return bounds[kind].format(**ctx).replace("'", "")
+        except (KeyError, IndexError):
+            pass
+    if kind in PLAIN:
+        return PLAIN[kind]
+    message = str(problem.get("msg", "a valid value"))
+    return message.removeprefix("Value error, ").removeprefix("Input should be ")
 
 
 def parse_content(source: str, text: str, model: type[ModelT]) -> ModelT:

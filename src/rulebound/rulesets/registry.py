@@ -1,73 +1,69 @@
-"""Find rulesets by key: the built-in packages plus any installed plug-ins.
+"""Find games by key: the built-in packages plus any installed plug-ins, imported lazily.
 
-Third-party rulesets register through the ``rulebound.rulesets`` entry-point
-group; each entry point names an object implementing ``Ruleset``.
+A plug-in registers an entry point in the ``rulebound.rulesets`` group, named by the
+game's key, whose value names an object implementing ``contract.Game``
+(``my_game.game:GAME``). Listing keys imports no game; ``get_game`` imports only
+the one asked for, so ``rulebound roll rainwall`` never loads the other games.
 """
 
 from __future__ import annotations
 
 import importlib
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from rulebound.core.errors import UnknownRuleset
-from rulebound.rulesets.base import Ruleset
-from rulebound.rulesets.table import TableRules
+from rulebound.rulesets.contract import Game
 
-BUILT_IN: tuple[str, ...] = (
-    "rulebound.rulesets.empty_reach:RULESET",
-    "rulebound.rulesets.rainwall:RULESET",
-    "rulebound.rulesets.legacy:RULESET",
-    "rulebound.rulesets.ghostburn:RULESET",
-)
+GROUP = "rulebound.rulesets"
+BUILT_IN: dict[str, tuple[str, str]] = {
+    "empty-reach": ("The Empty Reach", "rulebound.rulesets.empty_reach.game:GAME"),
+    "rainwall": ("Rainwall", "rulebound.rulesets.rainwall.game:GAME"),
+    "legacy": ("Legacy Machines and Magic", "rulebound.rulesets.legacy.game:GAME"),
+    "ghostburn": ("Ghostburn", "rulebound.rulesets.ghostburn.game:GAME"),
+}
+"""key: (title, target); the title is here so that listing games imports none of them."""
 
-AnyRuleset = Ruleset[Any, Any]
+AnyGame = Game[Any, Any]
 
 
-def _load(target: str) -> AnyRuleset:
+@cache
+def _targets() -> dict[str, str]:
+    """Every game's key and the object to import for it: built-ins first, then plug-ins."""
+    from importlib.metadata import entry_points
+
+    found = {key: target for key, (_, target) in BUILT_IN.items()}
+    for point in entry_points(group=GROUP):
+        found.setdefault(point.name, point.value)
+    return found
+
+
+def game_keys() -> list[str]:
+    return list(_targets())
+
+
+def game_title(key: str) -> str:
+    """The title, without importing a built-in game."""
+    if key in BUILT_IN:
+        return BUILT_IN[key][0]
+    return get_game(key).title
+
+
+@cache
+def get_game(key: str) -> AnyGame:
+    targets = _targets()
+    target = targets.get(key)
+    if target is None:
+        raise UnknownRuleset("ruleset", key, "one of " + ", ".join(sorted(targets)))
     module_name, _, attribute = target.partition(":")
-    ruleset = getattr(importlib.import_module(module_name), attribute)
-    if not isinstance(ruleset, Ruleset):
-        raise TypeError(f"{target} does not implement the Ruleset protocol")
-    return ruleset
+    game = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(game, Game):
+        raise TypeError(f"{target} does not implement the rulebound Game contract")
+    if game.key != key:
+        raise TypeError(f"{target} is registered as {key!r} but its key is {game.key!r}")
+    return game
 
 
-@cache
-def all_rulesets() -> dict[str, AnyRuleset]:
-    found: dict[str, AnyRuleset] = {}
-    targets = list(BUILT_IN) + [ep.value for ep in entry_points(group="rulebound.rulesets")]
-    for target in targets:
-        ruleset = _load(target)
-        found.setdefault(ruleset.key, ruleset)
-    return found
-
-
-def get_ruleset(key: str) -> AnyRuleset:
-    rulesets = all_rulesets()
-    try:
-        return rulesets[key]
-    except KeyError:
-        raise UnknownRuleset("ruleset", key, "one of " + ", ".join(sorted(rulesets))) from None
-
-
-@cache
-def all_tables() -> dict[str, TableRules]:
-    """Table adapters: each ruleset's package may export ``TABLE`` beside ``RULESET``."""
-    found: dict[str, TableRules] = {}
-    for key, ruleset in all_rulesets().items():
-        module = importlib.import_module(type(ruleset).__module__.rpartition(".")[0])
-        table = getattr(module, "TABLE", None)
-        if isinstance(table, TableRules):
-            found[key] = table
-    return found
-
-
-def get_table(key: str) -> TableRules:
-    tables = all_tables()
-    try:
-        return tables[key]
-    except KeyError:
-        raise UnknownRuleset(
-            "ruleset", key, "a ruleset the table supports: " + ", ".join(sorted(tables))
-        ) from None
+def all_games() -> dict[str, AnyGame]:
+    """Every game, imported (the web table and ``verify`` of a whole export need them all)."""
+    return {key: get_game(key) for key in game_keys()}

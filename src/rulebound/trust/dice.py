@@ -20,7 +20,7 @@ from rulebound.core.random_source import Draw
 from rulebound.core.verifiable import commitment_for, verify_draws
 
 if TYPE_CHECKING:
-    from rulebound.rulesets.table import TableRules
+    from rulebound.rulesets.plays import TableRules
     from rulebound.trust.verify import Report
 
 REPLAYED = ("roll", "follow-up")
@@ -183,10 +183,13 @@ def check_seed(commitment: Any, server_seed: Any) -> bool:
         return False
 
 
-def _rules(ruleset: str, report: Report) -> TableRules | None:
-    from rulebound.rulesets.registry import all_tables
+def _rules(ruleset: str, report: Report) -> TableRules[Any, Any] | None:
+    from rulebound.core.errors import UnknownRuleset
+    from rulebound.rulesets.plays import TableRules
+    from rulebound.rulesets.registry import get_game
 
-    rules = all_tables().get(ruleset)
-    if rules is None:
+    try:
+        return TableRules(get_game(ruleset))
+    except UnknownRuleset:
         report.notes.append(f"cards: not replayed (ruleset {ruleset!r} is not installed)")
-    return rules
+        return None

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Respons
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from rulebound.rulesets.table import ActionView
+from rulebound.rulesets.contract import ActionView
 from rulebound.store import LogEntry, Member, NotFound, Role
 from rulebound.web.api_models import (
     ActionIn,
@@ -261,7 +261,7 @@ def export_character(table_id: int, character_id: int, request: Request) -> Resp
 def chances(table_id: int, character_id: int, body: ChancesIn, request: Request) -> ChancesOut:
     viewer = guarded_for(request, table_id)
     found = service_of(request).chances(viewer, character_id, body.form)
-    return ChancesOut.model_validate({"chances": chances_view(found)})
+    return ChancesOut.model_validate(chances_view(found))
 
 
 @router.post(CHAR + "/roll", response_model=EntryOut, status_code=201)

@@ -1,7 +1,7 @@
 """Request and response models of the JSON API: they make the OpenAPI schema complete.
 
 Cards, fields and actions reuse the ruleset-facing dataclasses of
-``rulebound.rulesets.table``, so the schema documents exactly what an adapter
+``rulebound.rulesets.contract``, so the schema documents exactly what an adapter
 produces.
 """
 
@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, StrictBool
 
-from rulebound.rulesets.table import ActionView, Card
-from rulebound.rulesets.table import Field as FormField
+from rulebound.rulesets.contract import ActionView, Card
+from rulebound.rulesets.contract import Field as FormField
 from rulebound.web.caps import MAX_NAME, NAME_PATTERN
 
 PrivacyMode = Literal["public", "gm", "blind", "self"]
@@ -163,8 +163,25 @@ class ChanceOut(BaseModel):
     float: float
 
 
+class OutcomeOut(ChanceOut):
+    key: str
+    succeeds: bool
+
+
+class ExtraOut(BaseModel):
+    key: str
+    label: str
+    kind: str = Field(description="probability or expectation")
+    p: str = Field(description="Exact, as a fraction")
+    float: float
+    shown: str
+
+
 class ChancesOut(BaseModel):
-    chances: list[ChanceOut]
+    chances: list[ChanceOut] = Field(description="Success first, then each named outcome")
+    success: ChanceOut
+    outcomes: list[OutcomeOut] = Field(description="The game's outcomes; they sum to exactly 1")
+    extras: list[ExtraOut] = Field(description="Named figures: E[successes], P(bane)...")
 
 
 class RollIn(BaseModel):

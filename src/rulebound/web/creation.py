@@ -17,7 +17,7 @@ from typing import Any
 from rulebound.core.canonical import canonical_json, to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import SystemSource
-from rulebound.rulesets.table import Choice, CreationStep, Field
+from rulebound.rulesets.contract import Choice, CreationStep, Field
 from rulebound.store import CharacterRow
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps

@@ -78,7 +78,7 @@ def character_detail(request: Request, viewer: Viewer, row: CharacterRow) -> dic
         "fields": list(view.fields),
         "values": dict(view.values),
         "dialog": list(rules.dialog(row.sheet)),
-        "actions": list(rules.sheet_actions(row.sheet)),
+        "actions": list(rules.sheet_actions(row.sheet, viewer.table.variants)),
     }
 
 

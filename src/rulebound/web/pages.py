@@ -15,13 +15,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.table import Field
+from rulebound.rulesets.contract import Field
+from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.store import ROLES, Role
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
 from rulebound.web.creation import has_guided_creation
 from rulebound.web.deps import character_summary, entry_views, service_of, viewer_for, writer_for
 from rulebound.web.fairness import dice_state
-from rulebound.web.forms import parse_form
 from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat
 

@@ -9,11 +9,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
+from rulebound.rulesets.forms import field_for_error
+from rulebound.rulesets.forms import initial_values as form_values
+from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.web.auth import CSRF_FIELD, Viewer
 from rulebound.web.creation import StepResult, advance, pending
 from rulebound.web.deps import character_detail, guarded_for, service_of, viewer_for
-from rulebound.web.forms import field_for_error, form_values, parse_form
 from rulebound.web.pages import back, off_loop, page, posted
 from rulebound.web.views import chances_view
 
@@ -38,8 +40,8 @@ def character_context(
     chances: list[dict[str, Any]] = []
     chance_error = None
     try:
-        chances = chances_view(service.chances(viewer, row.id, dialog_values))
-    except InvalidInput as exc:
+        chances = chances_view(service.chances(viewer, row.id, dialog_values))["chances"]
+    except RuleboundError as exc:
         chance_error = str(exc)
     context = {
         "viewer": viewer,
@@ -149,7 +151,7 @@ async def chances(table_id: int, character_id: int, request: Request) -> JSONRes
     fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
     values = parse_form(fields, form)
     found = await off_loop(lambda: service_of(request).chances(viewer, character_id, values))
-    return JSONResponse({"chances": chances_view(found)})
+    return JSONResponse(chances_view(found))
 
 
 @router.post(CHAR + "/roll")
@@ -178,7 +180,8 @@ async def sheet_action(table_id: int, character_id: int, action: str, request: R
     viewer, form = await posted(request, table_id)
     service = service_of(request)
     row = await off_loop(lambda: service.store.character(table_id, character_id))
-    actions = service.game(viewer.table.ruleset).table.sheet_actions(row.sheet)
+    rules = service.game(viewer.table.ruleset).table
+    actions = rules.sheet_actions(row.sheet, viewer.table.variants)
     view = next((a for a in actions if a.key == action), None)
     params = parse_form(view.fields if view else (), form)
     privacy = form.get("privacy", "public")

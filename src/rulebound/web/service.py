@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
-from rulebound.rulesets.table import Play, TablePlay
+from rulebound.rulesets.contract import Chances, Play, TablePlay
 from rulebound.store import (
     PRIVACY_MODES,
     CharacterRow,
@@ -35,7 +34,7 @@ from rulebound.store import (
 )
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import MAX_NAME, NAME_CONTROL, check_caps, check_sheet, shown
-from rulebound.web.settings import Game, SourceFactory, system_source
+from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
 
@@ -57,13 +56,10 @@ def privacy_of(value: object) -> Privacy:
     raise InvalidInput("privacy", value, "one of " + ", ".join(PRIVACY_MODES))
 
 
-def with_variants(viewer: Viewer, form: Mapping[str, Any]) -> dict[str, Any]:
-    """Every form reaches the rules with the table's chosen variants (the adapter convention).
-
-    Every form passes here, so this is where its values are held to the caps (``caps``).
-    """
+def capped(form: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Every form passes here on its way to the rules, so its values are held to the caps."""
     check_caps(form)
-    return {**form, "variants": dict(viewer.table.variants)}
+    return form
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +73,7 @@ class Seat:
 
 class TableService:
     def __init__(
-        self, store: Store, games: Mapping[str, Game], source: SourceFactory | None
+        self, store: Store, games: Mapping[str, TableGame], source: SourceFactory | None
     ) -> None:
         self.store = store
         self.games = games
@@ -86,7 +82,7 @@ class TableService:
         draws that are never logged (guided creation's)."""
         self.source = source or system_source
 
-    def game(self, key: str) -> Game:
+    def game(self, key: str) -> TableGame:
         try:
             return self.games[key]
         except KeyError:
@@ -109,19 +105,8 @@ class TableService:
         table = self.store.create_table(title, ruleset, chosen, observers=observers)
         return self._seat(table, "gm", gm, "opened the table as game master")
 
-    def variants(self, game: Game, given: Mapping[str, str]) -> dict[str, str]:
-        known = {v.key: v for v in game.variants}
-        for key in given:
-            if key not in known:
-                raise InvalidInput(f"variants.{key}", key, "one of " + ", ".join(known))
-        chosen = {}
-        for variant in game.variants:
-            value = given.get(variant.key) or variant.default
-            if value not in variant.choices:
-                expected = "one of " + ", ".join(variant.choices)
-                raise InvalidInput(f"variants.{variant.key}", value, expected)
-            chosen[variant.key] = value
-        return chosen
+    def variants(self, game: TableGame, given: Mapping[str, str]) -> dict[str, str]:
+        return game.table.variants(given)
 
     def join(self, token: str, name: str) -> Seat:
         table, role = self.store.table_by_token(token)
@@ -234,12 +219,10 @@ class TableService:
 
     # rolls and follow-ups
 
-    def chances(
-        self, viewer: Viewer, character_id: int, form: Mapping[str, Any]
-    ) -> dict[str, Fraction]:
+    def chances(self, viewer: Viewer, character_id: int, form: Mapping[str, Any]) -> Chances:
         row = self.store.character(viewer.table.id, character_id)
         rules = self.game(viewer.table.ruleset).table
-        return dict(rules.chances(row.sheet, with_variants(viewer, form)))
+        return rules.chances(row.sheet, capped(form), viewer.table.variants)
 
     def roll(
         self, viewer: Viewer, character_id: int, form: Mapping[str, Any], privacy: object
@@ -247,11 +230,11 @@ class TableService:
         mode = privacy_of(privacy)
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        form = with_variants(viewer, form)
+        form, variants = capped(form), viewer.table.variants
         return self._logged_play(
             viewer,
             lambda source: self._staged(
-                viewer, "roll", mode, row, rules.roll(row.sheet, form, source)
+                viewer, "roll", mode, row, rules.roll(row.sheet, form, variants, source)
             ),
         )
 
@@ -266,7 +249,7 @@ class TableService:
         mode = privacy_of(privacy)
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        params = with_variants(viewer, params)
+        params, variants = capped(params), viewer.table.variants
         return self._logged_play(
             viewer,
             lambda source: self._staged(
@@ -274,7 +257,7 @@ class TableService:
                 "sheet-action",
                 mode,
                 row,
-                rules.sheet_act(row.sheet, action, params, source),
+                rules.sheet_act(row.sheet, action, params, variants, source),
             ),
         )
 
@@ -297,10 +280,10 @@ class TableService:
         rules = self.game(viewer.table.ruleset).table
         records = [entry.record for entry in chain]
         sheet = {} if row is None else row.sheet
-        params = with_variants(viewer, params)
+        params, variants = capped(params), viewer.table.variants
 
         def stage(source: RandomSource) -> Staged:
-            play = rules.act(sheet, records, action, params, source)
+            play = rules.act(sheet, records, action, params, variants, source)
             if row is None:
                 return self._staged_unowned(viewer, root.privacy, play, leaf.id)
             return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
@@ -339,10 +322,10 @@ class TableService:
         rows = {str(row.id): row for row in self.store.characters(viewer.table.id)}
         rules = self.game(viewer.table.ruleset).table
         sheets = {key: row.sheet for key, row in rows.items()}
-        params = with_variants(viewer, params)
+        params, variants = capped(params), viewer.table.variants
 
         def stage(source: RandomSource) -> Staged:
-            play: TablePlay = rules.table_act(sheets, action, params, source)
+            play: TablePlay = rules.table_act(sheets, action, params, variants, source)
             changes = []
             for key, sheet in play.sheets.items():
                 if key not in rows:

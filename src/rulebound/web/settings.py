@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulebound.core.random_source import RandomSource, SystemSource
-from rulebound.rulesets.base import Variant
-from rulebound.rulesets.table import TableRules
+from rulebound.rulesets.contract import Variant
+from rulebound.rulesets.plays import TableRules
 from rulebound.web.ratelimit import Rate
 
 DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
@@ -26,24 +27,24 @@ the transaction that logs it (see ``web/fairness.py`` and ``docs/security.md``).
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
-    """What the table needs to know about one ruleset: its adapter, title and variants."""
+class TableGame:
+    """What the table needs to know about one game: its rules at the table, title, variants."""
 
     key: str
     title: str
-    table: TableRules
+    table: TableRules[Any, Any]
     variants: tuple[Variant, ...] = ()
 
 
-def registry_games() -> dict[str, Game]:
-    """Every registered ruleset that exports a table adapter."""
-    from rulebound.rulesets.registry import all_tables, get_ruleset
+def registry_games() -> dict[str, TableGame]:
+    """Every registered game: each one's contract, behind the generic ``TableRules``."""
+    from rulebound.rulesets.registry import all_games
 
-    games = {}
-    for key, table in all_tables().items():
-        ruleset = get_ruleset(key)
-        games[key] = Game(key, ruleset.title, table, tuple(ruleset.variants))
-    return games
+    return {
+        key: TableGame(key, game.title, TableRules(game), tuple(game.variants))
+        for key, game in all_games().items()
+        if game.sheets is not None
+    }
 
 
 def system_source(_table_id: int) -> RandomSource:
@@ -61,7 +62,7 @@ class Settings:
     keepalive_seconds: float = 15.0
     source: SourceFactory | None = None
     """None: verifiable dice from each table's committed seed; a factory: that source instead."""
-    games: Callable[[], Mapping[str, Game]] = field(default=registry_games)
+    games: Callable[[], Mapping[str, TableGame]] = field(default=registry_games)
     page_size: int = 50
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     """Larger request bodies are refused with 413."""

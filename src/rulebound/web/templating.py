@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
-from rulebound.rulesets.table import Field
-from rulebound.web.forms import form_values, is_multiline
+from rulebound.rulesets.contract import Field
+from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.web.views import PRIVACY_LABELS
 
 DIE_SHAPES = {4: "d4", 6: "d6", 8: "d8", 10: "d10", 12: "d12", 20: "d20", 100: "d100"}
@@ -39,6 +39,14 @@ def grouped(fields: Sequence[Field]) -> list[tuple[str, list[Field]]]:
 
 def field_kinds(fields: Sequence[Field]) -> str:
     return json.dumps([[f.name, f.kind] for f in fields])
+
+
+def is_multiline(field: Field | Mapping[str, Any], value: Any) -> bool:
+    """Text fields shown as a textarea (``field`` may be a stored card's field as a dict)."""
+    get = field.get if isinstance(field, Mapping) else lambda key: getattr(field, key, None)
+    if get("kind") != "text":
+        return False
+    return bool(get("multiline")) or "\n" in str(value or "")
 
 
 def defaults(fields: Sequence[Field]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulebound.core.canonical import fraction_text
+from rulebound.rulesets.contract import Chances
 from rulebound.store import CharacterRow, LogEntry, Member, Store
 from rulebound.web.auth import Viewer
 
@@ -91,11 +92,33 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
     }
 
 
-def chances_view(chances: Mapping[str, Fraction]) -> list[dict[str, Any]]:
-    return [
-        {"label": label, "p": fraction_text(p), "percent": f"{float(p):.1%}", "float": float(p)}
-        for label, p in chances.items()
-    ]
+def _chance(label: str, p: Fraction) -> dict[str, Any]:
+    return {"label": label, "p": fraction_text(p), "percent": f"{float(p):.1%}", "float": float(p)}
+
+
+def chances_view(chances: Chances) -> dict[str, Any]:
+    """The chances list (success first, then each outcome) and the typed parts beside it."""
+    return {
+        "chances": [_chance(label, p) for label, p in chances.as_mapping().items()],
+        "success": _chance(chances.success_label, chances.success),
+        "outcomes": [
+            _chance(o.label, o.probability) | {"key": o.key, "succeeds": o.success}
+            for o in chances.outcomes
+        ],
+        "extras": [
+            {
+                "key": e.key,
+                "label": e.label,
+                "kind": e.kind,
+                "p": fraction_text(e.value),
+                "float": float(e.value),
+                "shown": f"{float(e.value):.1%}"
+                if e.kind == "probability"
+                else f"{float(e.value):.2f}",
+            }
+            for e in chances.extras
+        ],
+    }
 
 
 CSV_COLUMNS = (

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 
 from rulebound.core.random_source import SeededSource
-from rulebound.rulesets.registry import all_tables
+from rulebound.rulesets.registry import all_games
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
@@ -165,7 +165,7 @@ def _next_choice(page: Page) -> None:
 def test_guided_creation_of_each_ruleset_that_has_it(
     server: LiveServer, browser: Browser, contexts: list[BrowserContext]
 ) -> None:
-    guided = [k for k, t in all_tables().items() if t.creation({}, {}, SeededSource(1))]
+    guided = [k for k, g in all_games().items() if g.creation({}, {}, SeededSource(1))]
     if not guided:
         pytest.skip("no registered ruleset offers guided creation yet (Legacy's adapter will)")
     for key in guided:

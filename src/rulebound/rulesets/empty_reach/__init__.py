@@ -12,13 +12,9 @@ from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, Option
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, PushCosts, push, roll_check
 from rulebound.rulesets.empty_reach.rules import StepDie
-from rulebound.rulesets.empty_reach.ruleset import RULESET
 from rulebound.rulesets.empty_reach.steps import Pool, apply_steps
-from rulebound.rulesets.empty_reach.table import TABLE
 
 __all__ = [
-    "RULESET",
-    "TABLE",
     "Character",
     "CheckRequest",
     "EmptyReachContent",

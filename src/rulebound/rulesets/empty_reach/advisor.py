@@ -11,11 +11,12 @@ from rulebound.core.distribution import Distribution
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.empty_reach.odds import (
     Tally,
+    gear_eligible,
     gear_loss_distribution,
     selection_distribution,
 )
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
-from rulebound.rulesets.empty_reach.rules import is_bane
+from rulebound.rulesets.empty_reach.rules import bane_counts, is_bane
 
 Goal = Literal["succeed", "successes"]
 
@@ -33,10 +34,9 @@ class PushOption:
 
 
 def _current_banes(result: EmptyReachResult) -> tuple[int, int]:
-    gear_rule = result.check.request.options.gear_banes == "gear-dice"
-    base = sum(1 for d in result.dice if is_bane(d.face) and d.role != "gear")
-    gear = sum(1 for d in result.dice if is_bane(d.face) and d.role == "gear" and gear_rule)
-    return base, gear
+    rule = result.check.request.options.gear_banes
+    banes = [d.role == "gear" for d in result.dice if is_bane(d.face) and bane_counts(d.role, rule)]
+    return banes.count(False), banes.count(True)
 
 
 def _costs(result: EmptyReachResult, tally: Tally) -> Distribution[tuple[int, int]]:
@@ -47,7 +47,7 @@ def _costs(result: EmptyReachResult, tally: Tally) -> Distribution[tuple[int, in
     if gear is None:
         return Distribution.single((new_base + new_gear, 0))
     lost_before = sum(node.costs.gear_loss for node in _chain(result) if node.costs is not None)
-    eligible = new_gear if result.check.request.options.gear_banes == "gear-dice" else new_base
+    eligible = gear_eligible(new_base, new_gear, result.check.request.options.gear_banes)
     losses = gear_loss_distribution(eligible, max(0, gear.bonus - lost_before))
     return losses.map(lambda lost: (new_base + new_gear - lost, lost))
 

@@ -15,6 +15,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     model_validator,
@@ -71,10 +72,12 @@ class Character(BaseModel):
     stress: int = Field(default=0, ge=0)
     gear: tuple[GearItem, ...] = ()
     second_wind_used: bool = False
+    _content: EmptyReachContent | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _names_are_known(self, info: ValidationInfo) -> Self:
         content = _content_from(info.context)
+        self._content = content
         for name in self.attributes:
             _renamed("attributes", content.attribute, name)
         missing = [a.name for a in content.attributes.values() if a.name not in self.attributes]
@@ -96,9 +99,13 @@ class Character(BaseModel):
                 )
         return self
 
+    @property
+    def content(self) -> EmptyReachContent:
+        """The content the sheet was validated against (homebrew specialties included)."""
+        return self._content or default_content()
+
     def _ranks(self, effect: str) -> int:
-        content = default_content()
-        return sum(1 for s in self.specialties if content.specialty(s).effect == effect)
+        return sum(1 for s in self.specialties if self.content.specialty(s).effect == effect)
 
     @property
     def max_health(self) -> int:
@@ -163,7 +170,7 @@ def request_for(
     content: EmptyReachContent | None = None,
 ) -> CheckRequest:
     """Build a check from the sheet: the skill's attribute (or a swap's), gear and toggles."""
-    content = content or default_content()
+    content = content or character.content
     spec = content.skill(skill)
     attribute = spec.attribute
     if swap:
@@ -232,3 +239,19 @@ def push_and_pay(
     """Push and compute the sheet after its costs, together: store both or neither."""
     pushed = push(result, source, reroll)
     return pushed, apply_push_costs(character, pushed)
+
+
+def gear_from_lines(text: str, old: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The sheet's gear written one item a line, ``Name bonus/max`` (``Crowbar 2/2``); an
+    item that was on the sheet keeps its other fields (skills, dice, destroyed)."""
+    previous = {str(g.get("name")): g for g in old}
+    items = []
+    for number, line in enumerate(filter(None, (raw.strip() for raw in text.splitlines())), 1):
+        name, _, numbers = line.rpartition(" ")
+        bonus, _, maximum = numbers.partition("/")
+        if not name or not bonus.isdecimal() or not (maximum or bonus).isdecimal():
+            raise InvalidInput(f"gear line {number}", line, "Name bonus/max, e.g. Crowbar 2/2")
+        item = dict(previous.get(name.strip(), {}))
+        item |= {"name": name.strip(), "bonus": int(bonus), "max_bonus": int(maximum or bonus)}
+        items.append(item)
+    return items

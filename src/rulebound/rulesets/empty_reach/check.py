@@ -8,14 +8,24 @@ roller and the odds engine both read.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+)
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.core.trace import Modifier, StepChange
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.rules import (
     BASE_PUSHES,
@@ -46,6 +56,18 @@ class GearInUse(_Frozen):
     dice: tuple[Die, ...] = Field(default=(), max_length=6)
 
 
+GEAR_NOTATION = re.compile(r"([^:]*):\s*(\d+)\s*(?::([^:]*))?", re.ASCII)
+
+
+def parse_gear(text: str) -> dict[str, object]:
+    """Gear in use as ``NAME:BONUS`` or ``NAME:BONUS:D8,D6`` (the extra dice the item grants)."""
+    found = GEAR_NOTATION.fullmatch(text.strip())
+    if found is None:
+        raise InvalidInput("gear", text, "NAME:BONUS or NAME:BONUS:D8,D6")
+    name, bonus, dice = found.groups()
+    return {"name": name, "bonus": int(bonus), "dice": [d for d in (dice or "").split(",") if d]}
+
+
 class ExtraModifier(_Frozen):
     """A modifier the rules impose that has no toggle of its own (aiming, range...)."""
 
@@ -58,6 +80,14 @@ class Options(_Frozen):
 
     gear_banes: Literal["base-dice", "gear-dice"] = "base-dice"
     tie_break: Literal["fail", "reroll"] = "fail"
+
+    @staticmethod
+    def of(variants: Mapping[str, str]) -> Options:
+        """The options a table's validated variants (``rules.VARIANTS``) choose."""
+        try:
+            return Options.model_validate(dict(variants))
+        except ValidationError as exc:
+            raise input_error(exc, prefix="variants") from None
 
 
 class CheckRequest(_Frozen):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Literal, Self
+from typing import Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -15,6 +15,7 @@ from rulebound.rulesets.content import load_file, load_packaged
 from rulebound.rulesets.empty_reach.rules import MAX_SPECIALTY_RANKS
 
 PACKAGE = "rulebound.rulesets.empty_reach"
+T = TypeVar("T")
 
 
 class _Strict(BaseModel):
@@ -168,28 +169,17 @@ class EmptyReachContent:
                     raise ContentError(f"situation {situation.key}", f"unknown skill {skill!r}")
 
     def attribute(self, name: str) -> AttributeSpec:
-        try:
-            return self.attributes[name.casefold()]
-        except KeyError:
-            raise InvalidInput("attribute", name, _names(self.attributes)) from None
+        return _find(self.attributes, name, "attribute", _names(self.attributes))
 
     def skill(self, name: str) -> SkillSpec:
-        try:
-            return self.skills[name.casefold()]
-        except KeyError:
-            raise InvalidInput("skill", name, _names(self.skills)) from None
+        return _find(self.skills, name, "skill", _names(self.skills))
 
     def specialty(self, name: str) -> SpecialtySpec:
-        try:
-            return self.specialties[name.casefold()]
-        except KeyError:
-            raise InvalidInput("specialty", name, _names(self.specialties)) from None
+        return _find(self.specialties, name, "specialty", _names(self.specialties))
 
     def difficulty_level(self, key: str) -> DifficultySpec:
-        try:
-            return self.difficulty[key.casefold()]
-        except KeyError:
-            raise InvalidInput("difficulty", key, "one of " + ", ".join(self.difficulty)) from None
+        expected = "one of " + ", ".join(self.difficulty)
+        return _find(self.difficulty, key, "difficulty", expected)
 
     def situation(self, key: str) -> SituationSpec:
         try:
@@ -213,6 +203,14 @@ class EmptyReachContent:
             ),
             merged,
         )
+
+
+def _find(found: Mapping[str, T], name: str, field: str, expected: str) -> T:
+    """A content entry by name, matched case-blind; a miss names the field and what exists."""
+    try:
+        return found[name.casefold()]
+    except KeyError:
+        raise InvalidInput(field, name, expected) from None
 
 
 def _names(

@@ -13,13 +13,18 @@ from functools import cache
 from typing import Literal, TypeVar
 
 from rulebound.core.distribution import Distribution, sum_all
+from rulebound.rulesets import contract
+from rulebound.rulesets.contract import Chances, Extra
 from rulebound.rulesets.empty_reach.check import PreparedCheck
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 from rulebound.rulesets.empty_reach.rules import (
     GEAR_CHECK_SIDES,
     GEAR_LOSS_FACES,
     StepDie,
+    bane_counts,
     is_bane,
+    rerolled_by_default,
+    risks_gear,
     successes_on,
 )
 
@@ -34,6 +39,9 @@ Tally = tuple[int, int, int, int]
 Outcome = tuple[int, int]
 """(successes, banes) as the player sees them."""
 
+Verdict = Literal["win", "tie", "loss"]
+"""An opposed roll for the active side: more successes win, a tie fails."""
+
 
 def _planned(check: PreparedCheck) -> list[tuple[StepDie, str]]:
     dice = [(check.pool.attribute, "attribute")]
@@ -47,15 +55,10 @@ def _tally(face: int, role: str, check: PreparedCheck, rerolled: int = 0) -> Tal
 
 
 def _tally_for(face: int, role: str, gear_banes: str, rerolled: int = 0) -> Tally:
-    bane = 1 if is_bane(face) else 0
+    bane = 1 if is_bane(face) and bane_counts(role, gear_banes) else 0
     if role == "gear":
-        counts = gear_banes == "gear-dice"
-        return (successes_on(face), 0, bane if counts else 0, rerolled)
+        return (successes_on(face), 0, bane, rerolled)
     return (successes_on(face), bane, 0, rerolled)
-
-
-def _default_reroll(face: int) -> bool:
-    return not is_bane(face) and not successes_on(face)
 
 
 def _die_after_pushes(
@@ -74,9 +77,9 @@ def _settled_die(sides: int, role: str, gear_banes: str, pushes: int) -> Distrib
     """
     weights = {(face, 0): 1 for face in range(1, sides + 1)}
     for _ in range(pushes):
-        moving = sum(w for (face, _), w in weights.items() if _default_reroll(face))
+        moving = sum(w for (face, _), w in weights.items() if rerolled_by_default(face))
         following = {
-            state: w * sides for state, w in weights.items() if not _default_reroll(state[0])
+            state: w * sides for state, w in weights.items() if not rerolled_by_default(state[0])
         }
         for face in range(1, sides + 1):
             following[(face, 1)] = following.get((face, 1), 0) + moving
@@ -107,7 +110,7 @@ def _if_failed(
 
     def pushed(state: Distribution[State], sides: int) -> Distribution[State]:
         def reroll(s: State) -> Distribution[State]:
-            if is_bane(s[0]):
+            if not rerolled_by_default(s[0]):
                 return Distribution.single(s)
             return Distribution.die(sides).map(lambda new: (new, 1))
 
@@ -183,6 +186,12 @@ def gear_loss_distribution(eligible: int, bonus: int) -> Distribution[int]:
     return lost
 
 
+def gear_eligible(on_base: int, on_gear: int, gear_banes: str) -> int:
+    """How many of the charged banes (``on_base`` base dice, ``on_gear`` gear dice) get the
+    gear check: the roller's rule (``rules.risks_gear``), counted."""
+    return on_base * risks_gear("base", gear_banes) + on_gear * risks_gear("gear", gear_banes)
+
+
 Cost = tuple[int, int]
 """(damage or stress points, gear points lost)."""
 
@@ -190,13 +199,13 @@ Cost = tuple[int, int]
 def cost_distribution(check: PreparedCheck, policy: PushPolicy) -> Distribution[Cost]:
     """Exact costs of playing a policy: nothing unless a push happened."""
     gear = check.request.gear
-    gear_dice_rule = check.request.options.gear_banes == "gear-dice"
+    gear_banes = check.request.options.gear_banes
 
     def cost_of(t: Tally) -> Distribution[Cost]:
         if not t[3]:
             return Distribution.single((0, 0))
         charged = t[1] + t[2]
-        eligible = 0 if gear is None else (t[2] if gear_dice_rule else t[1])
+        eligible = 0 if gear is None else gear_eligible(t[1], t[2], gear_banes)
         losses = gear_loss_distribution(eligible, gear.bonus if gear else 0)
         return losses.map(lambda lost: (charged - lost, lost))
 
@@ -219,3 +228,51 @@ def selection_distribution(
 
 def _rerolled_die(sides: int, role: str, check: PreparedCheck) -> Distribution[Tally]:
     return Distribution.die(sides).map(lambda face: _tally(face, role, check, 1))
+
+
+def opposed_odds(
+    active: PreparedCheck, defender: PreparedCheck, policy: PushPolicy = "never"
+) -> dict[Verdict, Fraction]:
+    """Win, tie and loss for the active side; the defender never pushes."""
+    margin: Distribution[int] = success_distribution(active, policy).combine(
+        success_distribution(defender), lambda a, d: a - d
+    )
+    return {
+        "win": margin.probability_where(lambda m: m > 0),
+        "tie": margin.probability(0),
+        "loss": margin.probability_where(lambda m: m < 0),
+    }
+
+
+def summary(
+    check: PreparedCheck,
+    policy: PushPolicy = "never",
+    defender: PreparedCheck | None = None,
+    if_pushed: bool = False,
+) -> Chances:
+    """Every figure the odds questions ask, exactly: the number of successes under ``policy``
+    (success is one or more) and E[successes]; with pushes P(a bane is charged), E[damage or
+    stress] and, with gear, P(it loses a point); against a ``defender`` the verdicts; and,
+    ``if_pushed``, P(success) when a failed roll is pushed."""
+    counts = success_distribution(check, policy)
+    extras: list[Extra] = []
+    if if_pushed and check.max_pushes:
+        label = "success if pushed when failing"
+        extras.append(Extra("p_success_if_pushed", label, p_success(check, "if-failed")))
+    extras.append(Extra("expected_successes", "expected successes", counts.mean(), "expectation"))
+    if policy != "never":
+        costs = cost_distribution(check, policy)
+        cost = costs.mean(lambda c: c[0])
+        extras.append(Extra("p_bane", "bane after push", p_bane_charged(check, policy)))
+        extras.append(Extra("expected_cost", "expected damage or stress", cost, "expectation"))
+        if check.gear_in_use:
+            lost = costs.probability_where(lambda c: c[1] > 0)
+            extras.append(Extra("p_gear_loss", "gear loses a point", lost))
+    if defender is not None:
+        verdicts = opposed_odds(check, defender, policy)
+        extras += [Extra(f"p_{v}", f"opposed: {v}", p) for v, p in verdicts.items()]
+    outcomes = tuple(
+        contract.Outcome(str(n), f"{n} success" + ("" if n == 1 else "es"), p, n >= 1)
+        for n, p in counts.probabilities().items()
+    )
+    return Chances(outcomes, tuple(extras), outcome_name="successes")

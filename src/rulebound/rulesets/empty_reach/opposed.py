@@ -7,18 +7,15 @@ roll, so an opposed result is rebuilt around the active side's latest result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Literal
 
-from rulebound.core.distribution import Distribution
 from rulebound.core.errors import RuleViolation
 from rulebound.core.random_source import RandomSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.empty_reach.check import PreparedCheck
-from rulebound.rulesets.empty_reach.odds import PushPolicy, success_distribution
+from rulebound.rulesets.empty_reach.odds import Verdict, opposed_odds
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
 
-Verdict = Literal["win", "tie", "loss"]
+__all__ = ["OpposedResult", "Verdict", "break_tie", "opposed_odds", "roll_opposed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +75,3 @@ def break_tie(contest: OpposedResult, source: RandomSource) -> OpposedResult:
         roll_check(contest.defender.check, source),
         contest,
     )
-
-
-def opposed_odds(
-    active: PreparedCheck, defender: PreparedCheck, policy: PushPolicy = "never"
-) -> dict[Verdict, Fraction]:
-    """Win, tie and loss for the active side; the defender never pushes."""
-    margin: Distribution[int] = success_distribution(active, policy).combine(
-        success_distribution(defender), lambda a, d: a - d
-    )
-    return {
-        "win": margin.probability_where(lambda m: m > 0),
-        "tie": margin.probability(0),
-        "loss": margin.probability_where(lambda m: m < 0),
-    }

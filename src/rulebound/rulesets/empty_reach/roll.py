@@ -20,8 +20,12 @@ from rulebound.rulesets.empty_reach.rules import (
     GEAR_LOSS_FACES,
     CostKind,
     StepDie,
+    bane_counts,
     is_bane,
     marks_for,
+    may_reroll,
+    rerolled_by_default,
+    risks_gear,
     successes_on,
 )
 
@@ -73,15 +77,15 @@ class EmptyReachResult:
 
     def rerollable(self) -> tuple[int, ...]:
         """Indices of dice a push may reroll: every die not showing a 1."""
-        return tuple(i for i, die in enumerate(self.dice) if not is_bane(die.face))
+        return tuple(i for i, die in enumerate(self.dice) if may_reroll(die.face))
 
     def default_reroll(self) -> tuple[int, ...]:
         """The default choice: dice showing neither a success nor a 1."""
-        return tuple(i for i in self.rerollable() if not successes_on(self.dice[i].face))
+        return tuple(i for i, die in enumerate(self.dice) if rerolled_by_default(die.face))
 
 
 def _bane_counts(role: str, check: PreparedCheck) -> bool:
-    return role != "gear" or check.request.options.gear_banes == "gear-dice"
+    return bane_counts(role, check.request.options.gear_banes)
 
 
 def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
@@ -107,7 +111,8 @@ def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
     )
 
 
-def _validate_selection(result: EmptyReachResult, reroll: Sequence[int] | None) -> tuple[int, ...]:
+def validate_selection(result: EmptyReachResult, reroll: Sequence[int] | None) -> tuple[int, ...]:
+    """The dice a push rerolls: ``reroll`` checked against the rules, or the default."""
     allowed = result.rerollable()
     chosen = result.default_reroll() if reroll is None else tuple(reroll)
     expected = f"indices of dice not showing 1, from {list(allowed)}"
@@ -123,7 +128,8 @@ def _validate_selection(result: EmptyReachResult, reroll: Sequence[int] | None) 
     return chosen
 
 
-def _check_may_push(result: EmptyReachResult) -> None:
+def check_may_push(result: EmptyReachResult) -> None:
+    """Refuse a push the rules forbid: an unpushable roll, or no push left."""
     check = result.check
     if check.max_pushes == 0:
         reason = check.request.unpushable or "this roll"
@@ -157,11 +163,10 @@ def _costs(
     ]
     gear = check.request.gear
     gear_left = (gear.bonus - _gear_lost_so_far(pushed)) if gear else 0
-    checked_role = "gear" if check.request.options.gear_banes == "gear-dice" else None
     checks: list[DieRecord] = []
     gear_loss = points = 0
     for bane in new_banes:
-        eligible = gear is not None and checked_role in (None, bane.role)
+        eligible = gear is not None and risks_gear(bane.role, check.request.options.gear_banes)
         if eligible and gear_left > 0:
             face = recorder.draw(GEAR_CHECK_SIDES)
             hit = face in GEAR_LOSS_FACES
@@ -179,8 +184,8 @@ def push(
     result: EmptyReachResult, source: RandomSource, reroll: Sequence[int] | None = None
 ) -> EmptyReachResult:
     """Reroll the chosen dice (default: those with neither success nor 1) as a new result."""
-    _check_may_push(result)
-    chosen = set(_validate_selection(result, reroll))
+    check_may_push(result)
+    chosen = set(validate_selection(result, reroll))
     recorder = RecordingSource(source)
     after: list[DieRecord] = []
     for index, die in enumerate(result.dice):
@@ -192,7 +197,7 @@ def push(
                 )
             )
         else:
-            after.append(die.with_state(DieState.LOCKED if is_bane(die.face) else DieState.KEPT))
+            after.append(die.with_state(DieState.KEPT if may_reroll(die.face) else DieState.LOCKED))
     costs = _costs(result, after, recorder)
     successes, banes = _tally(after, result.check)
     return EmptyReachResult(

@@ -6,6 +6,7 @@ from enum import IntEnum
 from typing import Literal
 
 from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.contract import Variant
 
 
 class StepDie(IntEnum):
@@ -61,6 +62,8 @@ MAX_SPECIALTY_RANKS = 3
 """Tough and Hardened may each be taken up to three times."""
 
 CostKind = Literal["damage", "stress"]
+GearBanes = Literal["base-dice", "gear-dice"]
+"""The ``gear_banes`` variant: which banes risk the gear (see the rulings)."""
 
 
 def successes_on(face: int) -> int:
@@ -73,6 +76,32 @@ def is_bane(face: int) -> bool:
     return face == BANE_FACE
 
 
+def may_reroll(face: int) -> bool:
+    """A push may reroll any die not showing a 1."""
+    return not is_bane(face)
+
+
+def rerolled_by_default(face: int) -> bool:
+    """The default push choice: a die showing neither a success nor a 1.
+
+    The roller's default selection and the odds engine's push policies both read this.
+    """
+    return may_reroll(face) and not successes_on(face)
+
+
+def bane_counts(role: str, gear_banes: str) -> bool:
+    """Whether a 1 on a die of ``role`` is a bane: always on the base dice, and on an
+    item's extra dice only under ``gear_banes = "gear-dice"``."""
+    return role != "gear" or gear_banes == "gear-dice"
+
+
+def risks_gear(role: str, gear_banes: str) -> bool:
+    """Whether a charged bane on a die of ``role`` gets the 2-in-6 gear check (with gear in
+    use): every charged bane under "base-dice", only those on the item's dice under
+    "gear-dice"."""
+    return bane_counts(role, gear_banes) and (gear_banes != "gear-dice" or role == "gear")
+
+
 def marks_for(face: int, *, bane_counts: bool) -> tuple[str, ...]:
     """The labels a card shows on a die."""
     hits = successes_on(face)
@@ -83,3 +112,25 @@ def marks_for(face: int, *, bane_counts: bool) -> tuple[str, ...]:
     if is_bane(face):
         return ("bane",) if bane_counts else ("one",)
     return ()
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        "gear_banes",
+        ("base-dice", "gear-dice"),
+        "base-dice",
+        "Which banes get the 2-in-6 gear check: those on the base dice when gear is used, "
+        "or only 1s on the extra dice an item grants.",
+        label="Which banes risk the gear",
+        choice_labels=("banes on the base dice", "1s on the item's extra dice only"),
+    ),
+    Variant(
+        "tie_break",
+        ("fail", "reroll"),
+        "fail",
+        "An opposed tie fails the active side, or both sides roll again.",
+        label="An opposed tie",
+        choice_labels=("fails the active side", "is rolled again"),
+    ),
+)
+"""The rules variants; ``check.Options`` holds a table's choices."""

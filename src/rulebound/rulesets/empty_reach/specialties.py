@@ -9,12 +9,11 @@ from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.empty_reach.character import Character, request_for
 from rulebound.rulesets.empty_reach.check import prepare
-from rulebound.rulesets.empty_reach.content import default_content
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
 
 
 def _require(character: Character, effect: str) -> str:
-    content = default_content()
+    content = character.content
     for name in character.specialties:
         if content.specialty(name).effect == effect:
             return content.specialty(name).name
@@ -57,7 +56,7 @@ def second_wind(
     if character.second_wind_used:
         raise RuleViolation("Second Wind", "already used while broken this time")
     request = request_for(character, "Stamina", unpushable=name)
-    result = roll_check(prepare(request), source)
+    result = roll_check(prepare(request, character.content), source)
     points = result.successes
     if to_health is None:
         to_health = points if character.damage >= character.max_health else 0
@@ -87,7 +86,7 @@ def roll_twice(
 
     The critical injury tables are not in the text, so the caller names the die.
     """
-    spec = default_content().specialty(specialty)
+    spec = character.content.specialty(specialty)
     if spec.effect != "roll-twice":
         raise InvalidInput("specialty", specialty, "a roll-twice specialty (Killer, Lucky)")
     if spec.name not in character.specialties:

@@ -1,6 +1,5 @@
-"""Ghostburn: 2d10 plus stacking bonuses against a Difficulty Level ladder, read on a chart."""
+"""Ghostburn: 2d10 plus stacking bonuses against a Difficulty Level ladder, read on a chart.
 
-from rulebound.rulesets.ghostburn.ruleset import RULESET, GhostburnRuleset
-from rulebound.rulesets.ghostburn.table import TABLE
-
-__all__ = ["RULESET", "TABLE", "GhostburnRuleset"]
+The game behind the one contract is ``rulebound.rulesets.ghostburn.game.GAME``; nothing is
+imported here, so that loading the package loads no more than asked for.
+"""

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, TrickKind
@@ -77,31 +77,55 @@ class Character(_Sheet):
 
 
 def parse_character(data: Any, where: str = "character") -> Character:
-    """Validate a sheet, reporting the first bad field as ``InvalidInput``."""
+    """Validate a sheet's shape, naming every bad field ``<where>.<path>`` (``<path>`` when
+    ``where`` is empty: a sheet on its own)."""
     if not isinstance(data, Mapping):
-        raise InvalidInput(where, data, "a JSON object with name, abilities, luck_points...")
+        expected = "a JSON object with name, abilities, luck_points..."
+        raise InvalidInput(where or "sheet", data, expected)
     try:
         return Character.model_validate(data)
     except ValidationError as exc:
-        raise input_error(exc, prefix=where) from None
+        raise input_error(exc, root=where or "sheet", prefix=where) from None
 
 
-def check_character(character: Character, content: GhostburnContent) -> Character:
-    """Check every key on the sheet against the content; return the sheet unchanged."""
+def check_character(
+    character: Character, content: GhostburnContent, where: str = "character"
+) -> Character:
+    """Check every key on the sheet against the content; return the sheet unchanged.
+
+    Every unknown key is reported at once, each named ``<where>.<path>`` (just ``<path>``
+    when ``where`` is empty).
+    """
+    at = f"{where}." if where else ""
+    problems: list[InvalidInput] = []
+
+    def known(field: str, key: str, table: Mapping[str, object]) -> bool:
+        if key in table:
+            return True
+        problems.append(InvalidInput(at + field, key, "one of " + ", ".join(sorted(table))))
+        return False
+
     for ability in character.abilities:
-        _known("character.abilities", ability, content.abilities)
+        known("abilities", ability, content.abilities)
     for skill, entry in character.skills.items():
-        _known("character.skills", skill, content.skills)
+        known("skills", skill, content.skills)
         if entry.ability:
-            _known(f"character.skills.{skill}.ability", entry.ability, content.abilities)
+            known(f"skills.{skill}.ability", entry.ability, content.abilities)
     for kind, items in (("gear", character.gear), ("augs", character.augs)):
         for item in items:
-            _known(f"character.{kind}.{item.name}.skill", item.skill, content.skills)
+            known(f"{kind}.{item.name}.skill", item.skill, content.skills)
     for trick in character.signature_tricks:
-        _known("character.signature_tricks", trick, content.tricks)
-        if content.trick(trick).kind is not TrickKind.SIGNATURE:
-            raise InvalidInput("character.signature_tricks", trick, "a trick of kind signature")
+        signature = known("signature_tricks", trick, content.tricks)
+        if signature and content.tricks[trick].kind is not TrickKind.SIGNATURE:
+            expected = "a trick of kind signature"
+            problems.append(InvalidInput(at + "signature_tricks", trick, expected))
+    raise_all(problems)
     return character
+
+
+def load_character(data: Any, content: GhostburnContent, where: str = "character") -> Character:
+    """A sheet checked for its shape, then for every key against the content."""
+    return check_character(parse_character(data, where), content, where)
 
 
 def require_known_trick(character: Character, trick: str, kind: TrickKind) -> None:
@@ -111,8 +135,3 @@ def require_known_trick(character: Character, trick: str, kind: TrickKind) -> No
             f"{character.name} does not know {trick!r}; known: "
             + (", ".join(character.signature_tricks) or "none"),
         )
-
-
-def _known(field: str, key: str, table: Mapping[str, object]) -> None:
-    if key not in table:
-        raise InvalidInput(field, key, "one of " + ", ".join(sorted(table)))

@@ -141,6 +141,14 @@ class GhostburnContent:
     def tricks_for(self, skill: str) -> tuple[TrickSpec, ...]:
         return tuple(t for t in self.tricks.values() if t.skill == skill)
 
+    def dl_text(self, trick: TrickSpec) -> str:
+        """Where a trick's DL comes from: "Moderate (14)", or "from the target's gap"."""
+        if trick.dl is None:
+            return f"from the target's {trick.dl_trait}"
+        value = self.ladder.parse("dl", trick.dl)
+        level = self.ladder.at(value)
+        return f"{level.name} ({value})" if level else str(value)
+
 
 def _pick(field: str, key: str, table: Mapping[str, T]) -> T:
     try:

@@ -10,37 +10,16 @@ from dataclasses import dataclass, replace
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.trace import Modifier
-from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS, Character
+from rulebound.rulesets.ghostburn.character import Character
+from rulebound.rulesets.ghostburn.request import LuckPool
 from rulebound.rulesets.ghostburn.roll import GhostburnResult
 from rulebound.rulesets.ghostburn.rules import BonusKind, classify
-
-
-@dataclass(frozen=True, slots=True)
-class LuckPool:
-    points: int
-    bonus: int
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.points <= MAX_LUCK_POINTS:
-            raise InvalidInput("luck_points", self.points, f"0 to {MAX_LUCK_POINTS}")
-        if self.bonus < 1:
-            raise InvalidInput("luck_bonus", self.bonus, "a Luck Bonus of at least 1")
-
-    @staticmethod
-    def of(character: Character) -> LuckPool:
-        return LuckPool(character.luck_points, character.luck_bonus)
 
 
 @dataclass(frozen=True, slots=True)
 class LuckSpend:
     result: GhostburnResult
     pool: LuckPool
-
-
-@dataclass(frozen=True, slots=True)
-class CharacterLuckSpend:
-    result: GhostburnResult
-    character: Character
 
 
 def with_luck(result: GhostburnResult, bonus: int) -> GhostburnResult:
@@ -64,6 +43,12 @@ def spend_luck(result: GhostburnResult, pool: LuckPool) -> LuckSpend:
     if pool.points < 1:
         raise RuleViolation("luck", "no Luck Points left to spend")
     return LuckSpend(with_luck(result, pool.bonus), LuckPool(pool.points - 1, pool.bonus))
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterLuckSpend:
+    result: GhostburnResult
+    character: Character
 
 
 def spend_character_luck(result: GhostburnResult, character: Character) -> CharacterLuckSpend:

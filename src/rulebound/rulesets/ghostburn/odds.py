@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebound.core.distribution import Distribution
+from rulebound.rulesets.contract import Breakdown, Chances, Extra, Outcome
 from rulebound.rulesets.ghostburn.chart import Chart
 from rulebound.rulesets.ghostburn.ladder import Difficulty
 from rulebound.rulesets.ghostburn.roll import GhostburnResult
@@ -88,3 +89,40 @@ def luck_advice(result: GhostburnResult, bonus: int) -> LuckAdvice:
         p_next_band=Fraction(int(reaches)),
         changes_outcome=lifted.key != result.band.key,
     )
+
+
+SUCCESS_LABEL = "success (reach the DL)"
+"""P(success) in ``Chances.as_mapping()``; then one label per band."""
+
+
+def chances(
+    modifier: int, difficulty: Difficulty, chart: Chart, luck_bonus: int | None = None
+) -> Chances:
+    """The game's typed odds: each band of the chart (a partition: they sum to 1), success as
+    reaching the DL, and with a Luck Bonus what spending it only when it lifts the band adds."""
+    odds = band_odds(modifier, difficulty, chart)
+    labels = [band.label for band in chart.bands]
+    outcomes = tuple(
+        Outcome(
+            band.key,
+            band.label if labels.count(band.label) == 1 else f"{band.label} ({band.key})",
+            odds[band.key],
+            band.succeeded,
+        )
+        for band in chart.bands
+    )
+    if luck_bonus is None:
+        return Chances(outcomes, success_label=SUCCESS_LABEL, outcome_name="bands")
+    luck = luck_odds(modifier, difficulty, chart, luck_bonus)
+    spend = f"a Luck Point (+{luck_bonus})"
+    extras = (
+        Extra("p_luck_helps", f"{spend} would lift the band", luck.p_luck_helps),
+        Extra(
+            "p_success_with_luck",
+            f"success spending {spend} when it helps",
+            luck.p_success_with_luck,
+        ),
+    )
+    bands = tuple(luck.bands_with_luck.items())
+    breakdown = Breakdown("bands_with_luck", f"bands spending {spend} when it helps", bands)
+    return Chances(outcomes, extras, (breakdown,), SUCCESS_LABEL, "bands")

@@ -10,8 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.base import Variant
+from rulebound.rulesets.contract import Variant
 
 
 class OffLadderReading(StrEnum):
@@ -28,23 +27,28 @@ class BottomFade(StrEnum):
     OPEN = "open"
 
 
-OFF_LADDER = Variant(
-    key="off-ladder-dl",
-    choices=tuple(r.value for r in OffLadderReading),
-    default=OffLadderReading.KEEP_OFFSET.value,
-    summary=(
-        "A DL between ladder levels: keep-offset moves every band by the same ladder step "
-        "(DL 17 fades from 11); snap-to-ladder uses the ladder levels around it (fades from 14)."
-    ),
+def _variant(key: str, kind: type[StrEnum], label: str, summary: str, *words: str) -> Variant:
+    choices = tuple(choice.value for choice in kind)
+    return Variant(key, choices, choices[0], summary, label, words)
+
+
+OFF_LADDER = _variant(
+    "off-ladder-dl",
+    OffLadderReading,
+    "A DL between ladder levels",
+    "A DL between ladder levels: keep-offset moves every band by the same ladder step "
+    "(DL 17 fades from 11); snap-to-ladder uses the ladder levels around it (fades from 14).",
+    "keep the offset: every band moves by the same step",
+    "snap to the ladder levels around it",
 )
-BOTTOM_FADE = Variant(
-    key="bottom-fade",
-    choices=tuple(r.value for r in BottomFade),
-    default=BottomFade.NONE.value,
-    summary=(
-        "At the lowest DL there is no level below: none means a miss is a plain failure; "
-        "open means every miss counts as reaching the band below."
-    ),
+BOTTOM_FADE = _variant(
+    "bottom-fade",
+    BottomFade,
+    "A miss at the lowest level",
+    "At the lowest DL there is no level below: none means a miss is a plain failure; "
+    "open means every miss counts as reaching the band below.",
+    "is a Failure (no band below)",
+    "is a Fade (every miss reaches the band below)",
 )
 VARIANTS: tuple[Variant, ...] = (OFF_LADDER, BOTTOM_FADE)
 
@@ -55,19 +59,15 @@ class Options:
     bottom_fade: BottomFade = BottomFade.NONE
 
     @staticmethod
-    def parse(choices: Mapping[str, str]) -> Options:
-        """Read ``{"off-ladder-dl": "snap-to-ladder"}``-style choices, rejecting unknown ones."""
-        known = {v.key: v for v in VARIANTS}
-        for key, choice in choices.items():
-            variant = known.get(key)
-            if variant is None:
-                raise InvalidInput("variant", key, "one of " + ", ".join(sorted(known)))
-            if choice not in variant.choices:
-                raise InvalidInput(f"variant {key}", choice, "one of " + ", ".join(variant.choices))
+    def from_mapping(choices: Mapping[str, str]) -> Options:
+        """Options from a table's variants, already validated (``rulesets.variants.resolve``)."""
         return Options(
             OffLadderReading(choices.get(OFF_LADDER.key, OFF_LADDER.default)),
             BottomFade(choices.get(BOTTOM_FADE.key, BOTTOM_FADE.default)),
         )
+
+    def as_mapping(self) -> dict[str, str]:
+        return {OFF_LADDER.key: self.off_ladder.value, BOTTOM_FADE.key: self.bottom_fade.value}
 
 
 DEFAULT_OPTIONS = Options()

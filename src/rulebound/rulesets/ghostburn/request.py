@@ -6,17 +6,29 @@ every error about the sheet, the trick or the DL surfaces before any die is draw
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
-from rulebound.rulesets.ghostburn.character import Character, check_character, require_known_trick
+from rulebound.rulesets.content import input_error
+from rulebound.rulesets.ghostburn.character import (
+    MAX_LUCK_POINTS,
+    Character,
+    check_character,
+    parse_character,
+    require_known_trick,
+)
 from rulebound.rulesets.ghostburn.chart import Chart
 from rulebound.rulesets.ghostburn.content import GhostburnContent, TrickSpec
 from rulebound.rulesets.ghostburn.ladder import Difficulty
-from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, Options
+from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, VARIANTS, Options
 from rulebound.rulesets.ghostburn.rules import Bonus, BonusKind, BonusLine, applied_total, stack
+from rulebound.rulesets.variants import resolve
 
 IMPROVISED = "improvised"
 
@@ -36,6 +48,9 @@ class Substitution:
     used: str
 
 
+IMPROVISED_USE = TrickUse(None, "improvised", IMPROVISED)
+
+
 @dataclass(frozen=True, slots=True)
 class CheckRequest:
     candidates: tuple[Bonus, ...]
@@ -45,6 +60,10 @@ class CheckRequest:
     trick: TrickUse | None = None
     substitution: Substitution | None = None
     roller: str | None = None
+    pool: LuckPool | None = None
+    """The roller's Luck Points and Luck Bonus when rolling, if known (it decides the offer)."""
+    set_aside: tuple[str, ...] = ()
+    """Items on the sheet the character is not using (``gear:<name>``, ``aug:<name>``)."""
 
     def __post_init__(self) -> None:
         abilities = [b for b in self.candidates if b.kind is BonusKind.ABILITY]
@@ -62,6 +81,24 @@ class CheckRequest:
         return applied_total(self.bonuses)
 
 
+@dataclass(frozen=True, slots=True)
+class LuckPool:
+    """Luck Points to spend and the size of one Luck Bonus (the sheet's, or a raw check's)."""
+
+    points: int
+    bonus: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.points <= MAX_LUCK_POINTS:
+            raise InvalidInput("luck_points", self.points, f"0 to {MAX_LUCK_POINTS}")
+        if self.bonus < 1:
+            raise InvalidInput("luck_bonus", self.bonus, "a Luck Bonus of at least 1")
+
+    @staticmethod
+    def of(character: Character) -> LuckPool:
+        return LuckPool(character.luck_points, character.luck_bonus)
+
+
 def _checked(value: int, field: str, limits: Limits, low: int = 0) -> int:
     limits.check_modifier(field, value)
     if value < low:
@@ -69,20 +106,15 @@ def _checked(value: int, field: str, limits: Limits, low: int = 0) -> int:
     return value
 
 
-def raw_request(
-    content: GhostburnContent,
+def raw_candidates(
     *,
-    dl: str | int,
     ability_score: int = 0,
     skill_bonus: int = 0,
     gear: Iterable[tuple[str, int]] = (),
     augs: Iterable[tuple[str, int]] = (),
-    dl_shift: int = 0,
-    chart: str = "default",
-    options: Options = DEFAULT_OPTIONS,
     limits: Limits = DEFAULT_LIMITS,
-) -> CheckRequest:
-    """A check from bare numbers, for a table without character files."""
+) -> tuple[Bonus, ...]:
+    """The candidate bonuses of a check from bare numbers (one ability score, always)."""
     low = -limits.max_modifier
     candidates = [
         Bonus(
@@ -99,11 +131,31 @@ def raw_request(
         candidates += [
             Bonus(kind, name, _checked(v, f"{kind.value}.{name}", limits)) for name, v in items
         ]
-    base = content.ladder.parse("dl", dl)
-    difficulty = Difficulty.make(
-        base, content.ladder, options, shift=dl_shift, source="given directly"
+    return tuple(candidates)
+
+
+def raw_request(
+    content: GhostburnContent,
+    *,
+    dl: str | int,
+    ability_score: int = 0,
+    skill_bonus: int = 0,
+    gear: Iterable[tuple[str, int]] = (),
+    augs: Iterable[tuple[str, int]] = (),
+    dl_shift: int = 0,
+    chart: str = "default",
+    options: Options = DEFAULT_OPTIONS,
+    limits: Limits = DEFAULT_LIMITS,
+    pool: LuckPool | None = None,
+) -> CheckRequest:
+    """A check from bare numbers, for a table without character files."""
+    candidates = raw_candidates(
+        ability_score=ability_score, skill_bonus=skill_bonus, gear=gear, augs=augs, limits=limits
     )
-    request = CheckRequest(tuple(candidates), difficulty, content.chart(chart))
+    difficulty, check_chart = difficulty_for(
+        content, None, dl=dl, chart=chart, dl_shift=dl_shift, options=options
+    )
+    request = CheckRequest(candidates, difficulty, check_chart, pool=pool)
     limits.check_modifier("modifier", request.modifier)
     return request
 
@@ -128,25 +180,58 @@ def character_request(
     skill_key = _skill_for(skill, spec, content)
     if spec:
         require_known_trick(character, spec.key, spec.kind)
-        if dl is not None or chart is not None:
-            field, value = ("dl", dl) if dl is not None else ("chart", chart)
-            raise InvalidInput(field, value, f"nothing: trick {spec.key!r} sets it; use dl_shift")
-        base, source = trick_dl(spec, content, traits or {})
-        use = TrickUse(spec.key, spec.name, spec.kind.value)
-        check_chart = content.chart(spec.chart).with_outcomes(spec.outcomes)
-    else:
-        if dl is None:
-            raise InvalidInput("dl", None, "a DL for an improvised trick (a level name or number)")
-        base, source = content.ladder.parse("dl", dl), "set by the GM"
-        use = TrickUse(None, "improvised", IMPROVISED)
-        check_chart = content.chart(chart or "default")
+    difficulty, check_chart = difficulty_for(
+        content,
+        spec,
+        dl=dl,
+        chart=chart,
+        traits=traits,
+        dl_shift=dl_shift,
+        options=options,
+        source="set by the GM",
+    )
+    use = TrickUse(spec.key, spec.name, spec.kind.value) if spec else IMPROVISED_USE
     candidates, substitution = skill_candidates(character, content, skill_key, ability)
-    difficulty = Difficulty.make(base, content.ladder, options, shift=dl_shift, source=source)
     request = CheckRequest(
-        candidates, difficulty, check_chart, skill_key, use, substitution, character.name
+        candidates,
+        difficulty,
+        check_chart,
+        skill_key,
+        use,
+        substitution,
+        character.name,
+        LuckPool.of(character),
     )
     limits.check_modifier("modifier", request.modifier)
     return request
+
+
+def difficulty_for(
+    content: GhostburnContent,
+    spec: TrickSpec | None,
+    *,
+    dl: str | int | None,
+    chart: str | None,
+    dl_shift: int,
+    options: Options,
+    traits: Mapping[str, str | int] | None = None,
+    source: str = "given directly",
+) -> tuple[Difficulty, Chart]:
+    """The DL and chart of a check: the trick's own, or the GM's for an improvised one."""
+    if spec is not None:
+        if dl is not None or chart is not None:
+            field, value = ("dl", dl) if dl is not None else ("chart", chart)
+            expected = f"nothing: trick {spec.key!r} sets it; use dl_shift (--dl-shift) to move it"
+            raise InvalidInput(field, value, expected)
+        base, source = trick_dl(spec, content, traits or {})
+        the_chart = content.chart(spec.chart).with_outcomes(spec.outcomes)
+    elif dl is None:
+        expected = "a DL (a level name or number) for an improvised trick, or a trick that sets one"
+        raise InvalidInput("dl", None, expected)
+    else:
+        base, the_chart = content.ladder.parse("dl", dl), content.chart(chart or "default")
+    difficulty = Difficulty.make(base, content.ladder, options, shift=dl_shift, source=source)
+    return difficulty, the_chart
 
 
 def skill_candidates(
@@ -164,6 +249,13 @@ def skill_candidates(
     for kind, items in ((BonusKind.GEAR, character.gear), (BonusKind.AUG, character.augs)):
         candidates += [Bonus(kind, item.name, item.bonus) for item in items if item.skill == skill]
     return tuple(candidates), substitution
+
+
+def skill_total(character: Character, content: GhostburnContent, skill: str) -> int | None:
+    """What the sheet adds to a roll of the skill after stacking; None without the score."""
+    if character.primary_ability(skill, content) not in character.abilities:
+        return None
+    return applied_total(stack(skill_candidates(character, content, skill)[0]))
 
 
 def _skill_for(skill: str | None, spec: TrickSpec | None, content: GhostburnContent) -> str:
@@ -191,3 +283,121 @@ def trick_dl(
             f"the target's {trait} as a level name or number (trick {spec.key!r} reads its DL)",
         )
     return content.ladder.parse(f"traits.{trait}", traits[trait]), f"from the target's {trait}"
+
+
+# --- the request as JSON: what a roll record stores ------------------------------------
+
+
+class _Item(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str = Field(min_length=1, max_length=60)
+    bonus: int
+
+
+class CheckPayload(BaseModel):
+    """A character check (``character`` plus skill/trick) or a raw one (bonuses plus ``dl``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    character: dict[str, Any] | None = None
+    skill: str | None = None
+    trick: str | None = None
+    ability: str | None = None
+    chart: str | None = None
+    dl: str | int | None = None
+    dl_shift: int = 0
+    traits: dict[str, str | int] = Field(default_factory=dict)
+    ability_score: int = 0
+    skill_bonus: int = 0
+    gear: tuple[_Item, ...] = ()
+    augs: tuple[_Item, ...] = ()
+    luck_points: int | None = None
+    luck_bonus: int | None = None
+    variants: dict[str, str] = Field(default_factory=dict)
+
+
+_RAW_ONLY = ("ability_score", "skill_bonus", "gear", "augs", "luck_points", "luck_bonus")
+_CHARACTER_ONLY = ("skill", "trick", "ability", "traits")
+
+
+def request_from_payload(payload: Mapping[str, object], content: GhostburnContent) -> CheckRequest:
+    """Validate a JSON request (a roll record's ``request``), naming every bad field."""
+    try:
+        data = CheckPayload.model_validate(dict(payload))
+    except ValidationError as exc:
+        raise input_error(exc, prefix="request") from None
+    options = Options.from_mapping(resolve(VARIANTS, data.variants))
+    if data.character is not None:
+        _reject_set(data, _RAW_ONLY, "with a character, the sheet supplies the bonuses")
+        return character_request(
+            parse_character(data.character),
+            content,
+            skill=data.skill,
+            trick=data.trick,
+            dl=data.dl,
+            ability=data.ability,
+            dl_shift=data.dl_shift,
+            traits=data.traits,
+            chart=data.chart,
+            options=options,
+        )
+    _reject_set(data, _CHARACTER_ONLY, "a raw check takes bonuses and a dl, no character fields")
+    if data.dl is None:
+        raise InvalidInput("dl", None, "a DL (a level name or number) for a raw check")
+    pool = None if data.luck_bonus is None else LuckPool(data.luck_points or 0, data.luck_bonus)
+    return raw_request(
+        content,
+        dl=data.dl,
+        ability_score=data.ability_score,
+        skill_bonus=data.skill_bonus,
+        gear=[(item.name, item.bonus) for item in data.gear],
+        augs=[(item.name, item.bonus) for item in data.augs],
+        dl_shift=data.dl_shift,
+        chart=data.chart or "default",
+        options=options,
+        pool=pool,
+    )
+
+
+def _reject_set(data: CheckPayload, fields: tuple[str, ...], why: str) -> None:
+    for field in fields:
+        if field in data.model_fields_set:
+            raise InvalidInput(field, getattr(data, field), f"nothing: {why}")
+
+
+AsideItem = Annotated[str, StringConstraints(pattern=r"^(gear|aug):.+$", max_length=80)]
+
+
+class _RollRecord(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    request: dict[str, Any]
+    set_aside: tuple[AsideItem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A check as its roll record stores it: the JSON request, and what it resolves to."""
+
+    payload: Mapping[str, Any]
+    request: CheckRequest
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "request": copy.deepcopy(dict(self.payload)),
+            "set_aside": list(self.request.set_aside),
+        }
+
+    @staticmethod
+    def load(data: Mapping[str, Any], content: GhostburnContent) -> Check:
+        """A check from a roll record less its kind and draws: ``{"request", "set_aside"}``."""
+        try:
+            record = _RollRecord.model_validate(dict(data))
+        except ValidationError as exc:
+            raise input_error(exc, prefix="record") from None
+        return make_check(record.request, content, record.set_aside)
+
+
+def make_check(
+    payload: Mapping[str, Any], content: GhostburnContent, set_aside: Sequence[str] = ()
+) -> Check:
+    request = request_from_payload(payload, content)
+    return Check(copy.deepcopy(dict(payload)), replace(request, set_aside=tuple(set_aside)))

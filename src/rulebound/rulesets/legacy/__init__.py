@@ -1,6 +1,5 @@
-"""Legacy Machines and Magic: d20 roll-under checks, characters, fate and combat bookkeeping."""
+"""Legacy Machines and Magic: d20 roll-under checks, characters, fate and combat bookkeeping.
 
-from rulebound.rulesets.legacy.ruleset import RULESET, LegacyRuleset
-from rulebound.rulesets.legacy.table import TABLE
-
-__all__ = ["RULESET", "TABLE", "LegacyRuleset"]
+The game behind the contract is ``rulebound.rulesets.legacy.game.GAME``; nothing is
+imported here, so listing the games never loads this one.
+"""

@@ -18,20 +18,16 @@ from rulebound.rulesets.legacy.content import Catalogue, catalogue
 RULE = "assisted check"
 
 
-def _relevant(
-    helper: Character,
-    request: CheckRequest,
-    affinity: str | None,
-    proficiency: str | None,
-    cat: Catalogue,
-) -> tuple[str, bool]:
-    """(what the check needs, whether the helper holds it)."""
+def needed(
+    request: CheckRequest, affinity: str | None, proficiency: str | None, cat: Catalogue
+) -> tuple[str, str | None]:
+    """(what a helper must hold, in words; its affinity key, None for a proficiency)."""
     if affinity is not None and proficiency is not None:
         raise InvalidInput(
             "assist", f"{affinity} and {proficiency}", "an affinity or a proficiency, not both"
         )
     if proficiency is not None:
-        return f"{proficiency} proficiency", proficiency in helper.proficiencies
+        return f"{proficiency} proficiency", None
     if affinity is None and request.skill:
         raise InvalidInput("affinity", None, "the skill affinity this skill check uses")
     key = affinity or request.characteristic.lower()
@@ -39,8 +35,37 @@ def _relevant(
         raise InvalidInput(
             "affinity", None, "the affinity the check uses (a raw target names no characteristic)"
         )
-    found = cat.affinity(key)
-    return f"{found.name} affinity", helper.has_affinity(key, cat)
+    return f"{cat.affinity(key).name} affinity", key
+
+
+def lend(
+    request: CheckRequest, helper: str, mode: str, relevant: str, rank: int | None
+) -> CheckRequest:
+    """The request with the help folded in: advantage, or the helper's proficiency and rank.
+
+    A lent proficiency makes the check count as proficient (no untrained penalty, no
+    harder class for a missing skill affinity) and adds the helper's rank bonus; a check
+    carries one rank bonus, so the higher rank applies.
+    """
+    if mode == "advantage":
+        lent = Assist(helper, "advantage", relevant)
+        return replace(request, advantage=True, assists=(*request.assists, lent))
+    if mode != "proficiency":
+        raise InvalidInput("mode", mode, "one of " + ", ".join(ASSIST_MODES))
+    if request.target is not None:
+        raise InvalidInput(
+            "request", f"target {request.target}", "a check built from a score to lend a rank to"
+        )
+    if rank is None:
+        raise InvalidInput("assist.rank", None, "the helper's rank (1 to 6)")
+    lent = Assist(helper, "proficiency", relevant, rank)
+    return replace(
+        request,
+        rank=max(request.rank or 0, rank),
+        has_skill_affinity=True,
+        untrained_penalty=0,
+        assists=(*request.assists, lent),
+    )
 
 
 def assist(
@@ -52,13 +77,11 @@ def assist(
     proficiency: str | None = None,
     cat: Catalogue | None = None,
 ) -> CheckRequest:
-    """The request with ``helper``'s help: advantage, or their rank and proficiency.
+    """The request with ``helper``'s help: advantage, or their rank and proficiency (``lend``).
 
     ``affinity`` or ``proficiency`` names what the check uses; with neither, the
     affinity of the request's own characteristic. The helper must hold it and be
-    able to act. A lent proficiency makes the check count as proficient (no
-    untrained penalty, no harder class for a missing skill affinity) and adds the
-    helper's rank bonus; a check carries one rank bonus, so the higher rank applies.
+    able to act.
     """
     c = cat or catalogue()
     if mode not in ASSIST_MODES:
@@ -66,25 +89,12 @@ def assist(
     if not helper.can_act:
         state = "dead" if helper.dead else "unconscious"
         raise RuleViolation(RULE, f"{helper.name} is {state} and can make no actions")
-    relevant, holds = _relevant(helper, request, affinity, proficiency, c)
+    relevant, key = needed(request, affinity, proficiency, c)
+    holds = proficiency in helper.proficiencies if key is None else helper.has_affinity(key, c)
     if not holds:
         raise RuleViolation(
             RULE,
             f"{helper.name} does not hold the {relevant}; only a character with the "
             "relevant affinity or proficiency can assist",
         )
-    if mode == "advantage":
-        lent = Assist(helper.name, "advantage", relevant)
-        return replace(request, advantage=True, assists=(*request.assists, lent))
-    if request.target is not None:
-        raise InvalidInput(
-            "request", f"target {request.target}", "a check built from a score to lend a rank to"
-        )
-    lent = Assist(helper.name, "proficiency", relevant, helper.rank)
-    return replace(
-        request,
-        rank=max(request.rank or 0, helper.rank),
-        has_skill_affinity=True,
-        untrained_penalty=0,
-        assists=(*request.assists, lent),
-    )
+    return lend(request, helper.name, mode, relevant, helper.rank)

@@ -193,10 +193,39 @@ class Character(BaseModel):
         """Fate never exceeds the LCK bonus, plus an origin's bonus point (ruling)."""
         return characteristic_bonus(self.lck) + (cat or catalogue()).origin(self.origin).bonus_fate
 
-    def edge_rules(self, cat: Catalogue | None = None) -> list[EdgeRule]:
+    def edge_rules(self, cat: Catalogue | None = None) -> list[tuple[str, EdgeRule]]:
+        """Every trait and soul edge the character has, with its owner's name."""
         c = cat or catalogue()
-        rules: list[EdgeRule] = [e for t in self.traits(c) for e in t.edges]
-        return rules + list(c.soul(self.soul).edges)
+        soul = c.soul(self.soul)
+        rules = [(t.name, e) for t in self.traits(c) for e in t.edges]
+        return rules + [(soul.name, e) for e in soul.edges]
+
+    def edges(
+        self,
+        code: str,
+        affinity: str | None = None,
+        situations: Iterable[str] = (),
+        cat: Catalogue | None = None,
+    ) -> list[tuple[str, EdgeRule]]:
+        """(owner, rule) for each edge a check against ``code`` meets (worn armour counts)."""
+        sits = set(situations) | ({"armoured"} if self.wearing_armour else set())
+        return [
+            (owner, rule)
+            for owner, rule in self.edge_rules(cat)
+            if (not rule.characteristics or code in rule.characteristics)
+            and (rule.affinity is None or rule.affinity == affinity)
+            and (rule.situation is None or rule.situation in sits)
+        ]
+
+    def situations(self, cat: Catalogue | None = None) -> dict[str, str]:
+        """The situation keys the traits and soul react to, labelled (worn armour is automatic)."""
+        found: dict[str, str] = {}
+        for owner, rule in self.edge_rules(cat):
+            if rule.situation and rule.situation != "armoured":
+                where = f" on {'/'.join(rule.characteristics)}" if rule.characteristics else ""
+                label = f"{rule.situation.replace('-', ' ')}: {owner} ({rule.edge}{where})"
+                found[rule.situation] = label
+        return found
 
     # building checks ------------------------------------------------------------
     def check(
@@ -242,14 +271,7 @@ class Character(BaseModel):
         skill = affinity is not None and c.affinity(affinity).kind == "skill"
         has = self.has_affinity(affinity, c) if affinity else self.has_affinity(code.lower(), c)
         held = proficient or (proficiency is not None and proficiency in self.proficiencies)
-        sits = set(situations) | ({"armoured"} if self.wearing_armour else set())
-        for rule in self.edge_rules(c):
-            if rule.characteristics and code not in rule.characteristics:
-                continue
-            if rule.affinity is not None and rule.affinity != affinity:
-                continue
-            if rule.situation is not None and rule.situation not in sits:
-                continue
+        for _, rule in self.edges(code, affinity, situations, c):
             advantage |= rule.edge == "advantage"
             disadvantage |= rule.edge == "disadvantage"
         disadvantage |= self.cursed

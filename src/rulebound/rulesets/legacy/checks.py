@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
+
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance
+from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.rules import (
     DEFAULT_AFFINITY_BONUS,
@@ -44,6 +47,8 @@ ASSIST_MODES: tuple[str, ...] = ("advantage", "proficiency")
 class Assist:
     """Who assisted a check and how; the helper never rolls (see ``assist``)."""
 
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
     helper: str
     mode: AssistMode
     relevant: str
@@ -58,7 +63,13 @@ class Assist:
 
 @dataclass(frozen=True, slots=True)
 class CheckRequest:
-    """Everything that shapes one check. ``target`` (if given) is the final number to roll under."""
+    """Everything that shapes one check. ``target`` (if given) is the final number to roll under.
+
+    It is also the request's JSON model: ``request_from_json`` validates it with pydantic
+    (every field typed, unknown keys refused) and then runs the checks below.
+    """
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     score: int = 0
     bonus: int | None = None
@@ -150,19 +161,28 @@ def _rank_label(req: CheckRequest) -> str:
     return f"rank bonus (rank {req.rank}{helper})"
 
 
+T = TypeVar("T")
+
+
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def from_json(model: type[T], data: Any, root: str) -> T:
+    """``model`` (a dataclass with ``__pydantic_config__``) from JSON; errors name each field."""
+    if not isinstance(data, Mapping):
+        raise InvalidInput(root, data, "a JSON object")
+    adapter: TypeAdapter[T] = _ADAPTERS.get(model) or _ADAPTERS.setdefault(
+        model, TypeAdapter(model)
+    )
+    try:
+        return adapter.validate_python(dict(data))
+    except ValidationError as exc:
+        raise input_error(exc, root=root) from None
+
+
 def request_from_json(data: Mapping[str, Any]) -> CheckRequest:
     """Rebuild a request from its JSON form (as ``to_jsonable`` writes it)."""
-    fields = dict(data)
-    raw = fields.pop("assists", ())
-    if not isinstance(raw, list | tuple):
-        raise InvalidInput("assists", raw, "a list of assists")
-    try:
-        assists = tuple(a if isinstance(a, Assist) else Assist(**a) for a in raw)
-        return CheckRequest(**fields, assists=assists)
-    except TypeError as exc:
-        raise InvalidInput(
-            "request", dict(data), f"the fields of a check request ({exc})"
-        ) from None
+    return from_json(CheckRequest, data, "request")
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from rulebound.rulesets.legacy.fate import spend_fate as pay_fate
 from rulebound.rulesets.legacy.rules import (
     DEATH_SAVE_DIE,
     DEATH_SAVE_LIMIT,
+    DEFAULT_AFFINITY_BONUS,
     DEFAULT_SCALE,
     death_save_points,
 )
@@ -225,3 +226,37 @@ def death_save(
     save_record = DeathSave(face, ds, df, Provenance.of(rec.describe(), rec.draws))
     after = current.model_copy(update=update)
     return Change(after, tuple(events), tuple(results)), save_record
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """One combatant's initiative, rolled as the character, and the character after it."""
+
+    key: str
+    entry: InitiativeEntry
+    surprised: bool
+    after: Character
+
+
+def initiative_as(
+    combatants: list[tuple[str, Character, bool]],
+    source: RandomSource,
+    scale: str = DEFAULT_SCALE,
+    affinity_bonus: str = DEFAULT_AFFINITY_BONUS,
+) -> list[Rolled]:
+    """Each (key, character, surprised) rolls INI as the character: fatigue, affinity rank and
+    traits apply, a curse is spent, an unconscious one fails; the surprised save at Difficult."""
+    rolled = []
+    for key, char, surprised in combatants:
+        level = "difficult" if surprised else "challenging"
+        check = char.check("INI", difficulty=level, scale=scale, affinity_bonus=affinity_bonus)
+        change = roll_as(char, check, source)
+        entry = InitiativeEntry(Combatant.of(char), change.results[0].degrees, change.results[0])
+        rolled.append(Rolled(key, entry, surprised, change.character))
+    return rolled
+
+
+def ordered(rolled: list[Rolled]) -> list[Rolled]:
+    """``order`` over rolled combatants."""
+    by_entry = {id(r.entry): r for r in rolled}
+    return [by_entry[id(e)] for e in order([r.entry for r in rolled])]

@@ -6,10 +6,12 @@ malformed race fails with a ``ContentError`` naming the field, whoever wrote it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache, wraps
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -181,6 +183,18 @@ class Soul(_Model):
     powers: tuple[SoulPower, ...] = ()
     absorb_days: DiceExpr | None = None
 
+    def limits(self, races: Mapping[str, Race]) -> list[str]:
+        """Who may take it, in words ("only Human, Feral", "no engineer")."""
+        names = [
+            ", ".join(races[r].name for r in group) for group in (self.races, self.forbidden_races)
+        ]
+        words = [
+            f"{lead} {text}" for lead, text in zip(("only", "not"), names, strict=True) if text
+        ]
+        return words + (
+            ["no " + ", ".join(self.forbidden_classes)] if self.forbidden_classes else []
+        )
+
 
 class Affinity(_Model):
     key: str = Field(min_length=1)
@@ -320,8 +334,46 @@ def _keyed(source: str, items: tuple[K, ...]) -> dict[str, K]:
     return out
 
 
-@cache
+_ACTIVE: ContextVar[Catalogue | None] = ContextVar("legacy_catalogue", default=None)
+
+
 def catalogue() -> Catalogue:
+    """The content in use: a game's homebrew catalogue while it runs (``using``), else built-in."""
+    return _ACTIVE.get() or builtin_catalogue()
+
+
+@contextmanager
+def using(cat: Catalogue) -> Iterator[None]:
+    """Run with ``cat`` as the catalogue every rule reads (a homebrew race among them)."""
+    token = _ACTIVE.set(cat)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+C = TypeVar("C", bound=type)
+
+
+def scoped(cls: C) -> C:
+    """Run each public method of ``cls`` with its instance's ``catalogue`` in use."""
+    for name, method in list(vars(cls).items()):
+        if callable(method) and not name.startswith("_"):
+            setattr(cls, name, _scoped(method))
+    return cls
+
+
+def _scoped(method: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with using(self.catalogue):
+            return method(self, *args, **kwargs)
+
+    return run
+
+
+@cache
+def builtin_catalogue() -> Catalogue:
     """The built-in content, loaded and checked once."""
     chars = load_packaged(_PACKAGE, "characteristics.toml", CharacteristicsFile)
     pairs = {p.primary.code: p.secondary.code for p in chars.pair}
@@ -354,4 +406,4 @@ def catalogue() -> Catalogue:
 def load_homebrew_race(path: Path, base: Catalogue | None = None) -> Catalogue:
     """Validate a GM's race file (one race at the top level) and add it to the catalogue."""
     race = load_file(path, Race)
-    return (base or catalogue()).with_race(race, str(path))
+    return (base or builtin_catalogue()).with_race(race, str(path))

@@ -7,6 +7,7 @@ when the draft starts, before any die is rolled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rulebound.core.errors import InvalidInput, RuleViolation
@@ -59,6 +60,32 @@ def _index(value: str, text: str) -> int:
         return int(value)
     except ValueError:
         raise InvalidInput("assign", value, f"a roll index (whole number) in {text!r}") from None
+
+
+class ResumeSource:
+    """Replays a creation's draws so far, then draws new faces from ``live`` (if any)."""
+
+    def __init__(self, draws: Sequence[Draw], live: RandomSource | None) -> None:
+        self._draws = tuple(draws)
+        self._live = live
+        self.made: list[Draw] = []
+
+    def draw(self, sides: int) -> int:
+        index = len(self.made)
+        if index < len(self._draws):
+            held = self._draws[index]
+            if held.sides != sides:
+                raise InvalidInput("state.draws", index, f"a d{sides} at draw {index}")
+            face = held.face
+        elif self._live is None:
+            raise InvalidInput("state", "(too few draws)", "the state of the last step")
+        else:
+            face = self._live.draw(sides)
+        self.made.append(Draw(sides, face))
+        return face
+
+    def describe(self) -> dict[str, object]:
+        return self._live.describe() if self._live is not None else {"kind": "replay"}
 
 
 def roll_dice(rec: RandomSource, count: int, sides: int) -> tuple[int, ...]:

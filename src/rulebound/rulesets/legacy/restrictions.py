@@ -1,14 +1,16 @@
-"""Who may take which soul: each refusal is a RuleViolation naming the soul's restriction."""
+"""Who may take which soul (each refusal a RuleViolation naming it), and whole-sheet validation."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any
 
-from rulebound.core.errors import RuleViolation
-from rulebound.rulesets.legacy.content import Catalogue, catalogue
+from pydantic import ValidationError
 
-if TYPE_CHECKING:
-    from rulebound.rulesets.legacy.character import Character
+from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.rulesets.content import input_error
+from rulebound.rulesets.legacy.character import LOCATIONS, Character
+from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
 
 
 def check_soul(
@@ -37,3 +39,87 @@ def check_character(char: Character, cat: Catalogue | None = None) -> Character:
     if char.absorbed_soul is not None:
         c.soul(char.absorbed_soul)
     return char
+
+
+def validated(sheet: Mapping[str, Any], cat: Catalogue | None = None) -> Character:
+    """A sheet (JSON) as a character: its shape, content keys, soul restriction and tracks.
+
+    Every problem of the shape is reported at once, each naming its dotted field.
+    """
+    if not isinstance(sheet, Mapping):
+        raise InvalidInput("sheet", sheet, "a JSON object (a Legacy character file)")
+    raise_all(_shape(sheet))
+    try:
+        char = Character.model_validate(dict(sheet))
+    except ValidationError as exc:
+        raise input_error(exc, root="sheet") from None
+    return checked(char, cat)
+
+
+def checked(char: Character, cat: Catalogue | None = None) -> Character:
+    """A character whose race, origin, soul and affinities exist, allowed and within its tracks."""
+    c = cat or catalogue()
+    problems: list[InvalidInput] = []
+    for kind, key, table in (
+        ("race", char.race, c.races),
+        ("origin", char.origin, c.origins),
+        ("soul", char.soul, c.souls),
+    ):
+        if key not in table:
+            problems.append(InvalidInput(kind, key, "one of " + ", ".join(sorted(table))))
+    for key in char.affinities:
+        if key not in c.affinities:
+            expected = "one of " + ", ".join(sorted(c.affinities))
+            problems.append(InvalidInput("affinities", key, expected))
+    if char.absorbed_soul is not None and char.absorbed_soul not in c.souls:
+        problems.append(
+            InvalidInput("absorbed_soul", char.absorbed_soul, "one of " + ", ".join(c.souls))
+        )
+    raise_all(problems)
+    try:
+        check_soul(char.soul, char.race, char.char_class, c)
+    except RuleViolation as exc:
+        raise InvalidInput(
+            "soul", char.soul, f"a soul the {exc.rule} allows: {exc.detail}"
+        ) from None
+    limits = (
+        ("wounds", char.wounds, char.max_wounds, "max wounds (the STM score)"),
+        ("fate", char.fate, char.fate_cap(c), "the LCK bonus (plus an origin's bonus point)"),
+    )
+    for name, value, cap, what in limits:
+        if value is not None and not 0 <= value <= cap:
+            problems.append(InvalidInput(name, value, f"0 to {cap}, {what}"))
+    if char.rest_points is not None and char.rest_points < 0:
+        problems.append(InvalidInput("rest_points", char.rest_points, "0 or more"))
+    for loc, points in char.critical.items():
+        if points < 0:
+            problems.append(InvalidInput(f"critical.{loc}", points, "critical damage of 0 or more"))
+    raise_all(problems)
+    return char
+
+
+def _shape(sheet: Mapping[str, Any]) -> list[InvalidInput]:
+    """Name the field for the problems the model's whole-object validator would report."""
+    problems: list[InvalidInput] = []
+    scores = sheet.get("scores")
+    if isinstance(scores, Mapping):
+        problems += [
+            InvalidInput(f"scores.{code}", None, "a score for every characteristic")
+            for code in CHARACTERISTICS
+            if code not in scores
+        ]
+        for code, value in scores.items():
+            if code not in CHARACTERISTICS:
+                expected = "one of " + ", ".join(CHARACTERISTICS)
+                problems.append(InvalidInput(f"scores.{code}", code, expected))
+            elif isinstance(value, int) and value < 0:
+                problems.append(InvalidInput(f"scores.{code}", value, "a score of 0 or more"))
+    for track in ("critical", "armour"):
+        held = sheet.get(track)
+        if isinstance(held, Mapping):
+            problems += [
+                InvalidInput(f"{track}.{loc}", loc, "one of " + ", ".join(LOCATIONS))
+                for loc in held
+                if loc not in LOCATIONS
+            ]
+    return problems

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.base import Variant
+from rulebound.rulesets.contract import Variant
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 
 
@@ -79,6 +79,12 @@ SCALE_VARIANT = Variant(
     choices=tuple(SCALES),
     default=DEFAULT_SCALE,
     summary="How characteristics (about 20-45) meet the check die; the text as written is a d20.",
+    label="How a characteristic meets the die",
+    choice_labels=(
+        "as written: a d20 against the full score",
+        "a d100 against the score (modifiers x5)",
+        "a d20 against half the score",
+    ),
 )
 
 AFFINITY_BONUSES: tuple[str, ...] = ("rank-table", "five-per-rank")
@@ -92,7 +98,11 @@ AFFINITY_BONUS_VARIANT = Variant(
         "What an affinity or proficiency adds: the rank bonus table (+2/+4/+6) or the "
         "affinity section's '5 times their Rank'."
     ),
+    label="What an affinity or proficiency adds",
+    choice_labels=("the rank bonus table (+2/+4/+6)", "5 times the rank"),
 )
+
+VARIANTS: tuple[Variant, ...] = (SCALE_VARIANT, AFFINITY_BONUS_VARIANT)
 
 DEATH_SAVE_TARGET = 10
 DEATH_SAVE_DIE = 20

@@ -5,19 +5,14 @@ from rulebound.rulesets.rainwall.odds import RainwallOdds, check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest, parse_request
 from rulebound.rulesets.rainwall.roll import RainwallResult, reallocate, roll_check
 from rulebound.rulesets.rainwall.rules import Degree, Options
-from rulebound.rulesets.rainwall.ruleset import RULESET, RainwallRuleset
-from rulebound.rulesets.rainwall.table import TABLE
 
 __all__ = [
-    "RULESET",
-    "TABLE",
     "Alternative",
     "Degree",
     "Options",
     "RainwallOdds",
     "RainwallRequest",
     "RainwallResult",
-    "RainwallRuleset",
     "alternatives",
     "check_odds",
     "optimal_allocation",

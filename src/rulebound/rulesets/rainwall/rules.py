@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.base import Variant
+from rulebound.rulesets.contract import Variant
 
 DIE_SIDES = 10
 MIN_SCORE, MAX_SCORE = 1, 10
@@ -73,18 +73,24 @@ VARIANTS: tuple[Variant, ...] = (
         tuple(SuccessFace),
         SuccessFace.AT_OR_UNDER,
         "Whether a die equal to the skill succeeds (the worked example) or only lower faces do.",
+        label="A die equal to the skill",
+        choice_labels=("succeeds (as in the worked example)", "fails: only lower faces succeed"),
     ),
     Variant(
         "miss-ios",
         tuple(MissIos),
         MissIos.CONTINUOUS,
         "IoS of a miss: continuous gives 0 for missing by one; skip-zero gives -1.",
+        label="IoS of a check that misses by one",
+        choice_labels=("0 (the scale runs on)", "-1 (there is no IoS 0)"),
     ),
     Variant(
         "barely",
         tuple(BarelyRule),
         BarelyRule.ALWAYS,
         "Whether a success that needed bonus points is Barely Succeeding even at IoS 3+.",
+        label="A success that needed bonus points",
+        choice_labels=("is always Barely Succeeding", "can still be a Critical Success"),
     ),
 )
 

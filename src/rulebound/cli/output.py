@@ -1,0 +1,102 @@
+"""The CLI's edges: printing, reading and writing JSON files, and turning errors into exit 2.
+
+This is the only module that writes to the terminal or to files for the CLI.
+Files are written atomically (a temporary file in the same folder, then a rename),
+so an interrupted ``--save`` never leaves half a character sheet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from rulebound.core.canonical import to_jsonable
+from rulebound.core.errors import InvalidForm, InvalidInput, RuleboundError
+
+SEED_HELP = "Seed for a reproducible roll; without it, faces come from OS entropy."
+JSON_HELP = "Print one JSON object instead of text."
+
+
+def emit_json(value: Any) -> None:
+    """Print exactly one JSON document on stdout (no colour, no wrapping)."""
+    sys.stdout.write(json.dumps(to_jsonable(value), indent=2, ensure_ascii=False) + "\n")
+
+
+def emit_text(text: str) -> None:
+    click.echo(text)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    raise SystemExit(code)
+
+
+def error_text(exc: RuleboundError) -> str:
+    """One problem on one line; several, one per line under a heading."""
+    if isinstance(exc, InvalidForm):
+        return f"{len(exc.problems)} problems:\n" + "\n".join(
+            "  " + str(problem) for problem in exc.problems
+        )
+    return str(exc)
+
+
+@contextmanager
+def rule_errors(flags: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Turn the library's own errors into a message on stderr and exit status 2.
+
+    ``flags`` maps field names to the options that set them, so an error says ``--dr``
+    where the game's field is ``dr``.
+    """
+    try:
+        yield
+    except InvalidInput as exc:
+        fail(error_text(as_flags(exc, flags or {})))
+    except RuleboundError as exc:
+        fail(error_text(exc))
+
+
+def as_flags(exc: InvalidInput, flags: Mapping[str, str]) -> InvalidInput:
+    problems = exc.problems if isinstance(exc, InvalidForm) else (exc,)
+    renamed = []
+    for problem in problems:
+        head, dot, rest = problem.field.partition(".")
+        flag = flags.get(problem.field) or flags.get(head)
+        if flag is None:
+            renamed.append(problem)
+            continue
+        field = flag if flags.get(problem.field) else flag + dot + rest
+        renamed.append(InvalidInput(field, problem.value, problem.expected, tip=problem.tip))
+    return renamed[0] if len(renamed) == 1 else InvalidForm(renamed)
+
+
+def read_json_file(path: Path, what: str = "file") -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        fail(f"{what} {path}: cannot read it ({exc.strerror})")
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        fail(f"{what} {path}: not a JSON file ({exc})")
+
+
+def write_json_file(path: Path, value: Any) -> None:
+    """Write ``value`` as JSON to ``path`` atomically."""
+    text = json.dumps(to_jsonable(value), indent=2, ensure_ascii=False) + "\n"
+    folder = path.resolve().parent
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

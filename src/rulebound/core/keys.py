@@ -1,0 +1,42 @@
+"""Keys as people type them: "Deep Dark", "deep_dark" and "deep-dark" are one key.
+
+Content names, choices and CLI values are matched through ``key_of`` so a user
+never has to guess the case or the separator a data file happens to use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
+from rulebound.core.errors import InvalidInput
+
+V = TypeVar("V")
+SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def key_of(text: str) -> str:
+    """Lower case, separators as single dashes, no dashes at the ends."""
+    return SEPARATORS.sub("-", text.strip().casefold()).strip("-")
+
+
+def find_key(keys: Iterable[str], given: str) -> str | None:
+    """The key among ``keys`` that ``given`` names, exactly or by ``key_of``; None if none."""
+    candidates = list(keys)
+    if given in candidates:
+        return given
+    wanted = key_of(given)
+    for key in candidates:
+        if key_of(key) == wanted:
+            return key
+    return None
+
+
+def lookup(mapping: Mapping[str, V], given: str, field: str, what: str) -> V:
+    """``mapping[given]`` matched by ``find_key``, or InvalidInput listing what exists."""
+    key = find_key(mapping, given)
+    if key is None:
+        known = ", ".join(sorted(mapping))
+        raise InvalidInput(field, given, f"{what}: {known}" if known else f"{what} (none exist)")
+    return mapping[key]

@@ -1,0 +1,504 @@
+"""The one contract every game implements; every front end is generic over it.
+
+A game subclasses ``Game``: its key, title and rules variants; the fields of a
+raw request and how to turn them into a request; ``roll``, ``chances``, the
+follow-ups a result offers, ``follow`` and the ``card`` of a result. A game
+with characters adds a ``Sheets`` subclass (validate, edit, the roll dialog, the
+request a sheet makes, what a result does to the sheet). Everything else a
+front end does (forms, records and replay, the CLI, text, the web table,
+Discord, ``verify``) is written once in ``rulebound.rulesets.plays``,
+``rulebound.rulesets.forms``, ``rulebound.cli`` and ``rulebound.web``.
+
+A result chain is stored as *records*, each ``{"kind": ..., **params, "draws":
+[[sides, face], ...]}``: ``{"kind": "roll", **dump(request), ...}`` for the roll,
+then ``{"kind": action, **params, ...}`` for each follow-up, with ``params`` as
+``follow_params`` normalised them. Replaying a chain feeds back exactly those draws and refuses
+surplus or missing ones (``plays.replay``), so a card is always recomputed,
+never trusted from storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.random_source import RandomSource
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.grid import OddsGrid
+
+FieldKind = Literal["select", "multiselect", "int", "bool", "text", "dice", "sheet"]
+"""``dice`` means: choose dice on the result card (by index); the value is a list of ints.
+``sheet`` is another character's sheet as JSON (a helper, the opposed side): the CLI reads it
+from a file, the web table offers the table's characters; the game gets the sheet mapping."""
+
+Sheet = dict[str, Any]
+"""A character sheet as JSON: the CLI's character file format."""
+
+Record = dict[str, Any]
+"""What rebuilds one step of a result chain: the request or the follow-up's params, and draws."""
+
+Variants = Mapping[str, str]
+"""The table's chosen rules variants, validated and complete (``variants.resolve``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One input of a form; ``name`` is the key the form posts back (dotted when nested).
+
+    ``flag`` is its CLI option (``--flag``; by default the name with dashes) and
+    ``aliases`` older spellings that keep working. A ``required`` field has no silent
+    default: leaving it out is an error that names it.
+    """
+
+    name: str
+    label: str
+    kind: FieldKind
+    choices: tuple[Choice, ...] = ()
+    default: str | int | bool | tuple[str, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+    group: str = ""
+    required: bool = False
+    multiline: bool = False
+    flag: str = ""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def cli_flag(self) -> str:
+        return self.flag or self.name.replace("_", "-").replace(".", "-")
+
+    @property
+    def repeated(self) -> bool:
+        return self.kind in ("multiselect", "dice")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named rules option: the alternative reading of an ambiguous rule."""
+
+    key: str
+    choices: tuple[str, ...]
+    default: str
+    summary: str
+    label: str = ""
+    """The variant in words ("Which banes risk the gear"); the key when empty."""
+    choice_labels: tuple[str, ...] = ()
+    """One label per choice, in order; the choices themselves when empty."""
+
+    def words(self, choice: str) -> str:
+        if choice in self.choices and len(self.choice_labels) == len(self.choices):
+            return self.choice_labels[self.choices.index(choice)]
+        return choice
+
+
+# --- chances -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One of the game's named outcomes and its exact chance."""
+
+    key: str
+    label: str
+    probability: Fraction
+    success: bool
+    """Whether this outcome counts as the check succeeding."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """A named figure beside the outcomes: E[successes], P(bane), P(success) if pushed..."""
+
+    key: str
+    label: str
+    value: Fraction
+    kind: Literal["probability", "expectation"] = "probability"
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Another exact distribution of the same roll (IoS, successes before a spend...)."""
+
+    key: str
+    label: str
+    values: tuple[tuple[str, Fraction], ...]
+    """(value as text, chance) in order; the chances sum to 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """Exact odds before rolling: the outcomes (summing to exactly 1) and named extras.
+
+    P(success) is derived from the outcomes, so it cannot disagree with them.
+    """
+
+    outcomes: tuple[Outcome, ...]
+    extras: tuple[Extra, ...] = ()
+    breakdowns: tuple[Breakdown, ...] = ()
+    success_label: str = "success"
+    outcome_name: str = "outcomes"
+    """What the outcomes are called in JSON ("successes", "degrees", "bands")."""
+
+    def __post_init__(self) -> None:
+        total = sum((o.probability for o in self.outcomes), Fraction(0))
+        if total != 1:
+            raise ValueError(f"chances: outcomes sum to {total}, not 1")
+        for breakdown in self.breakdowns:
+            part = sum((p for _, p in breakdown.values), Fraction(0))
+            if part != 1:
+                raise ValueError(f"chances: {breakdown.key} sums to {part}, not 1")
+        keys = [o.key for o in self.outcomes]
+        names = [e.key for e in self.extras] + [b.key for b in self.breakdowns]
+        for group in (keys, names):
+            if len(set(group)) != len(group):
+                raise ValueError(f"chances: repeated keys in {group}")
+
+    @property
+    def success(self) -> Fraction:
+        return sum((o.probability for o in self.outcomes if o.success), Fraction(0))
+
+    def extra(self, key: str) -> Fraction:
+        for extra in self.extras:
+            if extra.key == key:
+                return extra.value
+        raise KeyError(key)
+
+    def outcome(self, key: str) -> Fraction:
+        for outcome in self.outcomes:
+            if outcome.key == key:
+                return outcome.probability
+        raise KeyError(key)
+
+    def as_mapping(self) -> dict[str, Fraction]:
+        """Label to chance: success first, then every outcome, then the probability extras."""
+        mapping = {self.success_label: self.success}
+        mapping |= {o.label: o.probability for o in self.outcomes}
+        mapping |= {e.label: e.value for e in self.extras if e.kind == "probability"}
+        return mapping
+
+
+# --- views ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DieView:
+    label: str
+    sides: int
+    face: int
+    marks: tuple[str, ...] = ()
+    state: str = "rolled"
+    history: tuple[int, ...] = ()
+    role: str = ""
+    selectable: bool = False
+    """True when a follow-up lets the player pick this die (a push may reroll it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionView:
+    """A follow-up (or a sheet or table action), with the exact odds that inform it.
+
+    ``spends`` names the scarce thing it uses up or risks ("1 fate point", "damage
+    and gear"), so a front end asks before spending; ``available`` is False (with
+    ``reason``) for an option the rules allow but that cannot change the outcome.
+    """
+
+    key: str
+    label: str
+    fields: tuple[Field, ...] = ()
+    advice: tuple[str, ...] = ()
+    spends: str = ""
+    available: bool = True
+    reason: str = ""
+
+
+FollowUp = ActionView
+
+
+@dataclass(frozen=True, slots=True)
+class FollowFlag:
+    """A CLI option that takes a follow-up after the roll (``--reroll 0,1``, ``--luck spend``).
+
+    Each use of the option is one follow-up, its value given to ``field`` (none: the value
+    only says to take it; ``default`` or empty: the follow-up's own defaults). With
+    ``gather``, all uses together make one follow-up whose ``field`` gets the list.
+    """
+
+    flag: str
+    action: str
+    field: str = ""
+    help: str = ""
+    gather: bool = False
+    skip: tuple[str, ...] = ()
+    """Values that mean "do not take it" (``--luck keep``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A result as any viewer sees it, in the ruleset's own words."""
+
+    title: str
+    outcome: str
+    succeeded: bool | None
+    dice: tuple[DieView, ...] = ()
+    modifiers: tuple[str, ...] = ()
+    steps: tuple[str, ...] = ()
+    details: tuple[str, ...] = ()
+    actions: tuple[ActionView, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A roll or follow-up, ready to store: its record, its card, and the sheet after it.
+
+    ``sheet`` is None when the play changes nothing on the sheet. The store writes
+    the log entry and the new sheet in one transaction.
+    """
+
+    record: Record
+    card: Card
+    sheet: Sheet | None = None
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SheetView:
+    """A sheet as an editable form, plus the state tracks worth showing at a glance."""
+
+    fields: tuple[Field, ...]
+    values: Mapping[str, Any] = field(default_factory=dict)
+    tracks: tuple[tuple[str, str], ...] = ()
+    """(label, value) pairs such as ("Damage", "2 / 4") or ("Fate", "3")."""
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlay:
+    """A play that touches several sheets at once (initiative order, an extended check)."""
+
+    record: Record
+    card: Card
+    sheets: Mapping[str, Sheet] = field(default_factory=dict)
+    """New sheets by character id, for only the characters the play changed."""
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CreationStep:
+    """One page of a guided character creation; post ``state`` back with the form."""
+
+    title: str
+    fields: tuple[Field, ...]
+    state: Mapping[str, Any]
+    notes: tuple[str, ...] = ()
+    sheet: Sheet | None = None
+    """The finished sheet, on the last step only."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContentTable:
+    """One list of a game's content (skills, races, tricks...) for ``rulebound content``."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+# --- the contract --------------------------------------------------------------------
+
+Req = TypeVar("Req")
+Res = TypeVar("Res")
+
+
+def _missing(owner: object, name: str) -> NotImplementedError:
+    return NotImplementedError(f"{type(owner).__name__} must implement {name}")
+
+
+class Sheets(Generic[Req, Res]):
+    """A game's characters: the sheet file, its edit form, and rolling from it.
+
+    Subclasses implement the first six methods; by default a follow-up needs nothing
+    from the sheet and no result changes it.
+    """
+
+    choice_fields: tuple[Field, ...] = ()
+    """Every input a roll from a sheet may take, sheet-independent (CLI options); the web
+    dialog is ``dialog(sheet)``, the same inputs with the sheet's own choices."""
+
+    def validate(self, sheet: Mapping[str, Any]) -> Sheet:
+        """The normalised sheet, or InvalidForm naming every bad (dotted) field at once."""
+        raise _missing(self, "validate")
+
+    def new(self, name: str) -> Sheet:
+        raise _missing(self, "new")
+
+    def view(self, sheet: Sheet) -> SheetView:
+        raise _missing(self, "view")
+
+    def edit(self, sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
+        """Apply an edit form (keys are ``Field.name``s) and validate the result."""
+        raise _missing(self, "edit")
+
+    def dialog(self, sheet: Sheet) -> tuple[Field, ...]:
+        raise _missing(self, "dialog")
+
+    def request(self, sheet: Sheet, values: Mapping[str, Any], variants: Variants) -> Req:
+        """The check this sheet makes with the player's choices (``dialog`` field names)."""
+        raise _missing(self, "request")
+
+    def follow_params(
+        self, sheet: Sheet, result: Res, action: str, params: Mapping[str, Any]
+    ) -> Mapping[str, Any]:
+        """Add what the sheet holds to a follow-up's params, or refuse it (no fate left)."""
+        return params
+
+    def settle(self, sheet: Sheet, result: Res) -> Sheet | None:
+        """The sheet after ``result`` (a roll or a follow-up), or None when it is unchanged."""
+        return None
+
+
+class Game(Generic[Req, Res]):
+    """One game, written once. A game (built in or a plug-in) subclasses this.
+
+    Required: ``key``, ``title``, ``fields``, and ``request``, ``load``, ``dump``,
+    ``roll``, ``chances`` and ``card``. Everything else has a default: no odds-only
+    fields, no follow-ups, no sheets, tools, designer table or guided creation.
+    """
+
+    key: str = ""
+    """The stable identifier used in URLs, files and the CLI ("empty-reach")."""
+    title: str = ""
+    variants: tuple[Variant, ...] = ()
+    fields: tuple[Field, ...] = ()
+    """A raw request's inputs, with no sheet: what the CLI, the API and Discord ask for."""
+    odds_fields: tuple[Field, ...] = ()
+    """Inputs only an odds question takes (a push policy, the other side of an opposed roll)."""
+    follow_flags: tuple[FollowFlag, ...] = ()
+    cli_aliases: Mapping[str, tuple[str, ...]] = {}
+    """More spellings for the CLI's generic options (``{"chain": ("extended",)}``)."""
+    sheets: Sheets[Req, Res] | None = None
+
+    # requests and rolls
+
+    def request(self, values: Mapping[str, Any], variants: Variants) -> Req:
+        """A request from typed ``fields`` values (``forms.read``); InvalidInput names the field."""
+        raise _missing(self, "request")
+
+    def load(self, data: Mapping[str, Any]) -> Req:
+        """A request from ``dump``'s output (a roll record less ``kind`` and ``draws``)."""
+        raise _missing(self, "load")
+
+    def dump(self, request: Req) -> dict[str, Any]:
+        raise _missing(self, "dump")
+
+    def roll(self, request: Req, source: RandomSource) -> Res:
+        raise _missing(self, "roll")
+
+    def chances(self, request: Req) -> Chances:
+        raise _missing(self, "chances")
+
+    def odds(self, values: Mapping[str, Any], variants: Variants) -> Chances:
+        """An odds question from ``fields`` and ``odds_fields`` values."""
+        return self.chances(self.request(values, variants))
+
+    def card(self, result: Res) -> Card:
+        raise _missing(self, "card")
+
+    # follow-ups
+
+    def follow_ups(self, result: Res) -> tuple[ActionView, ...]:
+        return ()
+
+    def after_chances(self, result: Res) -> Chances | None:
+        """The odds from where a result stands (an extended check under way), if any."""
+        return None
+
+    def follow_params(self, result: Res, action: str, params: Mapping[str, Any]) -> Record:
+        """Validate and normalise a follow-up's params into what its record stores."""
+        raise self.no_follow_up(result, action)
+
+    def follow(
+        self, result: Res, action: str, params: Mapping[str, Any], source: RandomSource
+    ) -> Res:
+        """The new result (``params`` as ``follow_params`` returned them); never mutates."""
+        raise self.no_follow_up(result, action)
+
+    def no_follow_up(self, result: Res, action: str) -> InvalidInput | RuleViolation:
+        offered = [a.key for a in self.follow_ups(result)]
+        if not offered:
+            return RuleViolation("follow-up", "this result offers no follow-up")
+        return InvalidInput("action", action, "one of " + ", ".join(offered))
+
+    # tools
+
+    def grid(self, values: Mapping[str, Any], variants: Variants) -> OddsGrid:
+        """The designer table: success chances over the game's main axes (``values`` from
+        ``fields`` and ``odds_fields``, none required, pick the fixed knobs)."""
+        raise InvalidInput("--table", self.key, "a game with a designer table")
+
+    def with_content(self, path: Path) -> Game[Req, Res]:
+        """The game with a homebrew content file merged over its built-in content."""
+        raise InvalidInput("--content", str(path), f"nothing: {self.title} has no homebrew files")
+
+    def content(self) -> tuple[ContentTable, ...]:
+        return ()
+
+    def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
+        """Actions on a sheet outside any roll (Second Wind, a death save, a rest, repair)."""
+        return ()
+
+    def sheet_act(
+        self,
+        sheet: Sheet,
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> Play:
+        raise InvalidInput("action", action, f"a sheet action {self.title} offers (none)")
+
+    def table_actions(self) -> tuple[ActionView, ...]:
+        """Game-master tools over several characters (initiative, extended checks)."""
+        return ()
+
+    def table_act(
+        self,
+        sheets: Mapping[str, Sheet],
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> TablePlay:
+        raise InvalidInput("action", action, f"a game-master tool {self.title} offers (none)")
+
+    def tool_follow(
+        self,
+        chain: Sequence[Record],
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> Play:
+        """Follow up a chain a sheet or table action started (an extended check's next turn)."""
+        raise RuleViolation("follow-up", "this entry has no follow-up")
+
+    def tool_card(self, chain: Sequence[Record]) -> Card:
+        """Rebuild the card of a chain a sheet or table action started."""
+        kind = chain[0].get("kind") if chain else None
+        raise InvalidInput("record.kind", kind, f"a {self.title} roll")
+
+    def creation(
+        self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource
+    ) -> CreationStep | None:
+        """The next step of guided creation, or None when the game has no guided flow."""
+        return None

@@ -1,0 +1,246 @@
+"""Read form values by each field's kind, for every front end and every game.
+
+Browser forms post strings (and nothing at all for an unticked box), JSON
+clients post typed values, the CLI passes option strings; ``read`` accepts all
+three, turns each value into its field's kind (int, bool, a choice, a list),
+holds it to the field's bounds and choices, and reports every bad field of the
+form at once. Choices match case- and separator-insensitively ("deep dark" is
+``deep-dark``), and come back as the choice's own value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rulebound.core.errors import InvalidInput, raise_all
+from rulebound.core.keys import key_of
+from rulebound.rulesets.contract import Choice, Field
+
+TRUE_WORDS = frozenset({"on", "true", "1", "yes", "y"})
+FALSE_WORDS = frozenset({"off", "false", "0", "no", "n", ""})
+INT_PATTERN = re.compile(r"[+-]?\d{1,9}")
+MISSING = object()
+
+
+def read(
+    fields: Sequence[Field],
+    data: Mapping[str, Any],
+    *,
+    defaults: bool = True,
+    required: bool = True,
+) -> dict[str, Any]:
+    """Typed values by field name; a field left out takes its default (or is left out).
+
+    A ``required`` field left out or blank is an error (unless ``required`` is False, for
+    a designer table that only wants what was given); a missing ``bool`` is False.
+    Keys that name no field are ignored here (the game decides what it refuses).
+    """
+    values: dict[str, Any] = {}
+    problems: list[InvalidInput] = []
+    for field in unique(fields):
+        raw = data.get(field.name, MISSING)
+        try:
+            value = coerce(field, raw)
+        except InvalidInput as exc:
+            problems.append(exc)
+            continue
+        if value is MISSING:
+            if field.required and required:
+                problems.append(InvalidInput(field.name, None, required_text(field)))
+            elif field.kind == "bool":
+                values[field.name] = bool(field.default) if defaults else False
+            elif defaults and field.default is not None:
+                values[field.name] = _default(field)
+            continue
+        values[field.name] = value
+    raise_all(problems)
+    return values
+
+
+def unique(fields: Iterable[Field]) -> list[Field]:
+    """The first field of each name (a form may list one name in several groups)."""
+    seen: dict[str, Field] = {}
+    for field in fields:
+        if field.name in seen:
+            first = seen[field.name]
+            if first.choices or field.choices:
+                seen[field.name] = _merged(first, field)
+            continue
+        seen[field.name] = field
+    return list(seen.values())
+
+
+def _merged(first: Field, other: Field) -> Field:
+    return replace(first, choices=(*first.choices, *other.choices))
+
+
+def _default(field: Field) -> Any:
+    default = field.default
+    if field.repeated:
+        return list(default) if isinstance(default, tuple) else [default]
+    return default
+
+
+def required_text(field: Field) -> str:
+    return f"{what(field)} (required: {field.label or field.name} has no default)"
+
+
+def coerce(field: Field, raw: Any) -> Any:
+    """One field's value as its kind, or ``MISSING`` for left out or blank."""
+    if raw is MISSING or raw is None:
+        return MISSING
+    if field.repeated:
+        items = _items(field, raw)
+        if field.kind == "dice":
+            return [_int(field, item) for item in items]
+        return [_choice(field, item) for item in items]
+    if isinstance(raw, list | tuple):
+        if not raw:
+            return MISSING
+        raw = raw[-1]
+    if field.kind == "sheet":
+        if not isinstance(raw, Mapping):
+            raise InvalidInput(field.name, raw, what(field))
+        return dict(raw)
+    if field.kind == "bool":
+        return _bool(field, raw)
+    if isinstance(raw, str) and not raw.strip():
+        return MISSING
+    if field.kind == "int":
+        return _int(field, raw)
+    if field.kind == "select":
+        return _choice(field, raw)
+    if not isinstance(raw, str | int) or isinstance(raw, bool):
+        raise InvalidInput(field.name, raw, what(field))
+    return str(raw) if field.multiline else str(raw).strip()
+
+
+def _items(field: Field, raw: Any) -> list[Any]:
+    if isinstance(raw, str):
+        return [part for part in (p.strip() for p in raw.split(",")) if part]
+    if isinstance(raw, list | tuple):
+        items: list[Any] = []
+        for item in raw:
+            items += _items(field, item) if isinstance(item, str) else [item]
+        return items
+    if isinstance(raw, int) and not isinstance(raw, bool) and field.kind == "dice":
+        return [raw]
+    raise InvalidInput(field.name, raw, what(field))
+
+
+def _bool(field: Field, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return raw.strip().lower() in TRUE_WORDS
+    raise InvalidInput(field.name, raw, what(field))
+
+
+def _int(field: Field, raw: Any) -> int:
+    if isinstance(raw, bool):
+        raise InvalidInput(field.name, raw, what(field))
+    if isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, float) and raw.is_integer() and abs(raw) < 1e9:
+        value = int(raw)
+    elif isinstance(raw, str) and INT_PATTERN.fullmatch(raw.strip()):
+        value = int(raw.strip())
+    else:
+        raise InvalidInput(field.name, raw, what(field))
+    low, high = field.minimum, field.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InvalidInput(field.name, value, what(field))
+    return value
+
+
+def _choice(field: Field, raw: Any) -> str:
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise InvalidInput(field.name, raw, what(field))
+    text = str(raw).strip()
+    if not field.choices:
+        return text
+    found = choose(field.choices, text)
+    if found is None:
+        raise InvalidInput(field.name, text, what(field))
+    return found
+
+
+def choose(choices: Sequence[Choice], given: str) -> str | None:
+    """The choice ``given`` names: its value exactly, else by key, else by label."""
+    for choice in choices:
+        if choice.value == given:
+            return choice.value
+    wanted = key_of(given)
+    for choice in choices:
+        if key_of(choice.value) == wanted:
+            return choice.value
+    for choice in choices:
+        if key_of(choice.label) == wanted:
+            return choice.value
+    return None
+
+
+def what(field: Field) -> str:
+    """What a field accepts, in words."""
+    if field.kind == "bool":
+        return "yes or no (true/false)"
+    if field.kind == "sheet":
+        return "a character sheet (a JSON object; a character file in the CLI)"
+    if field.kind in ("int", "dice"):
+        low, high = field.minimum, field.maximum
+        noun = "die numbers" if field.kind == "dice" else "a whole number"
+        if low is not None and high is not None:
+            return f"{noun} from {low} to {high}"
+        if low is not None:
+            return f"{noun} of at least {low}"
+        if high is not None:
+            return f"{noun} of at most {high}"
+        return noun
+    if field.choices:
+        shown = [c.value for c in field.choices if c.value]
+        names = ", ".join(shown[:12]) + (
+            f" (and {len(shown) - 12} more)" if len(shown) > 12 else ""
+        )
+        many = "any of" if field.kind == "multiselect" else "one of"
+        return f"{many} {names}" if shown else "nothing (there is no choice yet)"
+    return "text"
+
+
+def parse_html_form(fields: Sequence[Field], data: Any) -> dict[str, Any]:
+    """A posted HTML form (``getlist``) as raw values ``read`` takes: lists where repeated."""
+    parsed: dict[str, Any] = {}
+    for field in unique(fields):
+        values = [v for v in data.getlist(field.name) if isinstance(v, str)]
+        if field.repeated:
+            parsed[field.name] = values
+        elif field.kind == "bool":
+            parsed[field.name] = any(v.strip().lower() in TRUE_WORDS for v in values)
+        elif values:
+            parsed[field.name] = values[-1]
+    return parsed
+
+
+def initial_values(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Current values for a form: the given ones, else each field's default."""
+    result = {}
+    for field in fields:
+        if field.name in values:
+            result[field.name] = values[field.name]
+        elif field.default is not None:
+            result[field.name] = field.default
+    return result
+
+
+def field_for_error(fields: Sequence[Field], error_field: str) -> str | None:
+    """The form field an ``InvalidInput.field`` points at (exact, or its dotted/spaced prefix)."""
+    names = [f.name for f in fields]
+    if error_field in names:
+        return error_field
+    for name in sorted(names, key=len, reverse=True):
+        if error_field.startswith((name + ".", name + " ", name + "[")):
+            return name
+    head = error_field.split(" ")[0].split(".")[0]
+    return head if head in names else None

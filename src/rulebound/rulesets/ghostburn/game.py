@@ -1,0 +1,243 @@
+"""Ghostburn behind the one game contract: requests, chances by band, the luck spend, the card.
+
+A roll record is ``{"kind": "roll", "request": {...}, "set_aside": [...], "draws"}``: the
+JSON request (``request.CheckPayload``: a sheet as it stood, less any item set aside, with
+skill, trick, DL and GM shift; or a raw check's bonuses, DL and Luck Point pool) and the
+items set aside. A luck spend is ``{"kind": "spend-luck", "bonus": N, "draws": []}``; the
+GM's ``regain-luck`` sheet action is ``{"kind": "regain-luck", "name", "points", "before"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.limits import DEFAULT_LIMITS
+from rulebound.core.random_source import RandomSource
+from rulebound.rulesets.contract import (
+    ActionView,
+    Card,
+    Chances,
+    ContentTable,
+    Field,
+    FollowFlag,
+    Game,
+    Play,
+    Record,
+    Sheet,
+    Variants,
+)
+from rulebound.rulesets.forms import coerce
+from rulebound.rulesets.ghostburn.card import REGAIN, SPEND, card_for, follow_ups, regain_card
+from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS
+from rulebound.rulesets.ghostburn.content import load_content
+from rulebound.rulesets.ghostburn.luck import with_luck
+from rulebound.rulesets.ghostburn.odds import SUCCESS_LABEL, chances
+from rulebound.rulesets.ghostburn.options import VARIANTS, Options
+from rulebound.rulesets.ghostburn.request import Check, difficulty_for, make_check, raw_candidates
+from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
+from rulebound.rulesets.ghostburn.rules import applied_total, stack
+from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets, number, pairs
+from rulebound.rulesets.ghostburn.tables import success_grid
+from rulebound.rulesets.grid import OddsGrid
+
+__all__ = ["GAME", "SUCCESS_LABEL", "Ghostburn"]
+
+BONUS = number("bonus", "Luck Bonus", 1, CAP)
+PAIRS = "NAME=VALUE, repeatable"
+LUCK_HELP = "After the roll: spend a Luck Point (spend), or keep the result (keep)."
+RAW = (
+    Field("ability_score", "Ability score", "int", help="Raw: the ability score."),
+    Field("skill_bonus", "Skill bonus", "int", help="Raw: the skill bonus."),
+    Field("gear", "Gear bonuses", "multiselect", help=f"Raw: gear {PAIRS}."),
+    Field("aug", "Aug bonuses", "multiselect", help=f"Raw: aug {PAIRS}.", aliases=("augs",)),
+    number("luck_points", "Luck Points", 0, MAX_LUCK_POINTS, "Raw: Luck Points available."),
+    number("luck_bonus", "Luck Bonus", 1, CAP, "Raw: its size (odds: the odds with one)."),
+)
+"""A raw check, with no sheet, takes these besides the DL, GM shift, chart and trait."""
+MODIFIER = Field("modifier", "Total bonus", "int", default=0, help="Total bonus added to 2d10.")
+
+
+def _items(field: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``--gear "laser sight=1"``: each NAME=BONUS as the request's ``{"name", "bonus"}``."""
+    return [{"name": n, "bonus": b} for n, b in pairs(field, values.get(field), whole=True)]
+
+
+class Ghostburn(Game[Check, GhostburnResult]):
+    key = "ghostburn"
+    title = "Ghostburn"
+    variants = VARIANTS
+    follow_flags = (FollowFlag("luck", SPEND, "luck", LUCK_HELP, skip=("keep",)),)
+
+    def __init__(self, homebrew: tuple[Path, ...] = ()) -> None:
+        self.homebrew = homebrew
+        self.catalogue = load_content(homebrew)
+        self.characters = GhostburnSheets(self.catalogue)
+        self.sheets = self.characters
+        _, trick, dl, chart, trait, shift, *_ = self.characters.choice_fields
+        self.fields = (dl, shift, chart, trait, *RAW)  # a trait only matters to a trick (odds)
+        self.odds_fields = (MODIFIER, trick)
+
+    def with_content(self, path: Path) -> Ghostburn:
+        """The game with a homebrew file merged over the built-ins (and any earlier files)."""
+        return Ghostburn((*self.homebrew, path))
+
+    # requests, rolls and odds
+
+    def request(self, values: Mapping[str, Any], variants: Variants) -> Check:
+        payload: dict[str, Any] = {
+            "dl": values.get("dl") or None,
+            "dl_shift": values.get("dl_shift") or 0,
+            "chart": values.get("chart") or "default",
+            "ability_score": values.get("ability_score") or 0,
+            "skill_bonus": values.get("skill_bonus") or 0,
+            "gear": _items("gear", values),
+            "augs": _items("aug", values),
+        }
+        pairs("trait", values.get("trait"))  # checked, though only a trick reads a trait
+        pool = {k: values[k] for k in ("luck_points", "luck_bonus") if values.get(k) is not None}
+        return make_check({**payload, **pool, "variants": dict(variants)}, self.catalogue)
+
+    def load(self, data: Mapping[str, Any]) -> Check:
+        return Check.load(data, self.catalogue)
+
+    def dump(self, request: Check) -> dict[str, Any]:
+        return request.dump()
+
+    def roll(self, request: Check, source: RandomSource) -> GhostburnResult:
+        return roll(request.request, source)
+
+    def chances(self, request: Check) -> Chances:
+        check, pool = request.request, request.request.pool
+        bonus = pool.bonus if pool is not None and pool.points > 0 else None
+        return chances(check.modifier, check.difficulty, check.chart, bonus)
+
+    def odds(self, values: Mapping[str, Any], variants: Variants) -> Chances:
+        """``modifier`` (plus any raw bonuses) against a DL, or a trick's DL and chart."""
+        trick = values.get("trick")
+        difficulty, chart = difficulty_for(
+            self.catalogue,
+            self.catalogue.trick(trick) if trick else None,
+            dl=values.get("dl") or None,
+            chart=values.get("chart") or None,
+            traits=dict(pairs("trait", values.get("trait"))),
+            dl_shift=values.get("dl_shift") or 0,
+            options=Options.from_mapping(variants),
+        )
+        raw = raw_candidates(
+            ability_score=values.get("ability_score") or 0,
+            skill_bonus=values.get("skill_bonus") or 0,
+            gear=[(i["name"], i["bonus"]) for i in _items("gear", values)],
+            augs=[(i["name"], i["bonus"]) for i in _items("aug", values)],
+        )
+        modifier = (values.get("modifier") or 0) + applied_total(stack(raw))
+        DEFAULT_LIMITS.check_modifier("modifier", modifier)
+        return chances(modifier, difficulty, chart, values.get("luck_bonus"))
+
+    # the luck spend and the card
+
+    def follow_ups(self, result: GhostburnResult) -> tuple[ActionView, ...]:
+        return follow_ups(result)
+
+    def follow_params(
+        self, result: GhostburnResult, action: str, params: Mapping[str, Any]
+    ) -> Record:
+        """``{"bonus": N}``: the sheet's Luck Bonus (``Sheets.follow_params``), or the pool's."""
+        if action != SPEND:
+            raise self.no_follow_up(result, action)
+        word = params.get("luck")
+        if word not in (None, "spend"):
+            raise InvalidInput(
+                "luck", word, "spend or keep (leave it out to be asked at a terminal)"
+            )
+        bonus, pool = params.get("bonus"), result.request.pool
+        if bonus in (None, ""):
+            if pool is None or pool.points < 1:
+                raise RuleViolation("luck", "no Luck Points left to spend")
+            bonus = pool.bonus
+        return {"bonus": coerce(BONUS, bonus)}
+
+    def follow(
+        self, result: GhostburnResult, action: str, params: Mapping[str, Any], source: RandomSource
+    ) -> GhostburnResult:
+        return with_luck(result, params["bonus"])
+
+    def card(self, result: GhostburnResult) -> Card:
+        return card_for(result, self.catalogue)
+
+    # the GM's regain-luck sheet action (the rule text does not say how Luck Points come back)
+
+    def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
+        held = self.characters.character(sheet)
+        room = MAX_LUCK_POINTS - held.luck_points
+        if room < 1:
+            return ()
+        points = Field("points", "Luck Points", "int", default=1, minimum=1, maximum=room)
+        advice = (f"{held.luck_points} now; the GM decides when luck comes back",)
+        return (ActionView(REGAIN, "Regain Luck Points", (points,), advice),)
+
+    def sheet_act(
+        self,
+        sheet: Sheet,
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> Play:
+        if action != REGAIN:
+            raise InvalidInput("action", action, REGAIN)
+        held = self.characters.character(sheet)
+        points, before = params.get("points") or 1, held.luck_points
+        record = {"kind": REGAIN, "name": held.name, "points": points, "before": before}
+        card = regain_card(record)
+        after = held.with_luck_points(before + points).model_dump(mode="json")
+        return Play({**record, "draws": []}, card, after, card.outcome)
+
+    def tool_card(self, chain: Sequence[Record]) -> Card:
+        if len(chain) == 1 and chain[0].get("kind") == REGAIN:
+            return regain_card(chain[0])
+        return super().tool_card(chain)
+
+    # the designer table and the content listing
+
+    def grid(self, values: Mapping[str, Any], variants: Variants) -> OddsGrid:
+        return success_grid(content=self.catalogue, options=Options.from_mapping(variants))
+
+    def content(self) -> tuple[ContentTable, ...]:
+        """The DL ladder with its numbers, abilities, skills with their primary ability, tricks
+        and charts: what a homebrew file can add to or replace."""
+        data, known = self.catalogue, {True: "yes", False: "assumed"}
+        levels = [(v.name, str(v.value), known[v.known], v.note) for v in data.levels]
+        abilities = [(a.key, a.name, known[a.known]) for a in data.abilities.values()]
+        skills = [(s.key, s.name, s.ability, s.summary) for s in data.skills.values()]
+        tricks = [
+            (t.key, t.name, t.skill, t.kind.value, data.dl_text(t), t.chart, t.summary)
+            for t in data.tricks.values()
+        ]
+        bands = [
+            (key, b.key, b.label, _starts(b.from_level), b.outcome)
+            for key, chart in data.charts.items()
+            for b in chart.bands
+        ]
+        return (
+            _table("DL ladder", "level, DL, from the rules, note", levels),
+            _table("Abilities", "key, name, from the rules", abilities),
+            _table("Skills", "key, name, primary ability, summary", skills),
+            _table("Tricks", "key, name, skill, kind, DL, chart, summary", tricks),
+            _table("Outcome charts", "chart, band, label, starts, outcome", bands),
+        )
+
+
+def _table(title: str, columns: str, rows: Sequence[tuple[str, ...]]) -> ContentTable:
+    return ContentTable(title, tuple(columns.split(", ")), tuple(rows))
+
+
+def _starts(level: int | None) -> str:
+    if level is None:
+        return "below every other band"
+    return "at the DL" if level == 0 else f"{level:+d} level(s) from the DL"
+
+
+GAME = Ghostburn()

@@ -1,0 +1,319 @@
+"""Records, replay and plays, written once for every game.
+
+A play is a roll or a follow-up, ready to store: the record that rebuilds it,
+its card, and the sheet after it. ``replay`` rebuilds a stored chain by feeding
+each record's draws back to the game: every draw must be of the kind the game
+asks for, and every draw must be used, so a record with surplus or missing
+draws is refused whichever game it belongs to.
+
+``TableRules`` is what a table (web, Discord, the CLI with a character file)
+asks of a game: forms in, plays out. It reads each form once by its fields'
+kinds (``forms.read``) and validates the table's variants once
+(``variants.resolve``), so no game parses forms or variants itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, Generic
+
+from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.random_source import Draw, RandomSource, RecordingSource, ReplaySource
+from rulebound.rulesets import forms
+from rulebound.rulesets.contract import (
+    ActionView,
+    Card,
+    Chances,
+    CreationStep,
+    Game,
+    Play,
+    Record,
+    Req,
+    Res,
+    Sheet,
+    Sheets,
+    SheetView,
+    TablePlay,
+    Variants,
+)
+from rulebound.rulesets.variants import resolve
+
+RESERVED = ("kind", "draws")
+ROLL = "roll"
+
+AnyGame = Game[Any, Any]
+
+
+# --- records --------------------------------------------------------------------------
+
+
+def draws_json(draws: Sequence[Draw]) -> list[list[int]]:
+    return [[d.sides, d.face] for d in draws]
+
+
+def record_draws(record: Mapping[str, Any]) -> tuple[Draw, ...]:
+    raw = record.get("draws")
+    if not isinstance(raw, list | tuple):
+        raise InvalidInput("record.draws", raw, "a list of [sides, face] pairs")
+    draws = []
+    for pair in raw:
+        if (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair)
+        ):
+            raise InvalidInput("record.draws", pair, "a [sides, face] pair of whole numbers")
+        draws.append(Draw(pair[0], pair[1]))
+    return tuple(draws)
+
+
+def params_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record less its kind and draws: the request (for a roll) or the follow-up's params."""
+    return {k: v for k, v in record.items() if k not in RESERVED}
+
+
+def make_record(kind: str, params: Mapping[str, Any], draws: Sequence[Draw]) -> Record:
+    clash = [k for k in params if k in RESERVED]
+    if clash:
+        raise ValueError(f"record params may not use the keys {clash}")
+    return {"kind": kind, **params, "draws": draws_json(draws)}
+
+
+class _Replay(ReplaySource):
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        self.recorded = record_draws(record)
+        super().__init__(self.recorded)
+
+    def finished(self, used_by: str) -> None:
+        if not self.exhausted:
+            raise InvalidInput(
+                "record.draws",
+                len(self.recorded),
+                f"exactly the draws {used_by} uses, and no more",
+            )
+
+
+def _step(record: Mapping[str, Any], index: int) -> tuple[str, dict[str, Any]]:
+    if not isinstance(record, Mapping):
+        raise InvalidInput(f"chain[{index}]", record, "a record (a JSON object)")
+    kind = record.get("kind")
+    if not isinstance(kind, str):
+        raise InvalidInput(f"chain[{index}].kind", kind, "the record's kind")
+    return kind, params_of(record)
+
+
+def replay(game: AnyGame, chain: Sequence[Mapping[str, Any]]) -> Any:
+    """The result a stored chain (roll first, then each follow-up) rebuilds."""
+    if not chain:
+        raise InvalidInput("chain", [], "a roll record first")
+    kind, params = _step(chain[0], 0)
+    if kind != ROLL:
+        raise InvalidInput("chain", [r.get("kind") for r in chain], "a roll record first")
+    source = _Replay(chain[0])
+    result = game.roll(game.load(params), source)
+    source.finished("the roll")
+    for index, record in enumerate(chain[1:], start=1):
+        kind, params = _step(record, index)
+        if kind == ROLL:
+            raise InvalidInput(f"chain[{index}].kind", kind, "a follow-up, not a second roll")
+        source = _Replay(record)
+        result = game.follow(result, kind, game.follow_params(result, kind, params), source)
+        source.finished(f"the {kind}")
+    return result
+
+
+def roll_play(game: Game[Req, Res], request: Req, source: RandomSource) -> tuple[Res, Record]:
+    recording = RecordingSource(source)
+    result = game.roll(request, recording)
+    return result, make_record(ROLL, game.dump(request), recording.draws)
+
+
+def offered(game: Game[Req, Res], result: Res, action: str) -> ActionView:
+    """The follow-up ``action`` names, if the result offers it and it can still matter."""
+    actions = game.follow_ups(result)
+    for view in actions:
+        if view.key == action:
+            if not view.available:
+                raise RuleViolation(view.label, view.reason or "it cannot change this result")
+            return view
+    if not actions:
+        raise RuleViolation("follow-up", "this result offers no follow-up")
+    raise InvalidInput("action", action, "one of " + ", ".join(a.key for a in actions))
+
+
+def follow_play(
+    game: Game[Req, Res],
+    result: Res,
+    action: str,
+    params: Mapping[str, Any],
+    source: RandomSource,
+    paid_from: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+) -> tuple[Res, Record]:
+    """Follow up ``result`` with the params the player gave (typed by the follow-up's fields);
+    ``paid_from`` adds what a sheet holds (``Sheets.follow_params``) before the game's own."""
+    view = offered(game, result, action)
+    typed: Mapping[str, Any] = {**params, **forms.read(view.fields, params, defaults=False)}
+    if paid_from is not None:
+        typed = paid_from(typed)
+    normalised = game.follow_params(result, action, typed)
+    recording = RecordingSource(source)
+    new = game.follow(result, action, normalised, recording)
+    return new, make_record(action, normalised, recording.draws)
+
+
+# --- the table's view of a game -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules(Generic[Req, Res]):
+    """Forms in, plays out: what a table asks of any game."""
+
+    game: Game[Req, Res]
+
+    @property
+    def key(self) -> str:
+        return self.game.key
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    @property
+    def sheets(self) -> Sheets[Req, Res]:
+        sheets = self.game.sheets
+        if sheets is None:
+            raise RuleViolation("characters", f"{self.game.title} has no character sheets")
+        return sheets
+
+    def variants(self, given: Mapping[str, Any] | None) -> dict[str, str]:
+        return resolve(self.game.variants, given)
+
+    # sheets
+
+    def validate_sheet(self, sheet: Mapping[str, Any]) -> Sheet:
+        if not isinstance(sheet, Mapping):
+            raise InvalidInput("sheet", sheet, f"a {self.game.title} character as a JSON object")
+        return self.sheets.validate(sheet)
+
+    def new_sheet(self, name: str) -> Sheet:
+        return self.sheets.new(name)
+
+    def sheet_view(self, sheet: Sheet) -> SheetView:
+        return self.sheets.view(sheet)
+
+    def apply_sheet_form(self, sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
+        return self.sheets.edit(sheet, form)
+
+    def dialog(self, sheet: Sheet) -> tuple[Any, ...]:
+        return self.sheets.dialog(sheet)
+
+    def request(self, sheet: Sheet, form: Mapping[str, Any], variants: Mapping[str, Any]) -> Req:
+        values = forms.read(self.sheets.dialog(sheet), form)
+        return self.sheets.request(sheet, values, self.variants(variants))
+
+    # rolls
+
+    def chances(self, sheet: Sheet, form: Mapping[str, Any], variants: Variants) -> Chances:
+        return self.game.chances(self.request(sheet, form, variants))
+
+    def rolled(
+        self, sheet: Sheet, form: Mapping[str, Any], variants: Variants, source: RandomSource
+    ) -> tuple[Res, Play]:
+        """Roll from a sheet: the result, and the play (record, card, sheet after) to store."""
+        result, record = roll_play(self.game, self.request(sheet, form, variants), source)
+        card = self.game.card(result)
+        return result, Play(record, card, self.sheets.settle(sheet, result), card.outcome)
+
+    def roll(
+        self, sheet: Sheet, form: Mapping[str, Any], variants: Variants, source: RandomSource
+    ) -> Play:
+        return self.rolled(sheet, form, variants, source)[1]
+
+    def followed(
+        self,
+        sheet: Sheet | None,
+        result: Res,
+        action: str,
+        params: Mapping[str, Any],
+        source: RandomSource,
+    ) -> tuple[Res, Play]:
+        """Follow up ``result``, paid from ``sheet`` when there is one (None: a raw roll)."""
+        sheets = self.game.sheets
+        paid_from = None
+        if sheets is not None and sheet:
+            paid_from = partial(sheets.follow_params, sheet, result, action)
+        new, record = follow_play(self.game, result, action, params, source, paid_from)
+        card = self.game.card(new)
+        after = sheets.settle(sheet, new) if sheets is not None and sheet else None
+        return new, Play(record, card, after, card.outcome)
+
+    def act(
+        self,
+        sheet: Sheet,
+        chain: Sequence[Record],
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> Play:
+        """Follow up a stored chain: a roll's (through the sheet) or a tool's."""
+        if not chain or chain[0].get("kind") != ROLL:
+            return self.game.tool_follow(chain, action, params, self.variants(variants), source)
+        return self.followed(sheet, replay(self.game, chain), action, params, source)[1]
+
+    def card(self, chain: Sequence[Record]) -> Card:
+        if chain and chain[0].get("kind") == ROLL:
+            return self.game.card(replay(self.game, chain))
+        return self.game.tool_card(chain)
+
+    # tools
+
+    def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
+        return self.game.sheet_actions(sheet, self.variants(variants))
+
+    def sheet_act(
+        self,
+        sheet: Sheet,
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> Play:
+        views = {a.key: a for a in self.game.sheet_actions(sheet, self.variants(variants))}
+        view = views.get(action)
+        if view is None:
+            expected = "one of " + ", ".join(views) if views else "none: nothing to do now"
+            raise InvalidInput("action", action, expected)
+        typed = {**params, **forms.read(view.fields, params, defaults=False)}
+        return self.game.sheet_act(sheet, action, typed, self.variants(variants), source)
+
+    def table_actions(self) -> tuple[ActionView, ...]:
+        return self.game.table_actions()
+
+    def table_act(
+        self,
+        sheets: Mapping[str, Sheet],
+        action: str,
+        params: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> TablePlay:
+        views = {a.key: a for a in self.game.table_actions()}
+        view = views.get(action)
+        if view is None:
+            expected = "one of " + ", ".join(views) if views else "none (this game has no tools)"
+            raise InvalidInput("action", action, expected)
+        typed = {**params, **forms.read(view.fields, params, defaults=False)}
+        return self.game.table_act(sheets, action, typed, self.variants(variants), source)
+
+    def creation(
+        self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource
+    ) -> CreationStep | None:
+        return self.game.creation(state, form, source)
+
+
+def closed(card: Card) -> Card:
+    """The card with its follow-ups closed (a later roll, or the scene ended)."""
+    return replace(card, actions=())

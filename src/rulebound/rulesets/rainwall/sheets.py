@@ -1,0 +1,211 @@
+"""Rainwall characters: the one validation of a sheet, its edit form, and rolling from it.
+
+The web table, the CLI's ``--character`` file and the library all validate a sheet
+here, against the catalogue the game was loaded with (homebrew included), and
+report every bad field at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from rulebound.core.errors import InvalidInput, raise_all
+from rulebound.rulesets.content import input_error
+from rulebound.rulesets.contract import (
+    Choice,
+    Field,
+    Sheet,
+    Sheets,
+    SheetView,
+    Variants,
+)
+from rulebound.rulesets.forms import MISSING, coerce
+from rulebound.rulesets.rainwall import rules
+from rulebound.rulesets.rainwall.character import Character, request_for
+from rulebound.rulesets.rainwall.content import Catalogue
+from rulebound.rulesets.rainwall.request import RainwallRequest
+from rulebound.rulesets.rainwall.roll import RainwallResult
+from rulebound.rulesets.rainwall.rules import Options
+
+CHOICE_FIELDS = (
+    Field("skill", "Skill", "select", required=True, help="One of the character's skills."),
+    Field(
+        "dr",
+        "Difficulty Rating",
+        "int",
+        minimum=rules.MIN_DR,
+        maximum=rules.MAX_DR,
+        default=1,
+        required=True,
+        help="Successes needed.",
+    ),
+    Field(
+        "without_bonus",
+        "Leave the skill's bonus out",
+        "bool",
+        default=False,
+        help="Otherwise the + bonus points are spent for the most successes; "
+        "you can reallocate them on the result card.",
+    ),
+)
+
+
+def character(sheet: Mapping[str, Any], catalogue: Catalogue) -> Character:
+    """Validate a sheet's shape, then its traits and skills against the catalogue."""
+    if not isinstance(sheet, Mapping):
+        raise InvalidInput("sheet", sheet, "a JSON object with name, traits and skills")
+    try:
+        found = Character.model_validate(dict(sheet))
+    except ValidationError as exc:
+        raise input_error(exc, root="sheet") from None
+    problems: list[InvalidInput] = []
+    for trait in found.traits:
+        if trait not in catalogue.traits:
+            known = ", ".join(sorted(catalogue.traits))
+            problems.append(InvalidInput(f"traits.{trait}", trait, f"a known trait: {known}"))
+    for skill in found.skills:
+        entry = catalogue.skills.get(skill)
+        if entry is None:
+            known = ", ".join(sorted(catalogue.skills))
+            problems.append(InvalidInput(f"skills.{skill}", skill, f"a known skill: {known}"))
+        elif entry.trait not in found.traits:
+            expected = f"a skill whose trait ({entry.trait}) has a score"
+            problems.append(InvalidInput(f"skills.{skill}", skill, expected))
+    raise_all(problems)
+    return found
+
+
+class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
+    choice_fields = CHOICE_FIELDS
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+
+    def validate(self, sheet: Mapping[str, Any]) -> Sheet:
+        return character(sheet, self.catalogue).model_dump(mode="json")
+
+    def new(self, name: str) -> Sheet:
+        traits = dict.fromkeys(self.catalogue.traits, rules.MIN_SCORE)
+        return self.validate({"name": name, "traits": traits, "skills": {}})
+
+    def view(self, sheet: Sheet) -> SheetView:
+        held = character(sheet, self.catalogue)
+        fields: list[Field] = [Field("name", "Name", "text")]
+        fields += [
+            Field(
+                f"traits.{t.name}",
+                t.name,
+                "int",
+                help="Dice to roll, 1 to 10; blank if the character lacks it. " + t.summary,
+                group="Traits",
+                minimum=rules.MIN_SCORE,
+                maximum=rules.MAX_SCORE,
+            )
+            for t in self.catalogue.traits.values()
+        ]
+        for s in self.catalogue.skills.values():
+            fields += [
+                Field(
+                    f"skills.{s.name}.score",
+                    f"{s.name} ({s.trait})",
+                    "int",
+                    help="The target, 1 to 10; blank if the character lacks the skill. "
+                    + s.summary,
+                    group="Skills",
+                    minimum=rules.MIN_SCORE,
+                    maximum=rules.MAX_SCORE,
+                ),
+                Field(
+                    f"skills.{s.name}.bonus",
+                    f"{s.name} bonus",
+                    "int",
+                    minimum=0,
+                    help="The skill's + bonus: points that lower dice after the roll.",
+                    group="Skills",
+                ),
+            ]
+        values: dict[str, Any] = {"name": held.name}
+        values |= {f"traits.{t}": held.traits.get(t) for t in self.catalogue.traits}
+        for name in self.catalogue.skills:
+            skill = held.skills.get(name)
+            values[f"skills.{name}.score"] = skill.score if skill else None
+            values[f"skills.{name}.bonus"] = skill.bonus if skill else 0
+        tracks = tuple((name, self._pool(held, name)) for name in held.skills)
+        return SheetView(tuple(fields), values, tracks)
+
+    def _pool(self, held: Character, skill: str) -> str:
+        entry = held.skills[skill]
+        dice = held.traits[self.catalogue.skills[skill].trait]
+        return f"{dice}d10 vs {entry.score}" + (f", +{entry.bonus}" if entry.bonus else "")
+
+    def edit(self, sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
+        updated: dict[str, Any] = dict(sheet)
+        if "name" in form:
+            updated["name"] = str(form["name"] or "").strip()
+        traits = dict(sheet.get("traits") or {})
+        skills = {k: dict(v) for k, v in (sheet.get("skills") or {}).items()}
+        problems: list[InvalidInput] = []
+        number = Field("", "", "int")
+        for key, raw in form.items():
+            group, _, rest = key.partition(".")
+            if group not in ("traits", "skills") or not rest:
+                continue
+            try:
+                value = coerce(replace(number, name=key), raw)
+            except InvalidInput as exc:
+                problems.append(exc)
+                continue
+            if group == "traits":
+                if value is MISSING:
+                    traits.pop(rest, None)
+                else:
+                    traits[rest] = value
+                continue
+            skill, _, part = rest.rpartition(".")
+            if part not in ("score", "bonus") or not skill:
+                problems.append(InvalidInput(key, raw, "skills.<skill>.score or .bonus"))
+            elif part == "score" and value is MISSING:
+                skills.pop(skill, None)
+            else:
+                skills.setdefault(skill, {})[part] = 0 if value is MISSING else value
+        raise_all(problems)
+        # a bonus typed for a skill the character lacks is dropped with it
+        updated["traits"] = traits
+        updated["skills"] = {k: v for k, v in skills.items() if "score" in v}
+        return self.validate(updated)
+
+    def dialog(self, sheet: Sheet) -> tuple[Field, ...]:
+        held = character(sheet, self.catalogue)
+        skills = tuple(
+            Choice(
+                name,
+                f"{name}: {self._pool(held, name)}".replace(", +", ", bonus +"),
+            )
+            for name in held.skills
+        )
+        skill, dr, without = CHOICE_FIELDS
+        return (
+            replace(
+                skill,
+                choices=skills,
+                default=skills[0].value if skills else None,
+                help="" if skills else "The character has no skills yet; add one on the sheet.",
+            ),
+            dr,
+            without,
+        )
+
+    def request(
+        self, sheet: Sheet, values: Mapping[str, Any], variants: Variants
+    ) -> RainwallRequest:
+        held = character(sheet, self.catalogue)
+        request = request_for(
+            held, values["skill"], values["dr"], Options.from_mapping(variants), self.catalogue
+        )
+        if values.get("without_bonus"):
+            request = replace(request, bonus=0)
+        return request.checked()

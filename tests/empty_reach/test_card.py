@@ -1,0 +1,91 @@
+"""The card of a result (what the web table shows and the CLI prints): dice with marks,
+modifiers and steps, costs and gear checks, and the push with its exact odds.
+
+These were tests of the Empty Reach text renderer, which the one card presenter replaced.
+"""
+
+from __future__ import annotations
+
+from rulebound.render.card_text import card_text
+from rulebound.rulesets.empty_reach.card import card_for
+from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, prepare
+from rulebound.rulesets.empty_reach.roll import push, roll_check
+
+
+def test_a_roll_shows_title_modifiers_steps_and_marked_dice(scripted) -> None:
+    check = prepare(CheckRequest(attribute_die="D6", skill_die="D12", skill="Stealth", helpers=1))
+    card = card_for(roll_check(check, scripted(1, 11)))
+    assert card.title == "Stealth (Agility): D8 + D12"
+    assert card.modifiers == ("help from 1 ally: +1",)
+    assert card.steps == ("attribute die D6 -> D8",)
+    attribute, skill = card.dice
+    assert (attribute.role, attribute.face, attribute.marks) == ("attribute", 1, ("bane",))
+    assert (skill.role, skill.face, skill.marks) == ("skill", 11, ("success", "success"))
+    assert (card.outcome, card.succeeded) == ("2 successes", True)
+    assert card.details == ("Modifier total: +1 (D6 + D12 -> D8 + D12)", "1 bane(s) showing")
+    text = card_text(card).splitlines()
+    assert any("[0] attribute" in line and " 1 " in line and "bane" in line for line in text)
+    assert any("[1] skill" in line and "success, success" in line for line in text)
+    assert "Result: 2 successes" in text
+
+
+def test_capped_steps_are_listed(scripted) -> None:
+    check = prepare(CheckRequest(attribute_die="D12", skill_die="D12", helpers=1))
+    card = card_for(roll_check(check, scripted(2, 3)))
+    assert card.steps == ("no effect: already two D12s (no effect)",)
+    assert (card.outcome, card.succeeded) == ("Failure: no success", False)
+
+
+def test_a_push_shows_history_states_costs_and_gear_checks(scripted) -> None:
+    check = prepare(
+        CheckRequest(
+            attribute_die="D6", skill_die="D6", skill="Force", gear=GearInUse(name="bar", bonus=1)
+        )
+    )
+    result = roll_check(check, scripted(1, 3))
+    card = card_for(push(result, scripted(1, 2)))
+    locked, rerolled = card.dice
+    assert (locked.state, locked.history) == ("locked", ())
+    assert (rerolled.state, rerolled.history, rerolled.face) == ("rerolled", (3,), 1)
+    assert "Push cost: 2 new bane(s): 1 damage, gear -1" in card.details
+    assert "gear check d6: 2 (gear loses 1)" in card.details
+    assert card.outcome.endswith("(pushed 1x)")
+    assert card.actions == ()
+    text = card_text(card)
+    assert "[locked]" in text
+    assert "(was 3) [rerolled]" in text
+
+
+def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted) -> None:
+    result = roll_check(
+        prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Force")), scripted(6, 3)
+    )
+    card = card_for(result)
+    (action,) = card.actions
+    assert (action.key, action.label, action.spends) == ("push", "Push the roll", "damage")
+    assert action.fields[0].default == ("1",)
+    assert [d.selectable for d in card.dice] == [True, True]
+    recommended = [line for line in action.advice if line.endswith("(recommended)")]
+    assert len(recommended) == 1
+    assert recommended[0].startswith("reroll #1: success 100.0%")
+    assert [line.split(":")[0] for line in action.advice] == [
+        "reroll #0",
+        "reroll #1",
+        "reroll #0, #1",
+    ]
+
+
+def test_a_push_with_gear_shows_the_risk_to_the_gear(scripted) -> None:
+    check = prepare(
+        CheckRequest(attribute_die="D6", skill_die="D6", gear=GearInUse(name="kit", bonus=2))
+    )
+    (action,) = card_for(roll_check(check, scripted(3, 5))).actions
+    assert action.spends == "damage or stress and gear"
+    assert all("gear loss" in line for line in action.advice)
+
+
+def test_every_die_a_one_offers_no_push(scripted) -> None:
+    check = prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Force"))
+    card = card_for(roll_check(check, scripted(1, 1)))
+    assert card.actions == ()
+    assert [d.selectable for d in card.dice] == [False, False]
