@@ -7,6 +7,7 @@ import pytest
 from rulebound.core.errors import InvalidInput, ReplayMismatch
 from rulebound.core.random_source import (
     Draw,
+    MiddleSource,
     RandomSource,
     RecordingSource,
     ReplaySource,
@@ -197,3 +198,14 @@ def test_draw_is_frozen_and_comparable():
     assert hash(draw) == hash(Draw(6, 3))
     with pytest.raises(AttributeError):
         draw.face = 5  # type: ignore[misc]
+
+
+# MiddleSource ---------------------------------------------------------------------
+
+
+def test_middle_source_shows_every_die_at_its_middle_face():
+    source = MiddleSource()
+    assert [source.draw(sides) for sides in (1, 2, 6, 10, 20)] == [1, 1, 3, 5, 10]
+    assert source.describe() == {"kind": "middle faces"}
+    with pytest.raises(InvalidInput):
+        source.draw(0)

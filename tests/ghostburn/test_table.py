@@ -185,7 +185,7 @@ def test_unknown_signature_trick_is_refused() -> None:
     assert error.value.field == "trick"
     # ...and behind the form it is the rule: a signature trick must be known
     with pytest.raises(RuleViolation, match="does not know 'bank-shot'"):
-        GAME.characters.request(vex(), {"trick": "bank-shot"}, TABLE.variants(NONE))
+        GAME.sheets.request(vex(), {"trick": "bank-shot"}, TABLE.variants(NONE))
     known = vex(signature_tricks=["bank-shot"])
     assert TABLE.roll(known, {"trick": "bank-shot"}, NONE, SeededSource(0)).card.title.startswith(
         "Firearms, signature trick Bank Shot"

@@ -112,40 +112,33 @@ def field_flags(game: Any, *, roll: bool) -> dict[str, str]:
 
 
 def roll_command(key: str) -> click.Command:
-    from rulebound.cli.session import run_roll
-
-    game = get_game(key)
-    params, flags = game_flags(game, roll=True)
-
-    def callback(**options: Any) -> None:
-        with rule_errors(field_flags(game, roll=True)):
-            run_roll(key, options, flags)
-
-    return click.Command(
-        key,
-        params=list(params),
-        callback=callback,
-        help=f"Roll a {game.title} check with its full trace, then follow it up if you choose.",
-    )
+    help = "Roll a {} check with its full trace, then follow it up if you choose."
+    return _check_command(key, help, roll=True)
 
 
 def odds_command(key: str) -> click.Command:
-    from rulebound.cli.grids import OPTIONS
-    from rulebound.cli.session import run_odds
+    help = "Exact {} odds before you roll, or the designer table (--table)."
+    return _check_command(key, help, roll=False)
+
+
+def _check_command(key: str, help: str, *, roll: bool) -> click.Command:
+    """``roll <game>`` or ``odds <game>``: an option for each field, variant and follow-up."""
+    from rulebound.cli import session
 
     game = get_game(key)
-    params, flags = game_flags(game, roll=False)
+    game_options, flags = game_flags(game, roll=roll)
+    params: list[click.Parameter] = list(game_options)
+    if not roll:
+        from rulebound.cli.grids import OPTIONS
+
+        params += OPTIONS
+    run = session.run_roll if roll else session.run_odds
 
     def callback(**options: Any) -> None:
-        with rule_errors(field_flags(game, roll=False)):
-            run_odds(key, options, flags)
+        with rule_errors(field_flags(game, roll=roll)):
+            run(key, options, flags)
 
-    return click.Command(
-        key,
-        params=[*params, *OPTIONS],
-        callback=callback,
-        help=f"Exact {game.title} odds before you roll, or the designer table (--table).",
-    )
+    return click.Command(key, params=params, callback=callback, help=help.format(game.title))
 
 
 def character_command(key: str) -> click.Command:

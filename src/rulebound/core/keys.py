@@ -7,7 +7,7 @@ never has to guess the case or the separator a data file happens to use.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from rulebound.core.errors import InvalidInput
@@ -40,3 +40,12 @@ def lookup(mapping: Mapping[str, V], given: str, field: str, what: str) -> V:
         known = ", ".join(sorted(mapping))
         raise InvalidInput(field, given, f"{what}: {known}" if known else f"{what} (none exist)")
     return mapping[key]
+
+
+def check_known(
+    field: str, given: Iterable[str], known: Sequence[str], how: str = "one of"
+) -> None:
+    """InvalidInput naming ``field`` and the first of ``given`` that is not one of ``known``."""
+    for value in given:
+        if value not in known:
+            raise InvalidInput(field, value, f"{how} " + ", ".join(known))

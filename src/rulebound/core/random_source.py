@@ -85,6 +85,17 @@ class SystemSource:
         return {"kind": "system"}
 
 
+class MiddleSource:
+    """Every die shows its middle face (rounded up): a typical roll, the same every time."""
+
+    def draw(self, sides: int) -> int:
+        _check_sides(sides)
+        return (sides + 1) // 2
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": "middle faces"}
+
+
 class ReplaySource:
     """Feeds back recorded draws, refusing any request the recording does not match."""
 

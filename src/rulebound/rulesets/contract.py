@@ -19,14 +19,16 @@ never trusted from storage.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
+from rulebound.core.trace import DieRecord
 
 if TYPE_CHECKING:
     from rulebound.rulesets.grid import OddsGrid
@@ -44,6 +46,15 @@ Record = dict[str, Any]
 
 Variants = Mapping[str, str]
 """The table's chosen rules variants, validated and complete (``variants.resolve``)."""
+
+Params = Mapping[str, Any]
+"""A follow-up's or an action's parameters by field name (as its fields read them)."""
+
+Chain = Sequence[Record]
+"""A stored result: its records, the first (the roll or the tool that started it) first."""
+
+Roster = Mapping[str, Sheet]
+"""The characters at a table: each one's sheet by character id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +107,13 @@ class Variant:
     """The variant in words ("Which banes risk the gear"); the key when empty."""
     choice_labels: tuple[str, ...] = ()
     """One label per choice, in order; the choices themselves when empty."""
+
+    @classmethod
+    def of(cls, key: str, kind: type[StrEnum], label: str, summary: str, *words: str) -> Variant:
+        """A choice of an enum's values, the first of them (our ruling) the default; ``words``
+        label the choices in order."""
+        choices = tuple(choice.value for choice in kind)
+        return cls(key, choices, choices[0], summary, label, words)
 
     def words(self, choice: str) -> str:
         if choice in self.choices and len(self.choice_labels) == len(self.choices):
@@ -165,6 +183,21 @@ class Chances:
             if len(set(group)) != len(group):
                 raise ValueError(f"chances: repeated keys in {group}")
 
+    @classmethod
+    def over(
+        cls,
+        chances: Mapping[Any, Fraction],
+        succeeding: Collection[Any],
+        extras: tuple[Extra, ...] = (),
+        *,
+        success_label: str = "success",
+        outcome_name: str = "outcomes",
+    ) -> Chances:
+        """The chances of named outcomes (each key, as text, names and labels its outcome);
+        those in ``succeeding`` count as the check succeeding."""
+        outcomes = tuple(Outcome(str(k), str(k), p, k in succeeding) for k, p in chances.items())
+        return cls(outcomes, extras, success_label=success_label, outcome_name=outcome_name)
+
     @property
     def success(self) -> Fraction:
         return sum((o.probability for o in self.outcomes if o.success), Fraction(0))
@@ -203,6 +236,22 @@ class DieView:
     role: str = ""
     selectable: bool = False
     """True when a follow-up lets the player pick this die (a push may reroll it)."""
+
+    @classmethod
+    def of(
+        cls,
+        die: DieRecord,
+        who: str = "",
+        *,
+        marks: tuple[str, ...] | None = None,
+        selectable: bool = False,
+    ) -> DieView:
+        """A rolled die as the card shows it, labelled with whose it is (``who``) if given."""
+        label = f"{who} {die.label}" if who else die.label
+        shown = die.marks if marks is None else marks
+        return cls(
+            label, die.sides, die.face, shown, die.state.value, die.history, die.role, selectable
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +337,7 @@ class TablePlay:
 
     record: Record
     card: Card
-    sheets: Mapping[str, Sheet] = field(default_factory=dict)
+    sheets: Roster = field(default_factory=dict)
     """New sheets by character id, for only the characters the play changed."""
     summary: str = ""
 
@@ -312,6 +361,11 @@ class ContentTable:
     title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, title: str, columns: str, rows: Iterable[Sequence[str]]) -> ContentTable:
+        """A table from its columns as text (``"name, trait, summary"``) and its rows."""
+        return cls(title, tuple(columns.split(", ")), tuple(tuple(row) for row in rows))
 
 
 # --- the contract --------------------------------------------------------------------
@@ -356,9 +410,7 @@ class Sheets(Generic[Req, Res]):
         """The check this sheet makes with the player's choices (``dialog`` field names)."""
         raise _missing(self, "request")
 
-    def follow_params(
-        self, sheet: Sheet, result: Res, action: str, params: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+    def follow_params(self, sheet: Sheet, result: Res, action: str, params: Params) -> Params:
         """Add what the sheet holds to a follow-up's params, or refuse it (no fate left)."""
         return params
 
@@ -372,7 +424,8 @@ class Game(Generic[Req, Res]):
 
     Required: ``key``, ``title``, ``fields``, and ``request``, ``load``, ``dump``,
     ``roll``, ``chances`` and ``card``. Everything else has a default: no odds-only
-    fields, no follow-ups, no sheets, tools, designer table or guided creation.
+    fields, the follow-ups the card shows, no sheets, tools, designer table or guided
+    creation.
     """
 
     key: str = ""
@@ -417,19 +470,19 @@ class Game(Generic[Req, Res]):
     # follow-ups
 
     def follow_ups(self, result: Res) -> tuple[ActionView, ...]:
-        return ()
+        """What ``result`` offers: by default the actions on its card (a game whose ``card``
+        lists ``follow_ups`` overrides this instead)."""
+        return self.card(result).actions
 
     def after_chances(self, result: Res) -> Chances | None:
         """The odds from where a result stands (an extended check under way), if any."""
         return None
 
-    def follow_params(self, result: Res, action: str, params: Mapping[str, Any]) -> Record:
+    def follow_params(self, result: Res, action: str, params: Params) -> Record:
         """Validate and normalise a follow-up's params into what its record stores."""
         raise self.no_follow_up(result, action)
 
-    def follow(
-        self, result: Res, action: str, params: Mapping[str, Any], source: RandomSource
-    ) -> Res:
+    def follow(self, result: Res, action: str, params: Params, source: RandomSource) -> Res:
         """The new result (``params`` as ``follow_params`` returned them); never mutates."""
         raise self.no_follow_up(result, action)
 
@@ -458,12 +511,7 @@ class Game(Generic[Req, Res]):
         return ()
 
     def sheet_act(
-        self,
-        sheet: Sheet,
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, sheet: Sheet, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
         raise InvalidInput("action", action, f"a sheet action {self.title} offers (none)")
 
@@ -472,27 +520,17 @@ class Game(Generic[Req, Res]):
         return ()
 
     def table_act(
-        self,
-        sheets: Mapping[str, Sheet],
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, sheets: Roster, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> TablePlay:
         raise InvalidInput("action", action, f"a game-master tool {self.title} offers (none)")
 
     def tool_follow(
-        self,
-        chain: Sequence[Record],
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, chain: Chain, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
         """Follow up a chain a sheet or table action started (an extended check's next turn)."""
         raise RuleViolation("follow-up", "this entry has no follow-up")
 
-    def tool_card(self, chain: Sequence[Record]) -> Card:
+    def tool_card(self, chain: Chain) -> Card:
         """Rebuild the card of a chain a sheet or table action started."""
         kind = chain[0].get("kind") if chain else None
         raise InvalidInput("record.kind", kind, f"a {self.title} roll")

@@ -209,6 +209,24 @@ def what(field: Field) -> str:
     return "text"
 
 
+def pairs(field: str, values: Sequence[str] | None, whole: bool = False) -> list[tuple[str, Any]]:
+    """``NAME=VALUE`` texts (``--trait resolve=Hard``), each value a whole number with ``whole``
+    (``--gear "scope=2"``); every bad one is reported at once, as ``field`` or ``field.NAME``."""
+    found, problems = [], []
+    for value in values or ():
+        name, sep, rest = (part.strip() for part in value.partition("="))
+        try:
+            if not (sep and name and rest):
+                raise InvalidInput(field, value, "NAME=VALUE")
+            found.append(
+                (name, coerce(Field(f"{field}.{name}", "", "int"), rest) if whole else rest)
+            )
+        except InvalidInput as exc:
+            problems.append(exc)
+    raise_all(problems)
+    return found
+
+
 def parse_html_form(fields: Sequence[Field], data: Any) -> dict[str, Any]:
     """A posted HTML form (``getlist``) as raw values ``read`` takes: lists where repeated."""
     parsed: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Generic
+from typing import Any, Generic, TypeVar
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import Draw, RandomSource, RecordingSource, ReplaySource
@@ -25,13 +25,16 @@ from rulebound.rulesets import forms
 from rulebound.rulesets.contract import (
     ActionView,
     Card,
+    Chain,
     Chances,
     CreationStep,
     Game,
+    Params,
     Play,
     Record,
     Req,
     Res,
+    Roster,
     Sheet,
     Sheets,
     SheetView,
@@ -44,6 +47,7 @@ RESERVED = ("kind", "draws")
 ROLL = "roll"
 
 AnyGame = Game[Any, Any]
+T = TypeVar("T")
 
 
 # --- records --------------------------------------------------------------------------
@@ -69,30 +73,44 @@ def record_draws(record: Mapping[str, Any]) -> tuple[Draw, ...]:
     return tuple(draws)
 
 
+def record_object(record: Mapping[str, Any], key: str, expected: str) -> Mapping[str, Any]:
+    """The JSON object a record holds at ``key``; InvalidInput names ``record.<key>``."""
+    found = record.get(key)
+    if not isinstance(found, Mapping):
+        raise InvalidInput(f"record.{key}", found, expected)
+    return found
+
+
 def params_of(record: Mapping[str, Any]) -> dict[str, Any]:
     """A record less its kind and draws: the request (for a roll) or the follow-up's params."""
     return {k: v for k, v in record.items() if k not in RESERVED}
 
 
-def make_record(kind: str, params: Mapping[str, Any], draws: Sequence[Draw]) -> Record:
+def make_record(kind: str, params: Params, draws: Sequence[Draw]) -> Record:
     clash = [k for k in params if k in RESERVED]
     if clash:
         raise ValueError(f"record params may not use the keys {clash}")
     return {"kind": kind, **params, "draws": draws_json(draws)}
 
 
-class _Replay(ReplaySource):
-    def __init__(self, record: Mapping[str, Any]) -> None:
-        self.recorded = record_draws(record)
-        super().__init__(self.recorded)
+def replayed(
+    record: Mapping[str, Any], run: Callable[[RandomSource], T], used_by: str = "the step"
+) -> T:
+    """``run`` fed the record's own draws: one it asks for and the record lacks, or of
+    another die, stops it; one it leaves unused is refused after."""
+    draws = record_draws(record)
+    source = ReplaySource(draws)
+    out = run(source)
+    if not source.exhausted:
+        expected = f"exactly the draws {used_by} uses, and no more"
+        raise InvalidInput("record.draws", len(draws), expected)
+    return out
 
-    def finished(self, used_by: str) -> None:
-        if not self.exhausted:
-            raise InvalidInput(
-                "record.draws",
-                len(self.recorded),
-                f"exactly the draws {used_by} uses, and no more",
-            )
+
+def recorded(run: Callable[[RandomSource], T], source: RandomSource) -> tuple[T, tuple[Draw, ...]]:
+    """``run`` on ``source``, and every draw it made (to store in its record)."""
+    recording = RecordingSource(source)
+    return run(recording), recording.draws
 
 
 def _step(record: Mapping[str, Any], index: int) -> tuple[str, dict[str, Any]]:
@@ -111,23 +129,22 @@ def replay(game: AnyGame, chain: Sequence[Mapping[str, Any]]) -> Any:
     kind, params = _step(chain[0], 0)
     if kind != ROLL:
         raise InvalidInput("chain", [r.get("kind") for r in chain], "a roll record first")
-    source = _Replay(chain[0])
-    result = game.roll(game.load(params), source)
-    source.finished("the roll")
+    result = replayed(chain[0], lambda source: game.roll(game.load(params), source), "the roll")
     for index, record in enumerate(chain[1:], start=1):
         kind, params = _step(record, index)
         if kind == ROLL:
             raise InvalidInput(f"chain[{index}].kind", kind, "a follow-up, not a second roll")
-        source = _Replay(record)
-        result = game.follow(result, kind, game.follow_params(result, kind, params), source)
-        source.finished(f"the {kind}")
+        result = replayed(record, partial(_follow, game, result, kind, params), f"the {kind}")
     return result
 
 
+def _follow(game: AnyGame, result: Any, kind: str, params: Params, source: RandomSource) -> Any:
+    return game.follow(result, kind, game.follow_params(result, kind, params), source)
+
+
 def roll_play(game: Game[Req, Res], request: Req, source: RandomSource) -> tuple[Res, Record]:
-    recording = RecordingSource(source)
-    result = game.roll(request, recording)
-    return result, make_record(ROLL, game.dump(request), recording.draws)
+    result, draws = recorded(partial(game.roll, request), source)
+    return result, make_record(ROLL, game.dump(request), draws)
 
 
 def offered(game: Game[Req, Res], result: Res, action: str) -> ActionView:
@@ -147,7 +164,7 @@ def follow_play(
     game: Game[Req, Res],
     result: Res,
     action: str,
-    params: Mapping[str, Any],
+    params: Params,
     source: RandomSource,
     paid_from: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
 ) -> tuple[Res, Record]:
@@ -158,9 +175,29 @@ def follow_play(
     if paid_from is not None:
         typed = paid_from(typed)
     normalised = game.follow_params(result, action, typed)
-    recording = RecordingSource(source)
-    new = game.follow(result, action, normalised, recording)
-    return new, make_record(action, normalised, recording.draws)
+    new, draws = recorded(partial(game.follow, result, action, normalised), source)
+    return new, make_record(action, normalised, draws)
+
+
+# --- the characters a game-master tool names ------------------------------------------
+
+
+def character_id(sheets: Roster, token: str, field: str) -> str:
+    """The character ``token`` names at a table: its id, or a name no other one shares."""
+    if token in sheets:
+        return token
+    named = [key for key, s in sheets.items() if str(s.get("name", "")).lower() == token.lower()]
+    if len(named) == 1:
+        return named[0]
+    known = ", ".join(f"{k} ({s.get('name')})" for k, s in sheets.items()) or "none"
+    why = "a name two characters share; use the id" if named else "a character at this table"
+    raise InvalidInput(field, token, f"{why}: {known}")
+
+
+def character_ids(sheets: Roster, params: Params, field: str) -> list[str]:
+    """The characters a field lists (ids or names, by commas or lines), each once."""
+    tokens = [t.strip() for t in str(params.get(field) or "").replace("\n", ",").split(",")]
+    return list(dict.fromkeys(character_id(sheets, t, field) for t in tokens if t))
 
 
 # --- the table's view of a game -------------------------------------------------------
@@ -232,12 +269,7 @@ class TableRules(Generic[Req, Res]):
         return self.rolled(sheet, form, variants, source)[1]
 
     def followed(
-        self,
-        sheet: Sheet | None,
-        result: Res,
-        action: str,
-        params: Mapping[str, Any],
-        source: RandomSource,
+        self, sheet: Sheet | None, result: Res, action: str, params: Params, source: RandomSource
     ) -> tuple[Res, Play]:
         """Follow up ``result``, paid from ``sheet`` when there is one (None: a raw roll)."""
         sheets = self.game.sheets
@@ -252,9 +284,9 @@ class TableRules(Generic[Req, Res]):
     def act(
         self,
         sheet: Sheet,
-        chain: Sequence[Record],
+        chain: Chain,
         action: str,
-        params: Mapping[str, Any],
+        params: Params,
         variants: Variants,
         source: RandomSource,
     ) -> Play:
@@ -263,7 +295,7 @@ class TableRules(Generic[Req, Res]):
             return self.game.tool_follow(chain, action, params, self.variants(variants), source)
         return self.followed(sheet, replay(self.game, chain), action, params, source)[1]
 
-    def card(self, chain: Sequence[Record]) -> Card:
+    def card(self, chain: Chain) -> Card:
         if chain and chain[0].get("kind") == ROLL:
             return self.game.card(replay(self.game, chain))
         return self.game.tool_card(chain)
@@ -274,44 +306,33 @@ class TableRules(Generic[Req, Res]):
         return self.game.sheet_actions(sheet, self.variants(variants))
 
     def sheet_act(
-        self,
-        sheet: Sheet,
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, sheet: Sheet, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
-        views = {a.key: a for a in self.game.sheet_actions(sheet, self.variants(variants))}
-        view = views.get(action)
-        if view is None:
-            expected = "one of " + ", ".join(views) if views else "none: nothing to do now"
-            raise InvalidInput("action", action, expected)
-        typed = {**params, **forms.read(view.fields, params, defaults=False)}
+        offered = self.game.sheet_actions(sheet, self.variants(variants))
+        typed = _typed(offered, action, params, "none: nothing to do now")
         return self.game.sheet_act(sheet, action, typed, self.variants(variants), source)
 
     def table_actions(self) -> tuple[ActionView, ...]:
         return self.game.table_actions()
 
     def table_act(
-        self,
-        sheets: Mapping[str, Sheet],
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, sheets: Roster, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> TablePlay:
-        views = {a.key: a for a in self.game.table_actions()}
-        view = views.get(action)
-        if view is None:
-            expected = "one of " + ", ".join(views) if views else "none (this game has no tools)"
-            raise InvalidInput("action", action, expected)
-        typed = {**params, **forms.read(view.fields, params, defaults=False)}
+        typed = _typed(self.game.table_actions(), action, params, "none (this game has no tools)")
         return self.game.table_act(sheets, action, typed, self.variants(variants), source)
 
     def creation(
         self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource
     ) -> CreationStep | None:
         return self.game.creation(state, form, source)
+
+
+def _typed(offered: Sequence[ActionView], action: str, params: Params, none: str) -> dict[str, Any]:
+    """An offered action's params, typed by its fields (``none``: what to say when none is)."""
+    views = {a.key: a for a in offered}
+    if action not in views:
+        raise InvalidInput("action", action, "one of " + ", ".join(views) if views else none)
+    return {**params, **forms.read(views[action].fields, params, defaults=False)}
 
 
 def closed(card: Card) -> Card:

@@ -46,3 +46,8 @@ def resolve(known: Sequence[Variant], given: Mapping[str, Any] | None) -> dict[s
 def described(known: Sequence[Variant], chosen: Mapping[str, str]) -> list[tuple[str, str]]:
     """(variant in words, choice in words) for each variant, in the game's order."""
     return [(v.label or v.key, v.words(chosen.get(v.key, v.default))) for v in known]
+
+
+def changed(known: Sequence[Variant], chosen: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(key, choice) of each variant the table changed from its default, in the game's order."""
+    return [(v.key, chosen[v.key]) for v in known if chosen.get(v.key, v.default) != v.default]

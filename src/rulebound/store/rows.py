@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Row
+from sqlalchemy import Row, RowMapping
 
-from rulebound.store.base import (
-    CharacterRow,
-    LogEntry,
-    Member,
-    Privacy,
-    Role,
-    Seed,
-    TableRow,
-)
+from rulebound.store.base import CharacterRow, LogEntry, Member, Seed, TableRow
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def _aware(value: datetime) -> datetime:
@@ -23,68 +21,37 @@ def _aware(value: datetime) -> datetime:
     return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+def _of(cls: type[T], m: RowMapping, **converted: Any) -> T:
+    """``cls`` from the columns named as its fields, with ``converted`` values in their place."""
+    given = {f.name: m[f.name] for f in fields(cls) if f.name not in converted}
+    return cls(**given, **converted)
+
+
 def table_row(row: Row[Any]) -> TableRow:
     m = row._mapping
-    return TableRow(
-        id=m["id"],
-        name=m["name"],
-        ruleset=m["ruleset"],
-        variants=dict(m["variants"]),
-        gm_token=m["gm_token"],
-        player_token=m["player_token"],
-        observer_token=m["observer_token"],
-        created_at=_aware(m["created_at"]),
-    )
+    return _of(TableRow, m, variants=dict(m["variants"]), created_at=_aware(m["created_at"]))
 
 
 def member_row(row: Row[Any]) -> Member:
     m = row._mapping
-    return Member(
-        id=m["id"],
-        table_id=m["table_id"],
-        role=cast(Role, m["role"]),
-        name=m["name"],
-        revoked=bool(m["revoked"]),
-        grant_all=bool(m["grant_all"]),
-        created_at=_aware(m["created_at"]),
-    )
+    flags = {name: bool(m[name]) for name in ("revoked", "grant_all")}
+    return _of(Member, m, **flags, created_at=_aware(m["created_at"]))
 
 
 def character_row(row: Row[Any]) -> CharacterRow:
     m = row._mapping
-    return CharacterRow(
-        id=m["id"],
-        table_id=m["table_id"],
-        owner_id=m["owner_id"],
-        name=m["name"],
-        sheet=dict(m["sheet"]),
-        version=m["version"],
-        updated_at=_aware(m["updated_at"]),
-    )
+    return _of(CharacterRow, m, sheet=dict(m["sheet"]), updated_at=_aware(m["updated_at"]))
 
 
 def entry_row(row: Row[Any]) -> LogEntry:
     m = row._mapping
-    return LogEntry(
-        id=m["id"],
-        table_id=m["table_id"],
-        seq=m["seq"],
-        kind=m["kind"],
-        privacy=cast(Privacy, m["privacy"]),
-        actor_id=m["actor_id"],
-        character_id=m["character_id"],
-        parent_id=m["parent_id"],
+    return _of(
+        LogEntry,
+        m,
         record=dict(m["record"]),
         card=None if m["card"] is None else dict(m["card"]),
-        summary=m["summary"],
         created_at=_aware(m["created_at"]),
         changed=tuple(int(i) for i in m["changed"]),
-        prev_hash=m["prev_hash"],
-        hash=m["hash"],
-        salt=m["salt"],
-        commitment=m["commitment"],
-        client_seed=m["client_seed"],
-        nonce=m["nonce"],
     )
 
 

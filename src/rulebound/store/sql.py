@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, or_, select, text, update
+from sqlalchemy import Connection, Row, Select, and_, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -104,6 +104,14 @@ class SqlStore:
         with self.engine.connect() as conn:
             yield conn
 
+    def _one(self, query: Select[Any], what: str, key: object) -> Row[Any]:
+        """The row ``query`` finds, or NotFound naming ``what`` and ``key``."""
+        with self._read() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            raise NotFound(what, key)
+        return row
+
     # tables and invites
 
     def create_table(
@@ -125,11 +133,8 @@ class SqlStore:
         return self.table(int(table_id[0]))
 
     def table(self, table_id: int) -> TableRow:
-        with self._read() as conn:
-            row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
-        if row is None:
-            raise NotFound("table", table_id)
-        return table_row(row)
+        query = select(game_tables).where(game_tables.c.id == table_id)
+        return table_row(self._one(query, "table", table_id))
 
     def table_by_token(self, token: str) -> tuple[TableRow, Role]:
         c = game_tables.c
@@ -193,11 +198,7 @@ class SqlStore:
 
     def member(self, table_id: int, member_id: int) -> Member:
         query = select(members).where(members.c.table_id == table_id, members.c.id == member_id)
-        with self._read() as conn:
-            row = conn.execute(query).first()
-        if row is None:
-            raise NotFound("member", member_id)
-        return member_row(row)
+        return member_row(self._one(query, "member", member_id))
 
     def members(self, table_id: int) -> list[Member]:
         query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
@@ -241,11 +242,7 @@ class SqlStore:
         query = select(characters).where(
             characters.c.table_id == table_id, characters.c.id == character_id
         )
-        with self._read() as conn:
-            row = conn.execute(query).first()
-        if row is None:
-            raise NotFound("character", character_id)
-        return character_row(row)
+        return character_row(self._one(query, "character", character_id))
 
     def characters(self, table_id: int) -> list[CharacterRow]:
         query = select(characters).where(characters.c.table_id == table_id)
@@ -352,13 +349,8 @@ class SqlStore:
 
     def entry(self, table_id: int, entry_id: int) -> LogEntry:
         c = log_entries.c
-        with self._read() as conn:
-            row = conn.execute(
-                select(log_entries).where(c.table_id == table_id, c.id == entry_id)
-            ).first()
-        if row is None:
-            raise NotFound("log entry", entry_id)
-        return entry_row(row)
+        query = select(log_entries).where(c.table_id == table_id, c.id == entry_id)
+        return entry_row(self._one(query, "log entry", entry_id))
 
     def chain(self, table_id: int, entry_id: int) -> list[LogEntry]:
         found = [self.entry(table_id, entry_id)]

@@ -29,7 +29,6 @@ from rulebound.web.api_models import (
     CreationIn,
     CreationOut,
     EntryOut,
-    ErrorOut,
     FollowUpIn,
     JoinIn,
     LogPageOut,
@@ -44,6 +43,7 @@ from rulebound.web.api_models import (
     SheetIn,
     TableOut,
     VariantOut,
+    error_responses,
 )
 from rulebound.web.auth import Viewer
 from rulebound.web.creation import advance, pending
@@ -63,12 +63,9 @@ from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat
 from rulebound.web.views import CSV_COLUMNS, chances_view, context_for, csv_row, entry_view
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "Invalid input: names the field, value, expected"},
-    403: {"model": ErrorOut, "description": "Not seated at the table, or not allowed"},
-    404: {"model": ErrorOut, "description": "No such table, character, entry or invite"},
-    409: {"model": ErrorOut, "description": "The rules forbid it now, or a write lost a race"},
-}
+ERRORS = error_responses(
+    "No such table, character, entry or invite", "The rules forbid it now, or a write lost a race"
+)
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["table"])
 MAX_SEQ = 2**31 - 1
@@ -93,13 +90,7 @@ def document_rulesets(app: FastAPI, keys: Iterable[str]) -> None:
 
 
 def _member(member: Member) -> MemberOut:
-    return MemberOut(
-        id=member.id,
-        role=member.role,
-        name=member.name,
-        revoked=member.revoked,
-        grant_all=member.grant_all,
-    )
+    return MemberOut.model_validate(member, from_attributes=True)
 
 
 def table_out(request: Request, viewer: Viewer) -> TableOut:

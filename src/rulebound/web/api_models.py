@@ -45,6 +45,17 @@ class ErrorOut(BaseModel):
     expected: str | None = None
 
 
+def error_responses(not_found: str, conflict: str) -> dict[int | str, dict[str, Any]]:
+    """The error answers a router documents, each an ``ErrorOut``: what 404 and 409 mean there."""
+    described = {
+        400: "Invalid input: names the field, value, expected",
+        403: "Not seated at the table, or not allowed",
+        404: not_found,
+        409: conflict,
+    }
+    return {code: {"model": ErrorOut, "description": text} for code, text in described.items()}
+
+
 class VariantOut(BaseModel):
     key: str
     choices: list[str]

@@ -30,20 +30,15 @@ from starlette.concurrency import run_in_threadpool
 from rulebound.core.errors import InvalidInput
 from rulebound.core.verifiable import MAX_CLIENT_SEED
 from rulebound.store import LogEntry, NewEntry, Seed
-from rulebound.trust.chain import body_hash, dice_of, entry_body
+from rulebound.trust.chain import BODY_FIELDS, body_hash, dice_of, entry_body
 from rulebound.trust.export import FORMAT
-from rulebound.web.api_models import ErrorOut
+from rulebound.web.api_models import error_responses
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer
 from rulebound.web.deps import service_of, viewer_for, writer_for
 from rulebound.web.service import TableService
 from rulebound.web.views import PRIVACY_LABELS, Context, context_for, entry_view
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "Invalid input: names the field, value, expected"},
-    403: {"model": ErrorOut, "description": "Not seated at the table, or not allowed"},
-    404: {"model": ErrorOut, "description": "No such table"},
-    409: {"model": ErrorOut, "description": "A write lost a race: try again"},
-}
+ERRORS = error_responses("No such table", "A write lost a race: try again")
 router = APIRouter(prefix="/api/tables/{table_id}/dice", responses=ERRORS, tags=["fair dice"])
 pages = APIRouter(include_in_schema=False)
 
@@ -163,17 +158,7 @@ def _exported(entry: LogEntry, ctx: Context, revealed: set[str]) -> dict[str, An
 
 
 def _proof(entry: LogEntry, *, whole: bool) -> dict[str, Any]:
-    body = entry_body(
-        kind=entry.kind,
-        actor_id=entry.actor_id,
-        character_id=entry.character_id,
-        parent_id=entry.parent_id,
-        record=entry.record,
-        card=entry.card,
-        summary=entry.summary,
-        changed=entry.changed,
-        created_at=entry.created_at,
-    )
+    body = entry_body(**{name: getattr(entry, name) for name in BODY_FIELDS})
     return {
         "prev_hash": entry.prev_hash,
         "hash": entry.hash,

@@ -91,6 +91,12 @@ async def _uploaded(form: Any) -> dict[str, Any]:
     return sheet
 
 
+async def _again(request: Request, viewer: Viewer, character_id: int, **shown: Any) -> HTMLResponse:
+    """The character page again (400), with what was posted and what was wrong with it."""
+    context = await off_loop(lambda: character_context(request, viewer, character_id, **shown))
+    return page(request, "character.html", 400, **context)
+
+
 @router.get(CHAR, response_class=HTMLResponse)
 async def character_page(table_id: int, character_id: int, request: Request) -> HTMLResponse:
     viewer = await off_loop(lambda: viewer_for(request, table_id))
@@ -110,12 +116,7 @@ async def edit_sheet(table_id: int, character_id: int, request: Request) -> Resp
         await off_loop(lambda: service.edit_sheet(viewer, character_id, values, version))
     except InvalidInput as exc:
         errors = _errors(fields, exc)
-        context = await off_loop(
-            lambda: character_context(
-                request, viewer, character_id, sheet_values=values, sheet_errors=errors
-            )
-        )
-        return page(request, "character.html", 400, **context)
+        return await _again(request, viewer, character_id, sheet_values=values, sheet_errors=errors)
     return back(f"/t/{table_id}/c/{character_id}#sheet")
 
 
@@ -127,11 +128,7 @@ async def import_sheet(table_id: int, character_id: int, request: Request) -> Re
         sheet = await _uploaded(form)
         await off_loop(lambda: service.replace_sheet(viewer, character_id, sheet, None))
     except InvalidInput as exc:
-        message = str(exc)
-        context = await off_loop(
-            lambda: character_context(request, viewer, character_id, import_error=message)
-        )
-        return page(request, "character.html", 400, **context)
+        return await _again(request, viewer, character_id, import_error=str(exc))
     return back(f"/t/{table_id}/c/{character_id}#sheet")
 
 
@@ -166,12 +163,9 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
         )
     except InvalidInput as exc:
         errors = _errors(fields, exc)
-        context = await off_loop(
-            lambda: character_context(
-                request, viewer, character_id, dialog_values=values, dialog_errors=errors
-            )
+        return await _again(
+            request, viewer, character_id, dialog_values=values, dialog_errors=errors
         )
-        return page(request, "character.html", 400, **context)
     return back(f"/t/{table_id}#e{entry.id}")
 
 

@@ -227,16 +227,7 @@ class TableService:
     def roll(
         self, viewer: Viewer, character_id: int, form: Mapping[str, Any], privacy: object
     ) -> LogEntry:
-        mode = privacy_of(privacy)
-        row = self.editable(viewer, character_id)
-        rules = self.game(viewer.table.ruleset).table
-        form, variants = capped(form), viewer.table.variants
-        return self._logged_play(
-            viewer,
-            lambda source: self._staged(
-                viewer, "roll", mode, row, rules.roll(row.sheet, form, variants, source)
-            ),
-        )
+        return self._sheet_play(viewer, character_id, form, privacy)
 
     def sheet_act(
         self,
@@ -246,20 +237,31 @@ class TableService:
         params: Mapping[str, Any],
         privacy: object,
     ) -> LogEntry:
+        return self._sheet_play(viewer, character_id, params, privacy, action)
+
+    def _sheet_play(
+        self,
+        viewer: Viewer,
+        character_id: int,
+        form: Mapping[str, Any],
+        privacy: object,
+        action: str | None = None,
+    ) -> LogEntry:
+        """A roll (no ``action``) or a sheet action, by a character the viewer may play."""
         mode = privacy_of(privacy)
         row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        params, variants = capped(params), viewer.table.variants
-        return self._logged_play(
-            viewer,
-            lambda source: self._staged(
-                viewer,
-                "sheet-action",
-                mode,
-                row,
-                rules.sheet_act(row.sheet, action, params, variants, source),
-            ),
-        )
+        form, variants = capped(form), viewer.table.variants
+
+        def stage(source: RandomSource) -> Staged:
+            if action is None:
+                return self._staged(
+                    viewer, "roll", mode, row, rules.roll(row.sheet, form, variants, source)
+                )
+            play = rules.sheet_act(row.sheet, action, form, variants, source)
+            return self._staged(viewer, "sheet-action", mode, row, play)
+
+        return self._logged_play(viewer, stage)
 
     def follow_up(
         self, viewer: Viewer, entry_id: int, action: str, params: Mapping[str, Any]
@@ -302,17 +304,7 @@ class TableService:
         """A follow-up of a game-master tool (an extended check's next turn): no sheet to change."""
         if play.sheet is not None:
             raise RuleViolation("follow-up", "a game-master tool's follow-up changes no sheet")
-        entry = NewEntry(
-            viewer.table.id,
-            "follow-up",
-            privacy,
-            viewer.member.id,
-            play.summary or play.card.outcome,
-            parent_id=parent,
-            record=dict(play.record),
-            card=to_jsonable(play.card),
-        )
-        return entry, []
+        return _entry(viewer, "follow-up", privacy, play, parent=parent), []
 
     def table_act(
         self, viewer: Viewer, action: str, params: Mapping[str, Any], privacy: object
@@ -331,16 +323,7 @@ class TableService:
                 if key not in rows:
                     raise InvalidInput("sheets", key, "characters of this table")
                 changes.append(SheetChange(rows[key].id, rows[key].version, dict(sheet)))
-            entry = NewEntry(
-                viewer.table.id,
-                "table-action",
-                mode,
-                viewer.member.id,
-                play.summary or play.card.outcome,
-                record=dict(play.record),
-                card=to_jsonable(play.card),
-            )
-            return entry, changes
+            return _entry(viewer, "table-action", mode, play), changes
 
         return self._logged_play(viewer, stage)
 
@@ -353,16 +336,29 @@ class TableService:
         play: Play,
         parent: int | None = None,
     ) -> Staged:
-        entry = NewEntry(
-            viewer.table.id,
-            kind,
-            privacy,
-            viewer.member.id,
-            f"{row.name}: {play.summary or play.card.outcome}",
-            row.id,
-            parent,
-            dict(play.record),
-            to_jsonable(play.card),
-        )
+        entry = _entry(viewer, kind, privacy, play, row, parent)
         changes = [] if play.sheet is None else [SheetChange(row.id, row.version, play.sheet)]
         return entry, changes
+
+
+def _entry(
+    viewer: Viewer,
+    kind: str,
+    privacy: Privacy,
+    play: Play | TablePlay,
+    row: CharacterRow | None = None,
+    parent: int | None = None,
+) -> NewEntry:
+    """A play's log entry: its record and card, summed up (after its character's name)."""
+    summary = play.summary or play.card.outcome
+    return NewEntry(
+        viewer.table.id,
+        kind,
+        privacy,
+        viewer.member.id,
+        summary if row is None else f"{row.name}: {summary}",
+        None if row is None else row.id,
+        parent,
+        dict(play.record),
+        to_jsonable(play.card),
+    )

@@ -10,6 +10,7 @@ from rulebound.rulesets.empty_reach.advisor import push_options, recommend
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 
 PUSH = "push"
+REROLL = Field("reroll", "Dice to reroll", "dice", help="Click the dice to reroll; 1s are locked.")
 
 
 def _pct(p: Fraction) -> str:
@@ -34,14 +35,9 @@ def push_action(result: EmptyReachResult) -> ActionView | None:
             + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
             + (" (recommended)" if option == best else "")
         )
-    default, help = (
-        tuple(map(str, result.default_reroll())),
-        "Click the dice to reroll; 1s are locked.",
-    )
-    dice = Field("reroll", "Dice to reroll", "dice", default=default, help=help)
-    risked = (result.check.cost or "damage or stress") + (
-        " and gear" if result.check.gear_in_use else ""
-    )
+    dice = replace(REROLL, default=tuple(map(str, result.default_reroll())))
+    gear = " and gear" if result.check.gear_in_use else ""
+    risked = (result.check.cost or "damage or stress") + gear
     return ActionView(PUSH, "Push the roll", (dice,), tuple(advice), spends=risked)
 
 
@@ -50,12 +46,7 @@ def card_for(result: EmptyReachResult) -> Card:
     title = (check.request.skill or "Roll") + (f" ({check.attribute})" if check.attribute else "")
     action = push_action(result)
     rerollable = result.rerollable() if action else ()
-    dice = tuple(
-        DieView(
-            d.label, d.sides, d.face, d.marks, d.state.value, d.history, d.role, i in rerollable
-        )
-        for i, d in enumerate(result.dice)
-    )
+    dice = tuple(DieView.of(d, selectable=i in rerollable) for i, d in enumerate(result.dice))
     details = list(check.notes)
     if check.modifiers:
         pools = f"{check.start.describe()} -> {check.pool.describe()}"

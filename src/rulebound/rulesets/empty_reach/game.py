@@ -26,12 +26,13 @@ from rulebound.rulesets.contract import (
     Field,
     FollowFlag,
     Game,
+    Params,
     Play,
     Record,
     Sheet,
     Variants,
 )
-from rulebound.rulesets.empty_reach.card import PUSH, card_for, push_action, tool_card
+from rulebound.rulesets.empty_reach.card import PUSH, REROLL, card_for, tool_card
 from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
     GearInUse,
@@ -50,64 +51,21 @@ from rulebound.rulesets.empty_reach.roll import (
     validate_selection,
 )
 from rulebound.rulesets.empty_reach.rules import VARIANTS
-from rulebound.rulesets.empty_reach.sheets import (
-    DICE,
-    EmptyReachSheets,
-    modifier_fields,
-    names,
-    situations,
-    skill_field,
-)
+from rulebound.rulesets.empty_reach.sheets import DICE, EmptyReachSheets, raw_fields
 from rulebound.rulesets.empty_reach.specialties import heal, second_wind
 from rulebound.rulesets.empty_reach.tables import success_grid
+from rulebound.rulesets.fields import choices, number
 from rulebound.rulesets.forms import MISSING, coerce
 from rulebound.rulesets.grid import OddsGrid
-from rulebound.rulesets.plays import make_record
+from rulebound.rulesets.plays import make_record, record_object
 
-REROLL = Field("reroll", "Dice to reroll", "dice")
-POLICIES = tuple(Choice(p, p) for p in PUSH_POLICIES)
+POLICIES = choices(PUSH_POLICIES)
 ODDS_FIELDS = (
     Field("push", "Push: never, always (default dice) or if-failed", "select", POLICIES, "never"),
-    Field("gear_bonus", "Bonus of gear in use (steps up, risks it)", "int", minimum=0, maximum=10),
+    number("gear_bonus", "Bonus of gear in use (steps up, risks it)", 0, 10),
     Field("opposed_attribute", "Defender's attribute die", "select", DICE),
     Field("opposed_skill", "Defender's skill die", "select", DICE),
 )
-CONTENT = (
-    ("Attributes", ("name", "a pushed bane costs")),
-    ("Skills", ("name", "attribute", "summary")),
-    ("Specialties", ("name", "effect", "situation key", "summary")),
-    ("Situations", ("key", "name", "modifier", "skills")),
-    ("Difficulty levels", ("key", "name", "modifier")),
-)
-
-
-def raw_fields(content: EmptyReachContent) -> tuple[Field, ...]:
-    """A roll without a sheet: the dice, the names that pick the rules, every modifier."""
-    attributes, specialties = names(content.attributes), names(content.specialties)
-    gear = "NAME:BONUS[:D8,D6...] (with the item's extra dice), or an item's name with --character."
-    return (
-        Field("attribute_die", "Attribute die", "select", DICE, required=True, flag="attribute"),
-        Field("skill_die", "Skill die (none: the attribute alone)", "select", DICE, flag="skill"),
-        skill_field(names(content.skills)),
-        Field(
-            "attribute",
-            "Attribute, when not the skill's own",
-            "select",
-            attributes,
-            flag="attribute-name",
-        ),
-        *modifier_fields(content),
-        situations(content, list(content.specialties.values())),
-        Field(
-            "specialties",
-            "Specialties the roller has",
-            "multiselect",
-            specialties,
-            flag="specialty",
-        ),
-        Field("gear", "Gear in use", "text", help=gear),
-        Field("passive", "Passive roll (cannot be pushed)", "bool", default=False),
-    )
 
 
 class EmptyReach(Game[CheckRequest, EmptyReachResult]):
@@ -153,9 +111,7 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
         return request
 
     def load(self, data: Mapping[str, Any]) -> CheckRequest:
-        request = data.get("request")
-        if not isinstance(request, Mapping):
-            raise InvalidInput("record.request", request, "the roll's request as a JSON object")
+        request = record_object(data, "request", "the roll's request as a JSON object")
         try:
             return CheckRequest.model_validate(dict(request))
         except ValidationError as exc:
@@ -195,13 +151,7 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
         chances = summary(check, values.get("push") or "never", defender)
         return replace(chances, success_label=f"success with {check.pool.describe()}")
 
-    def follow_ups(self, result: EmptyReachResult) -> tuple[ActionView, ...]:
-        action = push_action(result)
-        return (action,) if action else ()
-
-    def follow_params(
-        self, result: EmptyReachResult, action: str, params: Mapping[str, Any]
-    ) -> Record:
+    def follow_params(self, result: EmptyReachResult, action: str, params: Params) -> Record:
         """``{"reroll": [die indices]}``, the default choice filled in, checked by the rules."""
         if action != PUSH:
             raise self.no_follow_up(result, action)
@@ -211,7 +161,7 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
         return {"reroll": list(validate_selection(result, None if chosen is MISSING else chosen))}
 
     def follow(
-        self, result: EmptyReachResult, action: str, params: Mapping[str, Any], source: RandomSource
+        self, result: EmptyReachResult, action: str, params: Params, source: RandomSource
     ) -> EmptyReachResult:
         return push(result, source, params["reroll"])
 
@@ -225,29 +175,35 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
 
     def content(self) -> tuple[ContentTable, ...]:
         found, plus = self.game_content, "situational"
-        rows: tuple[list[tuple[str, ...]], ...] = (
-            [(a.name, a.cost) for a in found.attributes.values()],
-            [(s.name, s.attribute, s.summary) for s in found.skills.values()],
-            [
+        rows: dict[tuple[str, str], list[tuple[str, ...]]] = {
+            ("Attributes", "name, a pushed bane costs"): [
+                (a.name, a.cost) for a in found.attributes.values()
+            ],
+            ("Skills", "name, attribute, summary"): [
+                (s.name, s.attribute, s.summary) for s in found.skills.values()
+            ],
+            ("Specialties", "name, effect, situation key, summary"): [
                 (s.name, s.effect, s.toggle_key if s.effect == plus else "", s.summary)
                 for s in found.specialties.values()
             ],
-            [
+            ("Situations", "key, name, modifier, skills"): [
                 (s.key, s.name, f"{s.value:+d}", ", ".join(s.skills) or "any")
                 for s in found.situations.values()
             ],
-            [(d.key, d.name, f"{d.value:+d}") for d in found.difficulty.values()],
+            ("Difficulty levels", "key, name, modifier"): [
+                (d.key, d.name, f"{d.value:+d}") for d in found.difficulty.values()
+            ],
+        }
+        return tuple(
+            ContentTable.of(title, columns, listed) for (title, columns), listed in rows.items()
         )
-        return tuple(ContentTable(*head, tuple(r)) for head, r in zip(CONTENT, rows, strict=True))
 
     # sheet actions: their records are ``{"kind": "heal", "health", "resolve"}``,
     # ``{"kind": "repair", "gear"}`` and ``{"kind": "second-wind", "to_health"}``
 
     def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
         held = self.sheets.character(sheet)
-        points = tuple(
-            Field(k, k.title(), "int", default=0, minimum=0) for k in ("health", "resolve")
-        )
+        points = tuple(number(k, k.title(), 0, default=0) for k in ("health", "resolve"))
         found = [ActionView("heal", "Recover Health or Resolve", points)]
         damaged = tuple(
             Choice(g.name, f"{g.name} {g.bonus}/{g.max_bonus}")
@@ -260,17 +216,12 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
         effects = {self.game_content.specialty(s).effect for s in held.specialties}
         if held.broken and "second-wind" in effects and not held.second_wind_used:
             help = "The rest go to Resolve; by default all go to a broken Health."
-            split = Field("to_health", "Successes to Health", "int", minimum=0, help=help)
+            split = number("to_health", "Successes to Health", 0, help=help)
             found.append(ActionView("second-wind", "Second Wind (Stamina roll, no push)", (split,)))
         return tuple(found)
 
     def sheet_act(
-        self,
-        sheet: Sheet,
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, sheet: Sheet, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
         held = self.sheets.character(sheet)
         if action == "heal":

@@ -1,5 +1,6 @@
 """Empty Reach characters: the one validation of a sheet, its edit form, rolling from it,
-and what a push costs it (damage or stress, and gear points)."""
+and what a push costs it (damage or stress, and gear points); and a roll's inputs, with a
+sheet or without."""
 
 from __future__ import annotations
 
@@ -23,16 +24,23 @@ from rulebound.rulesets.empty_reach.check import CheckRequest, ExtraModifier, Op
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, SpecialtySpec
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 from rulebound.rulesets.empty_reach.rules import LADDER, MAX_HELPERS
+from rulebound.rulesets.fields import choices, grouped, number, put, switch
 from rulebound.rulesets.forms import MISSING, coerce, what
 
 NO_SKILL = ""
-DICE = tuple(Choice(d.label, d.label) for d in LADDER)
+DICE = choices(d.label for d in LADDER)
 STATE = {"base_health": (1, 20), "base_resolve": (1, 20), "damage": (0, None), "stress": (0, None)}
 """Whole-number sheet fields and their bounds; a blank one is 0."""
+GEAR = "Gear (one per line: Name bonus/max, e.g. Crowbar 2/2)"
+GEAR_IN_USE = (
+    "NAME:BONUS[:D8,D6...] (with the item's extra dice), or an item's name with --character."
+)
+OTHER_ATTRIBUTE = "Attribute, when not the skill's own"
+PASSIVE = switch("passive", "Passive roll (cannot be pushed)")
 
 
 def names(specs: Mapping[str, Any]) -> tuple[Choice, ...]:
-    return tuple(Choice(s.name, s.name) for s in specs.values())
+    return choices(s.name for s in specs.values())
 
 
 def skill_field(skills: tuple[Choice, ...]) -> Field:
@@ -42,14 +50,28 @@ def skill_field(skills: tuple[Choice, ...]) -> Field:
 
 def modifier_fields(content: EmptyReachContent) -> tuple[Field, ...]:
     """Help, difficulty and the other rules modifiers: the same with a sheet or without."""
-    levels = tuple(Choice(d.key, f"{d.name} ({d.value:+d})") for d in content.difficulty.values())
+    levels = choices({d.key: f"{d.name} ({d.value:+d})" for d in content.difficulty.values()})
     return (
-        Field("helpers", "People helping", "int", default=0, minimum=0, maximum=MAX_HELPERS),
+        number("helpers", "People helping", 0, MAX_HELPERS, default=0),
         Field("difficulty_level", "Difficulty", "select", levels),
-        Field("difficulty", "Difficulty modifier", "int", default=0, minimum=-10, maximum=10),
-        Field(
-            "modifier", "Other modifier from the rules", "int", default=0, minimum=-10, maximum=10
-        ),
+        number("difficulty", "Difficulty modifier", -10, 10, default=0),
+        number("modifier", "Other modifier from the rules", -10, 10, default=0),
+    )
+
+
+def raw_fields(content: EmptyReachContent) -> tuple[Field, ...]:
+    """A roll without a sheet: the dice, the names that pick the rules, every modifier."""
+    attributes, known = names(content.attributes), names(content.specialties)
+    return (
+        Field("attribute_die", "Attribute die", "select", DICE, required=True, flag="attribute"),
+        Field("skill_die", "Skill die (none: the attribute alone)", "select", DICE, flag="skill"),
+        skill_field(names(content.skills)),
+        Field("attribute", OTHER_ATTRIBUTE, "select", attributes, flag="attribute-name"),
+        *modifier_fields(content),
+        situations(content, list(content.specialties.values())),
+        Field("specialties", "Specialties the roller has", "multiselect", known, flag="specialty"),
+        Field("gear", "Gear in use", "text", help=GEAR_IN_USE),
+        PASSIVE,
     )
 
 
@@ -75,8 +97,8 @@ def situation_fields(content: EmptyReachContent, owned: Sequence[SpecialtySpec])
 def situations(content: EmptyReachContent, owned: Sequence[SpecialtySpec]) -> Field:
     """Every situational factor (and specialty toggle) in one field, for the CLI and the API."""
     fields = situation_fields(content, owned)
-    choices = tuple(c for f in fields for c in f.choices)
-    return replace(fields[0], label="Situational factors (and specialties)", choices=choices)
+    every = tuple(c for f in fields for c in f.choices)
+    return replace(fields[0], label="Situational factors (and specialties)", choices=every)
 
 
 class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
@@ -100,36 +122,22 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
 
     def _form(self) -> list[Field]:
         skill_dice = (Choice(NO_SKILL, "-"), *DICE)
-        gear = "Gear (one per line: Name bonus/max, e.g. Crowbar 2/2)"
+        attributes = [
+            Field(f"attributes.{a.name}", a.name, "select", DICE)
+            for a in self.content.attributes.values()
+        ]
+        skills = [
+            Field(f"skills.{s.name}", f"{s.name} ({s.attribute})", "select", skill_dice)
+            for s in self.content.skills.values()
+        ]
+        state = [number(k, k.replace("_", " ").title(), *bounds) for k, bounds in STATE.items()]
         return [
             Field("name", "Name", "text"),
-            *(
-                Field(f"attributes.{a.name}", a.name, "select", DICE, group="Attributes")
-                for a in self.content.attributes.values()
-            ),
-            *(
-                Field(
-                    f"skills.{s.name}",
-                    f"{s.name} ({s.attribute})",
-                    "select",
-                    skill_dice,
-                    group="Skills",
-                )
-                for s in self.content.skills.values()
-            ),
+            *grouped("Attributes", attributes),
+            *grouped("Skills", skills),
             Field("specialties", "Specialties (comma separated; repeat Tough/Hardened)", "text"),
-            *(
-                Field(
-                    name,
-                    name.replace("_", " ").title(),
-                    "int",
-                    minimum=low,
-                    maximum=high,
-                    group="State",
-                )
-                for name, (low, high) in STATE.items()
-            ),
-            Field("gear", gear, "text", group="Gear", multiline=True),
+            *grouped("State", state),
+            Field("gear", GEAR, "text", group="Gear", multiline=True),
         ]
 
     def view(self, sheet: Sheet) -> SheetView:
@@ -145,16 +153,15 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
             ("Resolve", f"{held.max_resolve - held.stress} / {held.max_resolve}"),
             ("Broken", "yes" if held.broken else "no"),
         ]
-        for g in held.gear:
-            tracks.append(
-                (f"Gear {g.name}", "destroyed" if g.destroyed else f"{g.bonus} / {g.max_bonus}")
-            )
+        tracks += [
+            (f"Gear {g.name}", "destroyed" if g.destroyed else f"{g.bonus} / {g.max_bonus}")
+            for g in held.gear
+        ]
         return SheetView(tuple(self._form()), values, tuple(tracks))
 
     def edit(self, sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
         """Apply the edit form; a blank skill is removed, a blank number is 0."""
-        updated: dict[str, Any] = dict(sheet)
-        groups = {g: dict(sheet.get(g) or {}) for g in ("attributes", "skills")}
+        updated = {**sheet, **{g: dict(sheet.get(g) or {}) for g in ("attributes", "skills")}}
         problems: list[InvalidInput] = []
         for field in (f for f in self._form() if f.name in form):
             group, _, name = field.name.partition(".")
@@ -168,17 +175,13 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
                     value = gear_from_lines(value, sheet.get("gear", []))
             except InvalidInput as exc:
                 problems.append(exc)
-            else:
-                if name and value == NO_SKILL:
-                    groups[group].pop(name, None)
-                elif name:
-                    groups[group][name] = value
-                elif field.name == "specialties":
-                    updated[field.name] = [s.strip() for s in value.split(",") if s.strip()]
-                else:
-                    updated[field.name] = value
+                continue
+            if field.name == "specialties":
+                value = [s.strip() for s in value.split(",") if s.strip()]
+            blank = name and value == NO_SKILL  # a skill without a die: not on the sheet
+            put(updated, (group, name) if name else group, None if blank else value)
         raise_all(problems)
-        return self.validate(updated | groups)
+        return self.validate(updated)
 
     def _choices(
         self,
@@ -195,28 +198,23 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
             for s in owned
             if s.effect == "swap"
         ]
-        grouped = situation_fields(self.content, owned) if dialog else ()
+        by_group = situation_fields(self.content, owned) if dialog else ()
         return (
             replace(skill, default=skills[0].value) if dialog else skill,
             helpers,
             replace(level, default="average") if dialog else level,
             *others,
-            *(grouped or [situations(self.content, owned)]),
+            *(by_group or [situations(self.content, owned)]),
             Field("swap", "Use another attribute", "select", (Choice("", "-"), *swaps), default=""),
             Field("gear", "Gear", "select", gear, default="", help="An item on the sheet."),
-            Field("passive", "Passive roll (cannot be pushed)", "bool", default=False),
+            PASSIVE,
         )
 
     def dialog(self, sheet: Sheet) -> tuple[Field, ...]:
         held = self.character(sheet)
-        skills = tuple(
-            Choice(
-                s.name,
-                f"{s.name} ({held.attributes[s.attribute].label}"
-                + (f" + {held.skills[s.name].label})" if s.name in held.skills else ")"),
-            )
-            for s in self.content.skills.values()
-        )
+        dice = {s.name: held.attributes[s.attribute].label for s in self.content.skills.values()}
+        dice |= {k: f"{dice[k]} + {v.label}" for k, v in held.skills.items() if k in dice}
+        skills = choices({name: f"{name} ({shown})" for name, shown in dice.items()})
         owned = [self.content.specialty(n) for n in dict.fromkeys(held.specialties)]
         usable = tuple(
             Choice(g.name, f"{g.name} (+{g.bonus})")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
-from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import check_known
 from rulebound.rulesets.empty_reach.check import CheckRequest, ExtraModifier, prepare
 from rulebound.rulesets.empty_reach.odds import PUSH_POLICIES, PushPolicy, p_success
 from rulebound.rulesets.empty_reach.rules import LADDER, StepDie
@@ -27,21 +28,15 @@ def chance(attribute: StepDie, skill: StepDie | None, modifier: int, policy: Pus
 
 
 def _panel(modifier: int, policy: PushPolicy) -> GridPanel:
-    return build_panel(
-        f"modifier {modifier:+d}, {_PUSH_WORDS[policy]}",
-        LADDER,
-        SKILLS,
-        lambda attribute, skill: chance(attribute, skill, modifier, policy),
-    )
+    title = f"modifier {modifier:+d}, {_PUSH_WORDS[policy]}"
+    return build_panel(title, LADDER, SKILLS, partial(chance, modifier=modifier, policy=policy))
 
 
 def success_grid(
     modifiers: Sequence[int] = MODIFIERS, policies: Sequence[PushPolicy] = POLICIES
 ) -> OddsGrid:
     """One panel per (push policy, modifier); rows are attribute dice, columns skill dice."""
-    for policy in policies:
-        if policy not in PUSH_POLICIES:
-            raise InvalidInput("policies", policy, "one of " + ", ".join(PUSH_POLICIES))
+    check_known("policies", policies, PUSH_POLICIES)
     panels = tuple(_panel(modifier, policy) for policy in policies for modifier in modifiers)
     return OddsGrid(
         ruleset="empty-reach",

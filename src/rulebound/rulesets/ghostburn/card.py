@@ -90,10 +90,7 @@ def card_for(result: GhostburnResult, content: GhostburnContent) -> Card:
         title=_title(result, content),
         outcome=f"{result.band.label}: {result.band.outcome}",
         succeeded=result.succeeded,
-        dice=tuple(
-            DieView(d.label, d.sides, d.face, d.marks, d.state.value, d.history, d.role)
-            for d in result.dice
-        ),
+        dice=tuple(map(DieView.of, result.dice)),
         modifiers=_modifiers(result),
         steps=tuple(steps),
         details=tuple(details),

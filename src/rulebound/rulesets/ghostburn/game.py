@@ -9,7 +9,7 @@ GM's ``regain-luck`` sheet action is ``{"kind": "regain-luck", "name", "points",
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +19,21 @@ from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import (
     ActionView,
     Card,
+    Chain,
     Chances,
     ContentTable,
     Field,
     FollowFlag,
     Game,
+    Params,
     Play,
     Record,
     Sheet,
     Variants,
 )
-from rulebound.rulesets.forms import coerce
-from rulebound.rulesets.ghostburn.card import REGAIN, SPEND, card_for, follow_ups, regain_card
+from rulebound.rulesets.fields import number
+from rulebound.rulesets.forms import coerce, pairs
+from rulebound.rulesets.ghostburn.card import REGAIN, SPEND, card_for, regain_card
 from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS
 from rulebound.rulesets.ghostburn.content import load_content
 from rulebound.rulesets.ghostburn.luck import with_luck
@@ -39,9 +42,10 @@ from rulebound.rulesets.ghostburn.options import VARIANTS, Options
 from rulebound.rulesets.ghostburn.request import Check, difficulty_for, make_check, raw_candidates
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
 from rulebound.rulesets.ghostburn.rules import applied_total, stack
-from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets, number, pairs
+from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets
 from rulebound.rulesets.ghostburn.tables import success_grid
 from rulebound.rulesets.grid import OddsGrid
+from rulebound.rulesets.plays import make_record
 
 __all__ = ["GAME", "SUCCESS_LABEL", "Ghostburn"]
 
@@ -53,16 +57,18 @@ RAW = (
     Field("skill_bonus", "Skill bonus", "int", help="Raw: the skill bonus."),
     Field("gear", "Gear bonuses", "multiselect", help=f"Raw: gear {PAIRS}."),
     Field("aug", "Aug bonuses", "multiselect", help=f"Raw: aug {PAIRS}.", aliases=("augs",)),
-    number("luck_points", "Luck Points", 0, MAX_LUCK_POINTS, "Raw: Luck Points available."),
-    number("luck_bonus", "Luck Bonus", 1, CAP, "Raw: its size (odds: the odds with one)."),
+    number("luck_points", "Luck Points", 0, MAX_LUCK_POINTS, help="Raw: Luck Points available."),
+    number("luck_bonus", "Luck Bonus", 1, CAP, help="Raw: its size (odds: the odds with one)."),
 )
 """A raw check, with no sheet, takes these besides the DL, GM shift, chart and trait."""
 MODIFIER = Field("modifier", "Total bonus", "int", default=0, help="Total bonus added to 2d10.")
 
 
-def _items(field: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``--gear "laser sight=1"``: each NAME=BONUS as the request's ``{"name", "bonus"}``."""
-    return [{"name": n, "bonus": b} for n, b in pairs(field, values.get(field), whole=True)]
+def _raw(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A raw check's bonuses: the two scores, and each ``--gear``/``--aug`` NAME=BONUS."""
+    found = {k: values.get(k) or 0 for k in ("ability_score", "skill_bonus")}
+    items = (("gear", "gear"), ("aug", "augs"))
+    return found | {kind: pairs(field, values.get(field), whole=True) for field, kind in items}
 
 
 class Ghostburn(Game[Check, GhostburnResult]):
@@ -70,13 +76,13 @@ class Ghostburn(Game[Check, GhostburnResult]):
     title = "Ghostburn"
     variants = VARIANTS
     follow_flags = (FollowFlag("luck", SPEND, "luck", LUCK_HELP, skip=("keep",)),)
+    sheets: GhostburnSheets
 
     def __init__(self, homebrew: tuple[Path, ...] = ()) -> None:
         self.homebrew = homebrew
         self.catalogue = load_content(homebrew)
-        self.characters = GhostburnSheets(self.catalogue)
-        self.sheets = self.characters
-        _, trick, dl, chart, trait, shift, *_ = self.characters.choice_fields
+        self.sheets = GhostburnSheets(self.catalogue)
+        _, trick, dl, chart, trait, shift, *_ = self.sheets.choice_fields
         self.fields = (dl, shift, chart, trait, *RAW)  # a trait only matters to a trick (odds)
         self.odds_fields = (MODIFIER, trick)
 
@@ -87,14 +93,13 @@ class Ghostburn(Game[Check, GhostburnResult]):
     # requests, rolls and odds
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> Check:
+        raw = _raw(values)
         payload: dict[str, Any] = {
             "dl": values.get("dl") or None,
             "dl_shift": values.get("dl_shift") or 0,
             "chart": values.get("chart") or "default",
-            "ability_score": values.get("ability_score") or 0,
-            "skill_bonus": values.get("skill_bonus") or 0,
-            "gear": _items("gear", values),
-            "augs": _items("aug", values),
+            **raw,
+            **{kind: [{"name": n, "bonus": b} for n, b in raw[kind]] for kind in ("gear", "augs")},
         }
         pairs("trait", values.get("trait"))  # checked, though only a trick reads a trait
         pool = {k: values[k] for k in ("luck_points", "luck_bonus") if values.get(k) is not None}
@@ -126,24 +131,14 @@ class Ghostburn(Game[Check, GhostburnResult]):
             dl_shift=values.get("dl_shift") or 0,
             options=Options.from_mapping(variants),
         )
-        raw = raw_candidates(
-            ability_score=values.get("ability_score") or 0,
-            skill_bonus=values.get("skill_bonus") or 0,
-            gear=[(i["name"], i["bonus"]) for i in _items("gear", values)],
-            augs=[(i["name"], i["bonus"]) for i in _items("aug", values)],
-        )
+        raw = raw_candidates(**_raw(values))
         modifier = (values.get("modifier") or 0) + applied_total(stack(raw))
         DEFAULT_LIMITS.check_modifier("modifier", modifier)
         return chances(modifier, difficulty, chart, values.get("luck_bonus"))
 
     # the luck spend and the card
 
-    def follow_ups(self, result: GhostburnResult) -> tuple[ActionView, ...]:
-        return follow_ups(result)
-
-    def follow_params(
-        self, result: GhostburnResult, action: str, params: Mapping[str, Any]
-    ) -> Record:
+    def follow_params(self, result: GhostburnResult, action: str, params: Params) -> Record:
         """``{"bonus": N}``: the sheet's Luck Bonus (``Sheets.follow_params``), or the pool's."""
         if action != SPEND:
             raise self.no_follow_up(result, action)
@@ -160,7 +155,7 @@ class Ghostburn(Game[Check, GhostburnResult]):
         return {"bonus": coerce(BONUS, bonus)}
 
     def follow(
-        self, result: GhostburnResult, action: str, params: Mapping[str, Any], source: RandomSource
+        self, result: GhostburnResult, action: str, params: Params, source: RandomSource
     ) -> GhostburnResult:
         return with_luck(result, params["bonus"])
 
@@ -170,32 +165,27 @@ class Ghostburn(Game[Check, GhostburnResult]):
     # the GM's regain-luck sheet action (the rule text does not say how Luck Points come back)
 
     def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
-        held = self.characters.character(sheet)
+        held = self.sheets.character(sheet)
         room = MAX_LUCK_POINTS - held.luck_points
         if room < 1:
             return ()
-        points = Field("points", "Luck Points", "int", default=1, minimum=1, maximum=room)
+        points = number("points", "Luck Points", 1, room, default=1)
         advice = (f"{held.luck_points} now; the GM decides when luck comes back",)
         return (ActionView(REGAIN, "Regain Luck Points", (points,), advice),)
 
     def sheet_act(
-        self,
-        sheet: Sheet,
-        action: str,
-        params: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
+        self, sheet: Sheet, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
         if action != REGAIN:
             raise InvalidInput("action", action, REGAIN)
-        held = self.characters.character(sheet)
+        held = self.sheets.character(sheet)
         points, before = params.get("points") or 1, held.luck_points
-        record = {"kind": REGAIN, "name": held.name, "points": points, "before": before}
+        record = make_record(REGAIN, {"name": held.name, "points": points, "before": before}, ())
         card = regain_card(record)
         after = held.with_luck_points(before + points).model_dump(mode="json")
-        return Play({**record, "draws": []}, card, after, card.outcome)
+        return Play(record, card, after, card.outcome)
 
-    def tool_card(self, chain: Sequence[Record]) -> Card:
+    def tool_card(self, chain: Chain) -> Card:
         if len(chain) == 1 and chain[0].get("kind") == REGAIN:
             return regain_card(chain[0])
         return super().tool_card(chain)
@@ -222,16 +212,12 @@ class Ghostburn(Game[Check, GhostburnResult]):
             for b in chart.bands
         ]
         return (
-            _table("DL ladder", "level, DL, from the rules, note", levels),
-            _table("Abilities", "key, name, from the rules", abilities),
-            _table("Skills", "key, name, primary ability, summary", skills),
-            _table("Tricks", "key, name, skill, kind, DL, chart, summary", tricks),
-            _table("Outcome charts", "chart, band, label, starts, outcome", bands),
+            ContentTable.of("DL ladder", "level, DL, from the rules, note", levels),
+            ContentTable.of("Abilities", "key, name, from the rules", abilities),
+            ContentTable.of("Skills", "key, name, primary ability, summary", skills),
+            ContentTable.of("Tricks", "key, name, skill, kind, DL, chart, summary", tricks),
+            ContentTable.of("Outcome charts", "chart, band, label, starts, outcome", bands),
         )
-
-
-def _table(title: str, columns: str, rows: Sequence[tuple[str, ...]]) -> ContentTable:
-    return ContentTable(title, tuple(columns.split(", ")), tuple(rows))
 
 
 def _starts(level: int | None) -> str:

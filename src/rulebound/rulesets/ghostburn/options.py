@@ -27,12 +27,7 @@ class BottomFade(StrEnum):
     OPEN = "open"
 
 
-def _variant(key: str, kind: type[StrEnum], label: str, summary: str, *words: str) -> Variant:
-    choices = tuple(choice.value for choice in kind)
-    return Variant(key, choices, choices[0], summary, label, words)
-
-
-OFF_LADDER = _variant(
+OFF_LADDER = Variant.of(
     "off-ladder-dl",
     OffLadderReading,
     "A DL between ladder levels",
@@ -41,7 +36,7 @@ OFF_LADDER = _variant(
     "keep the offset: every band moves by the same step",
     "snap to the ladder levels around it",
 )
-BOTTOM_FADE = _variant(
+BOTTOM_FADE = Variant.of(
     "bottom-fade",
     BottomFade,
     "A miss at the lowest level",

@@ -317,6 +317,8 @@ class CheckPayload(BaseModel):
 
 _RAW_ONLY = ("ability_score", "skill_bonus", "gear", "augs", "luck_points", "luck_bonus")
 _CHARACTER_ONLY = ("skill", "trick", "ability", "traits")
+_CHOSEN = (*_CHARACTER_ONLY, "dl", "dl_shift", "chart")
+"""The payload's choices a check for a character takes (``character_request``)."""
 
 
 def request_from_payload(payload: Mapping[str, object], content: GhostburnContent) -> CheckRequest:
@@ -328,18 +330,9 @@ def request_from_payload(payload: Mapping[str, object], content: GhostburnConten
     options = Options.from_mapping(resolve(VARIANTS, data.variants))
     if data.character is not None:
         _reject_set(data, _RAW_ONLY, "with a character, the sheet supplies the bonuses")
-        return character_request(
-            parse_character(data.character),
-            content,
-            skill=data.skill,
-            trick=data.trick,
-            dl=data.dl,
-            ability=data.ability,
-            dl_shift=data.dl_shift,
-            traits=data.traits,
-            chart=data.chart,
-            options=options,
-        )
+        chosen = {name: getattr(data, name) for name in _CHOSEN}
+        character = parse_character(data.character)
+        return character_request(character, content, options=options, **chosen)
     _reject_set(data, _CHARACTER_ONLY, "a raw check takes bonuses and a dl, no character fields")
     if data.dl is None:
         raise InvalidInput("dl", None, "a DL (a level name or number) for a raw check")

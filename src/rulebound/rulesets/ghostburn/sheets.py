@@ -8,14 +8,15 @@ current sheet's Luck Bonus (``follow_params``) and takes one Luck Point from it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from rulebound.core.errors import InvalidForm, InvalidInput, raise_all
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets import forms
-from rulebound.rulesets.contract import Choice, Field, Sheet, Sheets, SheetView, Variants
+from rulebound.rulesets.contract import Choice, Field, Params, Sheet, Sheets, SheetView, Variants
+from rulebound.rulesets.fields import grouped, number, put
 from rulebound.rulesets.ghostburn.card import SPEND
 from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS, Character, load_character
 from rulebound.rulesets.ghostburn.content import GhostburnContent, TrickKind
@@ -46,27 +47,6 @@ TEXT = {  # a roll's inputs: (label, help)
     "ability": ("Ability (GM substitution)", "The ability the GM calls for instead."),
     "set_aside": ("Gear and augs not in use", "gear:NAME or aug:NAME; the rest stack."),
 }
-
-
-def number(name: str, label: str, low: int, high: int, help: str = "", **more: Any) -> Field:
-    return Field(name, label, "int", minimum=low, maximum=high, help=help, **more)
-
-
-def pairs(field: str, values: Sequence[str] | None, whole: bool = False) -> list[tuple[str, Any]]:
-    """``NAME=VALUE`` texts (``--trait resolve=Hard``; ``--gear "scope=2"`` with ``whole``)."""
-    found, problems = [], []
-    for value in values or ():
-        name, sep, rest = (part.strip() for part in value.partition("="))
-        try:
-            if not (sep and name and rest):
-                raise InvalidInput(field, value, "NAME=VALUE")
-            found.append(
-                (name, forms.coerce(Field(f"{field}.{name}", "", "int"), rest) if whole else rest)
-            )
-        except InvalidInput as exc:
-            problems.append(exc)
-    raise_all(problems)
-    return found
 
 
 def _choices(table: Mapping[str, Any], *first: Choice) -> tuple[Choice, ...]:
@@ -145,17 +125,20 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
         fields = [Field("name", "Name", "text")]
         values: dict[str, Any] = {k: dumped[k] for k in ("name", "luck_points", "luck_bonus")}
         for key, a in content.abilities.items():
-            box = number(f"abilities.{key}", a.name, -CAP, CAP, NO_SCORE, group="Abilities")
+            box = number(f"abilities.{key}", a.name, -CAP, CAP, help=NO_SCORE, group="Abilities")
             fields.append(box)
             values[f"abilities.{key}"] = held.abilities.get(key)
         for key, s in content.skills.items():
             own = Choice(PRIMARY, f"{content.abilities[s.ability].name} (the skill's own)")
             entry, label = held.skills.get(key), f"{s.name} primary ability"
             pick = _choices(content.abilities, own)
-            fields += [
-                number(f"skills.{key}.bonus", f"{s.name} bonus", 0, CAP, s.summary, group="Skills"),
-                Field(f"skills.{key}.ability", label, "select", pick, PRIMARY, group="Skills"),
-            ]
+            fields += grouped(
+                "Skills",
+                (
+                    number(f"skills.{key}.bonus", f"{s.name} bonus", 0, CAP, help=s.summary),
+                    Field(f"skills.{key}.ability", label, "select", pick, PRIMARY),
+                ),
+            )
             values[f"skills.{key}.bonus"] = entry.bonus if entry else None
             values[f"skills.{key}.ability"] = (entry.ability if entry else None) or PRIMARY
         signature = tuple(
@@ -195,23 +178,17 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
         raise_all([InvalidInput(group, rest, known[group]) for group, rest in strays])
         posted = [field for name, field in view.items() if name in form]
         values = forms.read(posted, form, defaults=False)
-        updated: dict[str, Any] = {**sheet, "abilities": dict(sheet["abilities"])}
-        skills = {k: dict(v) for k, v in sheet["skills"].items()}
+        updated: dict[str, Any] = dict(sheet)
         for field in posted:
-            value, (group, _, rest) = values.get(field.name), field.name.partition(".")
-            if group == "abilities":
-                updated["abilities"][rest] = value
-            elif group == "skills":
-                skill, _, part = rest.rpartition(".")
-                skills.setdefault(skill, {})[part] = value
-            elif field.name in ("gear", "augs"):
-                updated[field.name] = _parse_items(value or "", field.name, self.content)
-            else:
-                updated[field.name] = "" if value is None else value
-        updated["abilities"] = {k: v for k, v in updated["abilities"].items() if v is not None}
+            value = values.get(field.name)
+            if field.name in ("gear", "augs"):
+                value = _parse_items(value or "", field.name, self.content)
+            elif "." not in field.name and value is None:
+                value = ""
+            put(updated, field.name, value)  # a blank score, bonus or override: none
         updated["skills"] = {  # no bonus and no override is the same as no entry (G2)
             skill: {k: v for k, v in entry.items() if v is not None}
-            for skill, entry in skills.items()
+            for skill, entry in updated["skills"].items()
             if entry.get("bonus") is not None or entry.get("ability")
         }
         try:
@@ -268,14 +245,14 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
         spec = self.content.tricks.get(payload.get("trick", ""))
         if spec is not None and spec.dl_trait is not None:
             # only the trait this trick reads: a box of the dialog, or --trait NAME=VALUE
-            given = dict(pairs("trait", values.get("trait")))
+            given = dict(forms.pairs("trait", values.get("trait")))
             value = values.get(f"traits.{spec.dl_trait}") or given.get(spec.dl_trait)
             payload |= {"traits": {spec.dl_trait: value}} if value else {}
         return make_check({**payload, "variants": dict(variants)}, self.content, aside)
 
     def follow_params(
-        self, sheet: Sheet, result: GhostburnResult, action: str, params: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, sheet: Sheet, result: GhostburnResult, action: str, params: Params
+    ) -> Params:
         """A luck spend adds the sheet's own Luck Bonus; the roller must have a point left."""
         if action != SPEND:
             return params

@@ -18,8 +18,7 @@ from rulebound.rulesets.legacy.checks import (
     CheckRequest,
     LegacyResult,
     automatic_failure,
-    resolve,
-    roll_resolved,
+    roll_check,
 )
 from rulebound.rulesets.legacy.content import Catalogue
 from rulebound.rulesets.legacy.rules import DEFAULT_SCALE
@@ -46,11 +45,9 @@ def roll_as(
         failed = replace(failed, parent=parent)
         return Change(char, (Event("automatic failure", f"{state}: no roll"),), (failed,))
     if not char.cursed:
-        return Change(
-            char, (), (roll_resolved(request, resolve(request), source, parent=parent, note=note),)
-        )
+        return Change(char, (), (roll_check(request, source, parent=parent, note=note),))
     cursed = replace(request, disadvantage=True)
-    result = roll_resolved(cursed, resolve(cursed), source, parent=parent, note=note)
+    result = roll_check(cursed, source, parent=parent, note=note)
     spent = Event("curse spent", "Dark Soul curse: disadvantage on this roll")
     return Change(char.model_copy(update={"cursed": False}), (spent,), (result,))
 

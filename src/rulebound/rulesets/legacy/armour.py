@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import check_known
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.legacy.character import LOCATIONS, Armour, Change, Character, Event
@@ -20,9 +21,7 @@ def _locations(locations: Iterable[str]) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(locations))
     if not chosen:
         raise InvalidInput("locations", [], "at least one of " + ", ".join(LOCATIONS))
-    for loc in chosen:
-        if loc not in LOCATIONS:
-            raise InvalidInput("location", loc, "one of " + ", ".join(LOCATIONS))
+    check_known("location", chosen, LOCATIONS)
     return chosen
 
 

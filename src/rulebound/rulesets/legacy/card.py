@@ -9,26 +9,25 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulebound.core.trace import DieRecord
 from rulebound.rulesets.contract import ActionView, Card, DieView, Field
+from rulebound.rulesets.fields import number, switch
 from rulebound.rulesets.legacy import advice, chain, odds
 from rulebound.rulesets.legacy.chain import TURN, CheckState, ExtendedState, LegacyState
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, luck_request, resolve
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.extended import MAX_ROLLS, ExtendedStatus
-from rulebound.rulesets.legacy.fate import BURN_LCK_COST
+from rulebound.rulesets.legacy.fate import BURN_LCK_COST, burnt
 from rulebound.rulesets.legacy.opposed import OpposedOutcome
-from rulebound.rulesets.legacy.request import LegacyRoll
 from rulebound.rulesets.legacy.rules import SCALES, VARIANTS, Outcome, weighted_margin
-from rulebound.rulesets.legacy.rules import characteristic_bonus as bonus_of
 from rulebound.rulesets.legacy.rules import classify_without_critical_failure as judged
+from rulebound.rulesets.variants import changed
 
-STAMINA = Field("use_stamina", "Pay 1d10 STM instead (Warlock Soul)", "bool", default=False)
+STAMINA = switch("use_stamina", "Pay 1d10 STM instead (Warlock Soul)")
 PURPOSE = Field("purpose", "What for", "text", default="avoid death")
 TURN_FIELDS = (
-    Field("rolls", "Turns to roll now", "int", default=1, minimum=1, maximum=MAX_ROLLS),
-    Field("until_done", "Roll until it ends", "bool", default=False),
+    number("rolls", "Turns to roll now", 1, MAX_ROLLS, default=1),
+    switch("until_done", "Roll until it ends"),
 )
 
 
@@ -37,23 +36,11 @@ def pct(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator} ({float(p):.1%})"
 
 
-def die_view(die: DieRecord, who: str = "") -> DieView:
-    label = f"{who} {die.label}" if who else die.label
-    return DieView(label, die.sides, die.face, die.marks, die.state.value, die.history, die.role)
-
-
 def variant_details(request: CheckRequest) -> list[str]:
-    scale, bonus = VARIANTS
-    lines = (
-        [f"Variant scale: {SCALES[request.scale].summary}"]
-        if request.scale != scale.default
-        else []
-    )
-    return lines + (
-        [f"Variant affinity_bonus: {request.affinity_bonus}"]
-        if request.affinity_bonus != bonus.default
-        else []
-    )
+    """The variants the table changed from their defaults (a scale in words)."""
+    chosen = {"scale": request.scale, "affinity_bonus": request.affinity_bonus}
+    words = {key: SCALES[c].summary if key == "scale" else c for key, c in chosen.items()}
+    return [f"Variant {key}: {words[key]}" for key, _ in changed(VARIANTS, chosen)]
 
 
 def card(state: LegacyState) -> Card:
@@ -61,13 +48,7 @@ def card(state: LegacyState) -> Card:
         return extended_card(state)
     if isinstance(state, CheckState):
         return _check_card(state)
-    return _opposed_card(state.roll, state.duel.actor, state.duel.opponent, state.duel.outcome)
-
-
-def follow_ups(state: LegacyState) -> tuple[ActionView, ...]:
-    if isinstance(state, ExtendedState):
-        return extended_actions(state)
-    return _check_actions(state) if isinstance(state, CheckState) else ()
+    return _opposed_card(state)
 
 
 # --- one check --------------------------------------------------------------------------
@@ -115,7 +96,7 @@ def _check_card(state: CheckState) -> Card:
         title=f"{who}{r.request.label or r.request.characteristic or 'Check'}",
         outcome=_outcome(state),
         succeeded=(accepted or None) if r.outcome is Outcome.PARTIAL else r.outcome.passed,
-        dice=tuple(die_view(d) for d in r.dice),
+        dice=tuple(DieView.of(d) for d in r.dice),
         modifiers=(
             *(m.describe() for m in r.modifiers),
             *(() if state.swapped else state.roll.edge_sources()),
@@ -170,8 +151,7 @@ def _lines(state: CheckState, roller: Character, why: dict[str, str]) -> dict[st
         free = [f"{soul.name}: free for this check"] if chain.free_swap(state) else pays
         out["luck-swap"] = [*_advice(advice.luck_swap_advice(r, roller.lck), test), *free]
     if "burn-fate" in can:
-        lck = roller.lck - BURN_LCK_COST
-        fate = min(roller.fate - 1, bonus_of(lck) + c.origin(roller.origin).bonus_fate)
+        lck, fate = burnt(roller)
         out["burn-fate"] = [f"LCK {roller.lck} -> {lck}, fate {roller.fate} -> {fate}"]
         out["burn-fate"] += ["Soulless: a passed LCK check makes it a spend"] * soul.burn_luck_check
     if "cancel-critical" in can:
@@ -192,10 +172,9 @@ def _advice(a: advice.FateAdvice, what: str) -> list[str]:
 # --- opposed and extended checks ----------------------------------------------------------
 
 
-def _opposed_card(
-    roll: LegacyRoll, actor: LegacyResult, opponent: LegacyResult, outcome: OpposedOutcome
-) -> Card:
-    sides = ((roll.name or "actor", actor), ("opponent", opponent))
+def _opposed_card(state: chain.OpposedState) -> Card:
+    actor, opponent, outcome = state.duel.actor, state.duel.opponent, state.duel.outcome
+    sides = ((state.roll.name or "actor", actor), ("opponent", opponent))
     steps = [
         f"{who}: d{r.thresholds.die} {r.face} vs {r.thresholds.target}, {r.outcome.value}, "
         f"weighted margin {weighted_margin(r.face, r.thresholds, r.outcome):+d}"
@@ -206,7 +185,7 @@ def _opposed_card(
         title=f"Opposed check: {actor.request.label or 'actor'} vs {opponent.request.label}",
         outcome=headline[outcome.value],
         succeeded=None if outcome is OpposedOutcome.TIE else outcome is OpposedOutcome.WIN,
-        dice=tuple(die_view(d, who) for who, r in sides for d in r.dice),
+        dice=tuple(DieView.of(d, who) for who, r in sides for d in r.dice),
         modifiers=tuple(f"{who}: {m.describe()}" for who, r in sides for m in r.modifiers),
         steps=tuple(steps),
         details=(
@@ -250,24 +229,20 @@ def extended_card(state: ExtendedState) -> Card:
         f"success {check.success} / {spec.success_threshold}, failure {check.failure} / "
         f"{spec.failure_threshold}, {check.rolls_made} of {spec.max_rolls} rolls"
     )
-    verdicts = {
-        ExtendedStatus.SUCCEEDED: True,
-        ExtendedStatus.FAILED: False,
-        ExtendedStatus.RAN_OUT: False,
-    }
-    outcome, succeeded = f"{status.value.capitalize()}: {tally}", verdicts.get(status)
+    undecided = status in (ExtendedStatus.IN_PROGRESS, ExtendedStatus.PARTIAL)
+    succeeded = None if undecided else status is ExtendedStatus.SUCCEEDED
+    outcome = f"{status.value.capitalize()}: {tally}"
     if status is ExtendedStatus.PARTIAL and state.decided:
         succeeded = state.decided == "accept-partial"
         word = "Partial success accepted" if succeeded else "Failed (partial success declined)"
         outcome = f"{word}: {tally}"
-    request = check.request
-    resolved = resolve(request)
+    request, resolved = check.request, resolve(check.request)
     who = ", ".join(x for x in (state.name, request.label or request.characteristic) if x)
     return Card(
         title=f"Extended check: {who or 'a raw target'}",
         outcome=outcome,
         succeeded=succeeded,
-        dice=tuple(die_view(d) for d in (state.results[-1].dice if state.results else ())),
+        dice=tuple(DieView.of(d) for d in (state.results[-1].dice if state.results else ())),
         modifiers=tuple(m.describe() for m in resolved.modifiers),
         steps=tuple(steps),
         details=(

@@ -7,7 +7,7 @@ results whose ``parent`` is the result they follow; nothing is mutated.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
@@ -219,15 +219,11 @@ def _kept_index(faces: list[int], edge: Edge) -> int:
     return 0
 
 
-def roll_resolved(
-    req: CheckRequest,
-    res: Resolved,
-    source: RandomSource,
-    *,
-    parent: LegacyResult | None = None,
-    note: str = "",
+def roll_check(
+    req: CheckRequest, source: RandomSource, *, parent: LegacyResult | None = None, note: str = ""
 ) -> LegacyResult:
-    rec = RecordingSource(source)
+    """Roll the check (``parent``: the result a reroll of it replaces)."""
+    res, rec = resolve(req), RecordingSource(source)
     die = res.thresholds.die
     count = 1 if res.edge is Edge.NONE else 2
     faces = [rec.draw(die) for _ in range(count)]
@@ -262,25 +258,16 @@ def roll_resolved(
     )
 
 
-def roll_check(req: CheckRequest, source: RandomSource) -> LegacyResult:
-    return roll_resolved(req, resolve(req), source)
-
-
 def reroll(result: LegacyResult, source: RandomSource, note: str = "reroll") -> LegacyResult:
     """Roll the same check again as a new result linked to the old one."""
-    return roll_resolved(result.request, resolve(result.request), source, parent=result, note=note)
+    return roll_check(result.request, source, parent=result, note=note)
 
 
 def follow_up(result: LegacyResult, outcome: Outcome, note: str) -> LegacyResult:
     """The same roll judged again (declined, or a critical failure cancelled): no new dice."""
     m = margin(result.face, result.thresholds, outcome)
-    return LegacyResult(
-        request=result.request,
-        thresholds=result.thresholds,
-        edge=result.edge,
-        modifiers=result.modifiers,
-        dice=result.dice,
-        face=result.face,
+    return replace(
+        result,
         outcome=outcome,
         margin=m,
         degrees=degrees(m, scale(result.request.scale)),

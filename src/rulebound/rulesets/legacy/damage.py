@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import check_known
 from rulebound.rulesets.legacy.character import LOCATIONS, Armour, Change, Character, Event
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 
@@ -64,9 +65,7 @@ def armour_value(char: Character, location: str, ignore: frozenset[str], cat: Ca
 
 def _ignored(ignore: Iterable[str]) -> frozenset[str]:
     chosen = frozenset(ignore)
-    for key in chosen:
-        if key not in IGNORABLE:
-            raise InvalidInput("ignore", key, "any of " + ", ".join(IGNORABLE))
+    check_known("ignore", chosen, IGNORABLE, "any of")
     return chosen
 
 

@@ -16,13 +16,13 @@ from dataclasses import replace
 from typing import Any
 
 from rulebound.rulesets.contract import Choice, Field, FieldKind
+from rulebound.rulesets.fields import choices
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.checks import MAX_PENALTY, MAX_SCORE
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue
 from rulebound.rulesets.legacy.extended import MAX_ROLLS
 
 CODES: tuple[str, ...] = (*CHARACTERISTICS, "LCK", "REN")
-THRESHOLDS = ("success_threshold", "failure_threshold", "max_rolls")
 HELP = {
     "target": "The final number the die must not exceed.",
     "score": "A characteristic score (instead of a target).",
@@ -38,12 +38,13 @@ HELP = {
 
 def field(name: str, label: str, kind: FieldKind, group: str = "", **more: Any) -> Field:
     """A field with its help text (the opposed side's fields are labelled instead)."""
-    helped = HELP.get(name, "")
-    return Field(name, label, kind, group=group, **{"help": helped, **more})
+    return Field(name, label, kind, group=group, **{"help": HELP.get(name, ""), **more})
 
 
-def number(name: str, label: str, low: int | None, high: int | None, group: str = "") -> Field:
-    return field(name, label, "int", group, minimum=low, maximum=high)
+def number(
+    name: str, label: str, low: int | None, high: int | None, group: str = "", **more: Any
+) -> Field:
+    return field(name, label, "int", group, minimum=low, maximum=high, **more)
 
 
 def switch(name: str, label: str, group: str = "") -> Field:
@@ -51,32 +52,26 @@ def switch(name: str, label: str, group: str = "") -> Field:
 
 
 def levels(c: Catalogue, name: str = "difficulty", group: str = "", **more: Any) -> Field:
-    shown = [
-        (d.key, f"{d.name} ({d.modifier:+d}{', ' + d.edge if d.edge else ''})")
+    shown = {
+        d.key: f"{d.name} ({d.modifier:+d}{', ' + d.edge if d.edge else ''})"
         for d in c.tables.difficulty
-    ]
-    choices = tuple(Choice(k, v) for k, v in shown)
+    }
+    label = "Difficulty class"
     return field(
-        name, "Difficulty class", "select", group, choices=choices, default="challenging", **more
+        name, label, "select", group, choices=choices(shown), default="challenging", **more
     )
 
 
 def codes(c: Catalogue, name: str = "characteristic", group: str = "", **more: Any) -> Field:
-    choices = tuple(Choice(code, f"{c.names.get(code, code)} ({code})") for code in CODES)
-    return field(name, "Characteristic", "select", group, choices=choices, default="STR", **more)
+    shown = choices({code: f"{c.names.get(code, code)} ({code})" for code in CODES})
+    return field(name, "Characteristic", "select", group, choices=shown, default="STR", **more)
 
 
 def affinities(c: Catalogue, name: str = "affinity", group: str = "", skills: bool = True) -> Field:
-    listed = [a for a in c.affinities.values() if a.kind == "skill" or not skills]
-    choices = (Choice("", "none: a characteristic check"), *(Choice(a.key, a.name) for a in listed))
-    return field(
-        name,
-        "Skill affinity" if skills else "Affinity",
-        "select",
-        group,
-        choices=choices,
-        default="",
-    )
+    listed = {a.key: a.name for a in c.affinities.values() if a.kind == "skill" or not skills}
+    shown = choices(listed, Choice("", "none: a characteristic check"))
+    label = "Skill affinity" if skills else "Affinity"
+    return field(name, label, "select", group, choices=shown, default="")
 
 
 def numbers(c: Catalogue, prefix: str = "", group: str = "") -> tuple[Field, ...]:
@@ -113,26 +108,26 @@ def shared_fields(c: Catalogue) -> tuple[Field, ...]:
         number("success_threshold", "Extended: success needed", 1, 10_000, extended),
         number("failure_threshold", "Extended: failure that ends it", 1, 10_000, extended),
         number("max_rolls", "Extended: rolls allowed", 1, MAX_ROLLS, extended),
-        replace(number("rolls", "Extended: turns to roll now", 1, MAX_ROLLS, extended), default=1),
+        number("rolls", "Extended: turns to roll now", 1, MAX_ROLLS, extended, default=1),
         switch("until_done", "Extended: roll until it ends", extended),
     )
 
 
 def situations_field(known: Mapping[str, str] | None = None) -> Field:
-    choices = tuple(Choice(k, v) for k, v in (known or {}).items())
+    shown = choices(known or {})
     return field(
-        "situations", "Situations", "multiselect", choices=choices, default=(), flag="situation"
+        "situations", "Situations", "multiselect", choices=shown, default=(), flag="situation"
     )
 
 
 def sheet_fields(c: Catalogue, char: Character | None = None) -> tuple[Field, ...]:
     """The choices of a roll from a sheet; with ``char``, its own labels and defaults."""
-    penalty = number("untrained_penalty", "Untrained penalty (the item's)", -MAX_PENALTY, 0)
+    penalty = "Untrained penalty (the item's)"
     fields = [
         codes(c, required=True),
         affinities(c),
         field("proficiency", "Proficiency check", "text", default=""),
-        replace(penalty, default=0),
+        number("untrained_penalty", penalty, -MAX_PENALTY, 0, default=0),
         levels(c),
         number("rank", "Rank", 1, 6),
         switch("advantage", "Advantage"),
@@ -149,15 +144,14 @@ def sheet_fields(c: Catalogue, char: Character | None = None) -> tuple[Field, ..
         ]
         scores = tuple(Choice(x.value, f"{x.label} {char.score(x.value)}") for x in code.choices)
         fields[0] = replace(code, choices=scores, help=" ".join(n for n in notes if n))
-        held = [(a.value, a.label, char.has_affinity(a.value, c)) for a in affinity.choices[1:]]
-        held_labels = tuple(
-            Choice(k, label + ("" if has else " (not held)")) for k, label, has in held
+        held = tuple(
+            Choice(a.value, a.label + ("" if char.has_affinity(a.value, c) else " (not held)"))
+            for a in affinity.choices[1:]
         )
-        fields[1] = replace(affinity, choices=(*affinity.choices[:1], *held_labels))
+        fields[1] = replace(affinity, choices=(*affinity.choices[:1], *held))
         fields[2] = replace(proficiency, help="Held: " + (", ".join(char.proficiencies) or "none"))
         fields[5] = replace(fields[5], default=char.rank)
         fields[8] = situations_field(char.situations(c))
-        fields[9] = replace(
-            fields[9], help="" if char.favour else f"{char.name} holds no favour now."
-        )
+        favour = "" if char.favour else f"{char.name} holds no favour now."
+        fields[9] = replace(fields[9], help=favour)
     return (*fields, *shared_fields(c))

@@ -152,13 +152,18 @@ def burn(
         results: tuple[LegacyResult, ...] = (check,)
     else:
         results = ()
-    lck = char.lck - BURN_LCK_COST
-    origin_bonus = c.origin(char.origin).bonus_fate
-    fate = min(char.fate - 1, characteristic_bonus(lck) + origin_bonus)
+    lck, fate = burnt(char, c)
     after = char.model_copy(update={"lck": lck, "fate": fate})
     return Change(
         after, (Event("fate burnt", f"for {purpose}: LCK {char.lck} -> {lck}", lck),), results
     )
+
+
+def burnt(char: Character, cat: Catalogue | None = None) -> tuple[int, int]:
+    """LCK and fate after a burn: LCK -10, fate one less and capped at the new LCK bonus."""
+    lck = char.lck - BURN_LCK_COST
+    bonus = (cat or catalogue()).origin(char.origin).bonus_fate
+    return lck, min(char.fate - 1, characteristic_bonus(lck) + bonus)
 
 
 def award_favour(char: Character) -> Change:

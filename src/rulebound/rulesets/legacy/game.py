@@ -19,14 +19,13 @@ from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import (
-    ActionView,
     Card,
     Chances,
     ContentTable,
     Extra,
     FollowFlag,
     Game,
-    Outcome,
+    Params,
     Record,
     Variants,
 )
@@ -42,14 +41,15 @@ from rulebound.rulesets.legacy.content import (
     scoped,
 )
 from rulebound.rulesets.legacy.extended import ExtendedStatus
+from rulebound.rulesets.legacy.opposed import OpposedOutcome
 from rulebound.rulesets.legacy.request import LegacyRoll, dump_roll, load_roll, raw_request
 from rulebound.rulesets.legacy.restrictions import validated
-from rulebound.rulesets.legacy.rules import OUTCOMES, VARIANTS
-from rulebound.rulesets.legacy.rules import Outcome as Result
+from rulebound.rulesets.legacy.rules import OUTCOMES, VARIANTS, Outcome
 from rulebound.rulesets.legacy.sheets import LegacySheets, dump
 
 SUCCESS_KEY = "success (critical included)"
 """The first key of ``chances().as_mapping()``; the others are the five outcomes."""
+PASSED = frozenset(o for o in OUTCOMES if o.passed)
 
 
 @scoped
@@ -93,19 +93,17 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
             return _ends(odds.extended_chances(request.request, request.extended))
         if request.opposed is not None:
             duel = odds.opposed_chances(request.request, request.opposed)
-            extras = tuple(Extra(f"p_{o.value}", f"P({o.value})", p) for o, p in duel.items())
-            won = tuple(Outcome(o.value, o.value, p, o.value == "win") for o, p in duel.items())
-            return Chances(won, extras, success_label="win", outcome_name="opposed")
+            won = {OpposedOutcome.WIN}
+            return Chances.over(duel, won, _each(duel), success_label="win", outcome_name="opposed")
         check, sheet = request.request, request.sheet
         if sheet is not None and not sheet.can_act:
-            outcomes = {o: Fraction(int(o is Result.FAILURE)) for o in OUTCOMES}
+            outcomes = {o: Fraction(int(o is Outcome.FAILURE)) for o in OUTCOMES}
         else:
             if sheet is not None:
                 edges = check.advantage or request.favour, check.disadvantage or sheet.cursed
                 check = replace(check, advantage=edges[0], disadvantage=edges[1])
             outcomes = odds.check_chances(check)
-        shown = tuple(Outcome(o.value, o.value, p, o.passed) for o, p in outcomes.items())
-        return Chances(shown, success_label=SUCCESS_KEY, outcome_name="degrees")
+        return Chances.over(outcomes, PASSED, success_label=SUCCESS_KEY, outcome_name="degrees")
 
     def odds(self, values: Mapping[str, Any], variants: Variants) -> Chances:
         if not values.get("death_saves"):
@@ -113,16 +111,11 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
         lck, scale = values.get("lck_cancel"), variants["scale"]
         cancel = Fraction(0) if lck is None else odds.p_success(luck_request(lck, scale))
         saves = odds.death_save_odds(cancel_chance=cancel)
-        stable, dead = saves.p_stable, saves.p_dead
-        return Chances(
-            (Outcome("stable", "stable", stable, True), Outcome("dead", "dead", dead, False)),
-            extras=(
-                Extra("p_stable", "P(stable)", stable),
-                Extra("p_dead", "P(dead)", dead),
-                Extra("expected_rolls", "expected saves", saves.expected_rolls, "expectation"),
-            ),
-            success_label="stable",
-            outcome_name="death_saves",
+        ends = {"stable": saves.p_stable, "dead": saves.p_dead}
+        rolls = Extra("expected_rolls", "expected saves", saves.expected_rolls, "expectation")
+        extras = (*_each(ends), rolls)
+        return Chances.over(
+            ends, {"stable"}, extras, success_label="stable", outcome_name="death_saves"
         )
 
     def after_chances(self, result: LegacyState) -> Chances | None:
@@ -131,10 +124,7 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
         c = result.check
         return _ends(odds.extended_chances(c.request, c.spec, c.success, c.failure, c.rolls_made))
 
-    def follow_ups(self, result: LegacyState) -> tuple[ActionView, ...]:
-        return card.follow_ups(result)
-
-    def follow_params(self, result: LegacyState, action: str, params: Mapping[str, Any]) -> Record:
+    def follow_params(self, result: LegacyState, action: str, params: Params) -> Record:
         if action in DECISIONS:
             return {}
         if action == TURN:
@@ -150,7 +140,7 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
         return out | (forms.read((card.PURPOSE,), params) if action == "burn-fate" else {})
 
     def follow(
-        self, result: LegacyState, action: str, params: Mapping[str, Any], source: RandomSource
+        self, result: LegacyState, action: str, params: Params, source: RandomSource
     ) -> LegacyState:
         return chain.follow(result, action, params, source)
 
@@ -172,43 +162,44 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
             traits = ", ".join(c.traits[t].name for t in r.traits)
             return [r.key, r.name, scores, str(r.base_lck), signed(r.unnatural_bonuses), traits]
 
-        rows: dict[str, list[Any]] = {
-            "Characteristics|primary|name|secondary|name": [
+        rows: dict[tuple[str, str], list[Any]] = {
+            ("Characteristics", "primary, name, secondary, name"): [
                 (p, c.names[p], s, c.names[s]) for p, s in c.pairs.items()
             ],
-            "Races|key|name|characteristics|LCK|unnatural|traits|natural armour|REN": [
+            ("Races", "key, name, characteristics, LCK, unnatural, traits, natural armour, REN"): [
                 (*race(r), str(r.natural_armour), f"{r.ren:+d}") for r in c.races.values()
             ],
-            "Origins|key|name|modifiers|affinity|trait|bonus fate": [
+            ("Origins", "key, name, modifiers, affinity, trait, bonus fate"): [
                 (o.key, o.name, signed(o.modifiers), o.affinity, o.trait, str(o.bonus_fate))
                 for o in c.origins.values()
             ],
-            "Souls|key|name|kind|restrictions|summary": [
+            ("Souls", "key, name, kind, restrictions, summary"): [
                 (s.key, s.name, s.kind, "; ".join(s.limits(c.races)), s.summary)
                 for s in c.souls.values()
             ],
-            "Affinities|key|name|kind|characteristics": [
+            ("Affinities", "key, name, kind, characteristics"): [
                 (a.key, a.name, a.kind, ", ".join(a.uses)) for a in c.affinities.values()
             ],
-            "Difficulty classes|key|name|modifier|edge": [
+            ("Difficulty classes", "key, name, modifier, edge"): [
                 (d.key, d.name, f"{d.modifier:+d}", d.edge or "") for d in c.tables.difficulty
             ],
-            "Rank bonus|ranks|bonus": [
+            ("Rank bonus", "ranks, bonus"): [
                 (f"{b.min_rank}-{b.max_rank}", f"+{b.bonus}") for b in c.tables.rank_bonus
             ],
         }
-        heads = [key.split("|") for key in rows]
         return tuple(
-            ContentTable(h[0], tuple(h[1:]), tuple(map(tuple, rows[k])))
-            for h, k in zip(heads, rows, strict=True)
+            ContentTable.of(title, columns, listed) for (title, columns), listed in rows.items()
         )
 
 
 def _ends(ends: Mapping[ExtendedStatus, Fraction]) -> Chances:
-    done = tuple(
-        Outcome(s.value, s.value, p, s is ExtendedStatus.SUCCEEDED) for s, p in ends.items()
-    )
-    return Chances(done, success_label="succeeded", outcome_name="ends")
+    done = {ExtendedStatus.SUCCEEDED}
+    return Chances.over(ends, done, success_label="succeeded", outcome_name="ends")
+
+
+def _each(chances: Mapping[Any, Fraction]) -> tuple[Extra, ...]:
+    """Each outcome's chance again as an extra, ``p_<outcome>`` (the odds JSON's old keys)."""
+    return tuple(Extra(f"p_{key}", f"P({key})", p) for key, p in chances.items())
 
 
 GAME = Legacy()

@@ -23,6 +23,7 @@ from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import Draw, RandomSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Choice, CreationStep, Field
+from rulebound.rulesets.fields import choices
 from rulebound.rulesets.legacy.chain import event_lines
 from rulebound.rulesets.legacy.character import Character, Event
 from rulebound.rulesets.legacy.content import PRIMARIES, SECONDARIES, catalogue
@@ -123,21 +124,15 @@ def _finish(
 
 # --- pages ------------------------------------------------------------------------------
 
+ORDER = (
+    "STR=0,DEX=3,... (all seven) or seven indices in STR, DEX, CON, CHA, INT, WIL, PER "
+    f"order (0 = the first rolled); {IN_ORDER} keeps the order rolled."
+)
 ASSIGN = Field(
-    "assign",
-    "Which rolled result each primary takes",
-    "text",
-    default=IN_ORDER,
-    help="STR=0,DEX=3,... (all seven) or seven indices in STR, DEX, CON, CHA, INT, WIL, PER "
-    f"order (0 = the first rolled); {IN_ORDER} keeps the order rolled.",
+    "assign", "Which rolled result each primary takes", "text", default=IN_ORDER, help=ORDER
 )
-REROLL = Field(
-    "reroll",
-    "Reroll one secondary (the better result is kept)",
-    "select",
-    (Choice("", "keep them all"), *(Choice(s, f"reroll {s}") for s in SECONDARIES)),
-    default="",
-)
+REROLLS = choices({s: f"reroll {s}" for s in SECONDARIES}, Choice("", "keep them all"))
+REROLL = Field("reroll", "Reroll one secondary (the better result is kept)", "select", REROLLS, "")
 
 
 def _affinities_field(label: str = "More affinities", exclude: str = "") -> Field:
@@ -152,16 +147,13 @@ def _identity_page(state: Mapping[str, Any]) -> CreationStep:
         (key, f"{soul.name} ({'; '.join([soul.kind, *soul.limits(c.races)])})")
         for key, soul in c.souls.items()
     ]
-    picks = {"race": [(k, r.name) for k, r in c.races.items()], "soul": souls}
-    picks["origin"] = [(k, o.name) for k, o in c.origins.items()]
+    picks = {"race": {k: r.name for k, r in c.races.items()}, "soul": dict(souls)}
+    picks["origin"] = {k: o.name for k, o in c.origins.items()}
     fields = [Field("name", "Name", "text", required=True)]
     for name in ("race", "origin", "soul"):
-        choices = tuple(Choice(k, label) for k, label in picks[name])
-        fields.append(
-            Field(
-                name, name.capitalize(), "select", choices, default=choices[0].value, required=True
-            )
-        )
+        shown = choices(picks[name])
+        first = shown[0].value
+        fields.append(Field(name, name.capitalize(), "select", shown, first, required=True))
     help_ = "Some souls bar Engineers or Priests."
     fields.append(
         Field("char_class", "Class (optional)", "text", default="", flag="class", help=help_)

@@ -6,6 +6,8 @@ d100 + score total for the game master's own table.
 
 from __future__ import annotations
 
+from functools import partial
+
 from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
@@ -84,9 +86,20 @@ def _thresholds(kind: str, cat: Catalogue) -> tuple[int, ...]:
     return t.san if kind == "san" else t.cor
 
 
-def _gain(
-    char: Character, kind: str, amount: int, source: RandomSource, cat: Catalogue, *, starting: bool
+def gain(
+    kind: str,
+    char: Character,
+    amount: int,
+    source: RandomSource,
+    *,
+    starting: bool = False,
+    cat: Catalogue | None = None,
 ) -> Change:
+    """A SAN or COR gain (``kind``): each threshold it passes rolls on the GM's table.
+
+    A Warped Soul halves a COR gain (rounded down), except the starting amount.
+    """
+    cat = cat or catalogue()
     if amount < 0:
         raise InvalidInput("amount", amount, f"a {kind.upper()} gain of 0 or more")
     soul = cat.soul(char.soul)
@@ -123,27 +136,10 @@ def _gain(
     return Change(after, (Event(f"{kind} gain", f"+{amount}", amount), *events))
 
 
-def gain_san(
-    char: Character,
-    amount: int,
-    source: RandomSource,
-    *,
-    starting: bool = False,
-    cat: Catalogue | None = None,
-) -> Change:
-    return _gain(char, "san", amount, source, cat or catalogue(), starting=starting)
-
-
-def gain_cor(
-    char: Character,
-    amount: int,
-    source: RandomSource,
-    *,
-    starting: bool = False,
-    cat: Catalogue | None = None,
-) -> Change:
-    """COR gain; a Warped Soul halves it (rounded down), except the starting amount."""
-    return _gain(char, "cor", amount, source, cat or catalogue(), starting=starting)
+gain_san = partial(gain, "san")
+"""``gain_san(char, amount, source)``: a SAN gain, as ``gain``."""
+gain_cor = partial(gain, "cor")
+"""``gain_cor(char, amount, source)``: a COR gain, as ``gain``."""
 
 
 def fear_immunity(char: Character) -> int:

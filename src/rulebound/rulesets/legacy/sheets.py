@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulebound.core.errors import InvalidInput, raise_all
+from rulebound.core.random_source import MiddleSource
 from rulebound.rulesets import forms
-from rulebound.rulesets.contract import Choice, Field, Sheet, Sheets, SheetView, Variants
+from rulebound.rulesets.contract import Field, Params, Sheet, Sheets, SheetView, Variants
+from rulebound.rulesets.fields import at, choices
 from rulebound.rulesets.legacy.chain import FATE_ACTIONS, LegacyState, settle
 from rulebound.rulesets.legacy.character import LOCATIONS, Character
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue, scoped
@@ -45,20 +47,13 @@ TEXTS = ("name", "char_class", "unnatural", *LISTS)
 SWITCHES = ("is_pc", "favour", *STATES)
 OPTIONAL = ("wounds", "rest_points", "critical", "armour")
 """Numbers that may be blank: full wounds or rest points, no critical damage or armour."""
+SHOWN_STATES = {"dead": "dead", "bleeding": "bleeding out", "unconscious": "unconscious"}
+SHOWN_STATES |= {"cursed": "cursed", "unplayable": "unplayable"}
+"""The states a sheet's tracks name, in words."""
 
 
 def dump(char: Character) -> Sheet:
     return char.model_dump(mode="json")
-
-
-class _Middle:
-    """A fixed source for the starting sheet: every die shows its middle face."""
-
-    def draw(self, sides: int) -> int:
-        return (sides + 1) // 2
-
-    def describe(self) -> dict[str, object]:
-        return {"kind": "middle faces"}
 
 
 def _label(name: str, c: Catalogue) -> str:
@@ -88,10 +83,10 @@ def edit_fields(char: Character) -> list[Field]:
             label = _label(name, c)
             more: dict[str, Any] = {"group": group, "help": notes.get(name, "")}
             if name in picks:
-                choices = tuple(Choice(key, item.name) for key, item in picks[name].items())
+                shown = choices({key: item.name for key, item in picks[name].items()})
                 kind: Any = "multiselect" if name == "affinities" else "select"
                 need = kind == "select" and name != "absorbed_soul"
-                fields.append(Field(name, label, kind, choices, required=need, **more))
+                fields.append(Field(name, label, kind, shown, required=need, **more))
             elif name in TEXTS or name in SWITCHES or name.endswith(".metal"):
                 kind = "text" if name in TEXTS else "bool"
                 fields.append(Field(name, label, kind, required=name == "name", **more))
@@ -103,18 +98,13 @@ def edit_fields(char: Character) -> list[Field]:
 
 
 def _values(char: Character) -> dict[str, Any]:
+    """The sheet's value at each field's name; 0 or a blank part where it holds none."""
     data, values = dump(char), {}
     for field in edit_fields(char):
-        head, _, rest = field.name.partition(".")
-        if head in ("scores", "critical"):
-            values[field.name] = data[head].get(rest, 0)
-        elif head == "armour":
-            loc, _, part = rest.partition(".")
-            values[field.name] = data["armour"].get(loc, PARTS)[part]
-        elif field.name in LISTS:
-            values[field.name] = ", ".join(data[field.name])
-        else:
-            values[field.name] = data[field.name]
+        value = at(data, field.name)
+        if value is None and field.name.startswith(("scores.", "critical.", "armour.")):
+            value = PARTS.get(field.name.rpartition(".")[2], 0)
+        values[field.name] = ", ".join(value) if field.name in LISTS else value
     values["unnatural"] = ", ".join(f"{k} {v:+d}" for k, v in char.unnatural.items())
     values["affinities"] = tuple(char.affinities)
     return values | {"absorbed_soul": char.absorbed_soul or ""}
@@ -138,13 +128,8 @@ def _tracks(char: Character) -> tuple[tuple[str, str], ...]:
     if char.bleeding or char.death_successes or char.death_failures:
         tally = f"{char.death_successes} successes, {char.death_failures} failures"
         tracks.append(("Death saves", f"{tally} (of {DEATH_SAVE_LIMIT})"))
-    states = [
-        n for n in ("dead", "bleeding", "unconscious", "cursed", "unplayable") if getattr(char, n)
-    ]
-    if states:
-        tracks.append(
-            ("State", ", ".join("bleeding out" if s == "bleeding" else s for s in states))
-        )
+    states = [word for state, word in SHOWN_STATES.items() if getattr(char, state)]
+    tracks += [("State", ", ".join(states))] if states else []
     return (*tracks, *([("Favour", "held")] if char.favour else []))
 
 
@@ -212,9 +197,8 @@ class LegacySheets(Sheets[LegacyRoll, LegacyState]):
 
     def new(self, name: str) -> Sheet:
         """A Human of the Surface with a Human soul, every die at its middle face."""
-        made, _ = create_character(
-            _Middle(), name=name or "New character", race="human", origin="surface", soul="human"
-        )
+        middle, name = MiddleSource(), name or "New character"
+        made, _ = create_character(middle, name=name, race="human", origin="surface", soul="human")
         return dump(made.character)
 
     def view(self, sheet: Sheet) -> SheetView:
@@ -231,8 +215,8 @@ class LegacySheets(Sheets[LegacyRoll, LegacyState]):
         return sheet_request(validated(sheet), values, variants)
 
     def follow_params(
-        self, sheet: Sheet, result: LegacyState, action: str, params: Mapping[str, Any]
-    ) -> Mapping[str, Any]:
+        self, sheet: Sheet, result: LegacyState, action: str, params: Params
+    ) -> Params:
         """Fate is paid from the sheet: the record keeps it as it stood."""
         return {**params, "sheet": dump(validated(sheet))} if action in FATE_ACTIONS else params
 

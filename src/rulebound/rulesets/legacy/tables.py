@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid, build_panel
 from rulebound.rulesets.legacy.checks import CheckRequest
@@ -26,12 +27,8 @@ def _rank_words(rank: int | None) -> str:
 
 
 def _panel(rank: int | None, scale_key: str, difficulties: Sequence[str]) -> GridPanel:
-    return build_panel(
-        f"{scale_key}, {_rank_words(rank)}",
-        SCORES,
-        difficulties,
-        lambda score, difficulty: chance(score, difficulty, rank, scale_key),
-    )
+    cell = partial(chance, rank=rank, scale_key=scale_key)
+    return build_panel(f"{scale_key}, {_rank_words(rank)}", SCORES, difficulties, cell)
 
 
 def success_grid(

@@ -11,39 +11,35 @@ every card is rebuilt by running the same rules on them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import ValidationError
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.core.random_source import RandomSource, RecordingSource, ReplaySource
-from rulebound.rulesets import forms
+from rulebound.core.random_source import RandomSource
+from rulebound.rulesets import forms, plays
 from rulebound.rulesets.contract import (
     ActionView,
     Card,
-    Choice,
+    Chain,
     CreationStep,
     DieView,
     Field,
+    Params,
     Play,
     Record,
+    Roster,
     Sheet,
     TablePlay,
     Variants,
 )
+from rulebound.rulesets.fields import choices
 from rulebound.rulesets.legacy import combat, guided, recovery
-from rulebound.rulesets.legacy.card import (
-    TURN_FIELDS,
-    die_view,
-    extended_card,
-    pct,
-    variant_details,
-)
+from rulebound.rulesets.legacy.card import TURN_FIELDS, extended_card, pct, variant_details
 from rulebound.rulesets.legacy.chain import (
     DECISIONS,
     TURN,
@@ -62,13 +58,8 @@ from rulebound.rulesets.legacy.request import sheet_request
 from rulebound.rulesets.legacy.restrictions import validated
 from rulebound.rulesets.legacy.rules import DEATH_SAVE_DIE, VARIANTS
 from rulebound.rulesets.legacy.sheets import dump
-from rulebound.rulesets.plays import draws_json, params_of, record_draws
 from rulebound.rulesets.variants import resolve
 
-T = TypeVar("T")
-Params = Mapping[str, Any]
-Sheets = Mapping[str, Sheet]
-Chain = Sequence[Record]
 LABELS = {
     "take-damage": "Take damage",
     "fatigue": "Take fatigue",
@@ -82,25 +73,10 @@ Ran = tuple[Change, list[str], list[DieView], str, bool | None]
 """(the change, steps, dice, headline, succeeded) of one sheet action."""
 
 
-def replayed(record: Mapping[str, Any], run: Callable[[RandomSource], T]) -> T:
-    """Run a stored step on its own draws; surplus or missing draws are refused."""
-    source = ReplaySource(record_draws(record))
-    out = run(source)
-    if not source.exhausted:
-        raise InvalidInput("record.draws", record.get("draws"), "exactly the draws the step used")
-    return out
-
-
-def recorded(run: Callable[[RandomSource], T], source: RandomSource) -> tuple[T, list[list[int]]]:
-    rec = RecordingSource(source)
-    return run(rec), draws_json(rec.draws)
-
-
 def _sheet(record: Mapping[str, Any]) -> Character:
-    raw = record.get("sheet")
-    if not isinstance(raw, Mapping):
-        raise InvalidInput("record.sheet", raw, "the sheet as it stood, as a JSON object")
-    return validated(raw)
+    return validated(
+        plays.record_object(record, "sheet", "the sheet as it stood, as a JSON object")
+    )
 
 
 # --- sheet actions --------------------------------------------------------------------------
@@ -108,28 +84,26 @@ def _sheet(record: Mapping[str, Any]) -> Character:
 
 def action_fields(char: Character) -> dict[str, tuple[Field, ...]]:
     """Every parameter each action takes (its view leaves out those that cannot apply)."""
-    fate = tuple(Choice(k, v) for k, v in FATE.items())
-    places, ignores = tuple(Choice(x, x) for x in LOCATIONS), tuple(Choice(k, k) for k in IGNORABLE)
-    amount = replace(number("amount", "Amount", 0, MAX_DAMAGE), default=1)
+    amount = number("amount", "Amount", 0, MAX_DAMAGE, default=1)
     rest = char.current_rest_points
     return {
         "take-damage": (
-            replace(number("damage", "Damage", 0, MAX_DAMAGE), default=0),
-            Field("location", "Location hit", "select", places, default="torso"),
+            number("damage", "Damage", 0, MAX_DAMAGE, default=0),
+            Field("location", "Location hit", "select", choices(LOCATIONS), default="torso"),
             Field("damage_type", "Damage type", "text", default="", help="e.g. fire, poison"),
             switch("critical_hit", "Critical hit"),
             switch("max_damage", "Maximum damage rolled"),
             switch("whole_body", "Whole-body attack"),
-            Field("ignore", "Ignores", "multiselect", ignores, default=()),
+            Field("ignore", "Ignores", "multiselect", choices(IGNORABLE), default=()),
             number("lethal_critical", "Deadly critical score (the GM's chart)", 1, None),
         ),
         "fatigue": (amount,),
         "death-save": (
-            Field("fate", "Fate (before the roll)", "select", fate, default=""),
+            Field("fate", "Fate (before the roll)", "select", choices(FATE), default=""),
             switch("important", "An important NPC (may use fate)"),
             switch("use_stamina", "Pay 1d10 STM instead of spending (Warlock)"),
         ),
-        "short-rest": (replace(number("points", "Rest points to spend", 0, rest), default=rest),),
+        "short-rest": (number("points", "Rest points to spend", 0, rest, default=rest),),
         "long-rest": (),
         "heal": (amount,),
     }
@@ -155,7 +129,7 @@ def _death_advice(char: Character, scale: str) -> tuple[str, ...]:
 
 
 def _dice(results: Sequence[LegacyResult]) -> list[DieView]:
-    return [die_view(d, r.request.label) for r in results for d in r.dice]
+    return [DieView.of(d, r.request.label) for r in results for d in r.dice]
 
 
 def _damage(char: Character, p: Mapping[str, Any], scale: str, source: RandomSource) -> Ran:
@@ -239,9 +213,8 @@ RUNS |= dict.fromkeys(("short-rest", "long-rest", "heal"), _rest)
 
 
 def _run(record: Mapping[str, Any], source: RandomSource) -> tuple[Change, Card]:
-    action, char, params = str(record.get("kind")), _sheet(record), record.get("params")
-    if not isinstance(params, Mapping):
-        raise InvalidInput("record.params", params, "the action's parameters")
+    action, char = str(record.get("kind")), _sheet(record)
+    params = plays.record_object(record, "params", "the action's parameters")
     scale = resolve(VARIANTS, {"scale": record.get("scale")})["scale"]
     typed = _params(char, action, params) | {"kind": action}
     change, steps, dice, headline, succeeded = RUNS[action](char, typed, scale, source)
@@ -256,22 +229,6 @@ def _run(record: Mapping[str, Any], source: RandomSource) -> tuple[Change, Card]
 
 
 # --- the game master's tools -------------------------------------------------------------
-
-
-def _pick(sheets: Mapping[str, Sheet], token: str, field: str) -> str:
-    if token in sheets:
-        return token
-    named = [key for key, s in sheets.items() if str(s.get("name", "")).lower() == token.lower()]
-    if len(named) == 1:
-        return named[0]
-    known = ", ".join(f"{k} ({s.get('name')})" for k, s in sheets.items()) or "none"
-    why = "a name two characters share; use the id" if named else "a character at this table"
-    raise InvalidInput(field, token, f"{why}: {known}")
-
-
-def _picked(sheets: Mapping[str, Sheet], params: Mapping[str, Any], field: str) -> list[str]:
-    tokens = [t.strip() for t in str(params.get(field) or "").replace("\n", ",").split(",")]
-    return list(dict.fromkeys(_pick(sheets, t, field) for t in tokens if t))
 
 
 def _initiative(record: Mapping[str, Any], source: RandomSource) -> list[combat.Rolled]:
@@ -311,17 +268,15 @@ def _initiative_card(rolled: list[combat.Rolled]) -> Card:
         outcome="Order: " + ", ".join(r.entry.combatant.name for r in first),
         succeeded=None,
         dice=tuple(
-            die_view(d, r.entry.combatant.name) for r in rolled for d in r.entry.result.dice
+            DieView.of(d, r.entry.combatant.name) for r in rolled for d in r.entry.result.dice
         ),
         steps=tuple(steps),
         details=tuple(variant_details(rolled[0].entry.result.request)),
     )
 
 
-def _start_extended(
-    sheets: Mapping[str, Sheet], params: Mapping[str, Any], variants: Variants
-) -> TablePlay:
-    key = _pick(sheets, str(params.get("character") or ""), "character")
+def _start_extended(sheets: Roster, params: Params, variants: Variants) -> TablePlay:
+    key = plays.character_id(sheets, str(params.get("character") or ""), "character")
     char = validated(sheets[key])
     roll = sheet_request(char, params, variants)
     if roll.extended is None:
@@ -338,7 +293,7 @@ def turn_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return {} if values == {"rolls": 1, "until_done": False} else values
 
 
-def _extended(chain: Sequence[Record]) -> ExtendedState:
+def _extended(chain: Chain) -> ExtendedState:
     root = chain[0]
     try:
         spec = ExtendedSpec.model_validate(root.get("spec"))
@@ -346,15 +301,15 @@ def _extended(chain: Sequence[Record]) -> ExtendedState:
         raise InvalidInput("record.spec", root.get("spec"), "the thresholds and rolls") from None
     request = request_from_json(root.get("request") or {})
     state = ExtendedState(ExtendedCheck(spec, request), str(root.get("name") or "?"))
-    replayed(root, lambda source: None)
+    plays.replayed(root, lambda source: None)
     for record in chain[1:]:
         kind = str(record.get("kind"))
-        params = turn_params(params_of(record)) if kind == TURN else {}
-        state = replayed(record, partial(extended_follow, state, kind, params))
+        params = turn_params(plays.params_of(record)) if kind == TURN else {}
+        state = plays.replayed(record, partial(extended_follow, state, kind, params))
     return state
 
 
-def _root(chain: Sequence[Record]) -> str:
+def _root(chain: Chain) -> str:
     if not chain or not isinstance(chain[0], Mapping):
         raise InvalidInput("chain", list(chain), "a stored result, its first record first")
     return str(chain[0].get("kind"))
@@ -398,11 +353,11 @@ class Tools:
         if not view.available:
             raise RuleViolation(view.label, view.reason)
         params = _params(char, action, params)
-        record: Record = {"kind": action, "sheet": dump(char), "params": params}
-        record["scale"] = variants["scale"]
-        (change, card), record["draws"] = recorded(partial(_run, record), source)
+        stored: Record = {"sheet": dump(char), "params": params, "scale": variants["scale"]}
+        (change, card), draws = plays.recorded(partial(_run, {"kind": action, **stored}), source)
         after = None if change.character == char else dump(change.character)
-        return Play(record, card, after, card.outcome.removeprefix(f"{char.name} "))
+        outcome = card.outcome.removeprefix(f"{char.name} ")
+        return Play(plays.make_record(action, stored, draws), card, after, outcome)
 
     def table_actions(self) -> tuple[ActionView, ...]:
         c, who = catalogue(), "Character ids or names, separated by commas"
@@ -411,9 +366,6 @@ class Tools:
             Field("combatants", "Combatants", "text", default="", help=who + "; blank for all."),
             Field("surprised", "Surprised", "text", default="", help=surprised),
         )
-        limits = [("success_threshold", "Success needed", 10, 10_000)]
-        limits += [("failure_threshold", "Failure that ends it", 10, 10_000)]
-        limits += [("max_rolls", "Rolls allowed", 5, MAX_ROLLS)]
         extended = (
             Field("character", "Character (id or name)", "text", required=True),
             codes(c, required=True),
@@ -421,7 +373,9 @@ class Tools:
             levels(c),
             switch("advantage", "Advantage"),
             switch("disadvantage", "Disadvantage"),
-            *(replace(number(n, label, 1, top), default=d) for n, label, d, top in limits),
+            number("success_threshold", "Success needed", 1, 10_000, default=10),
+            number("failure_threshold", "Failure that ends it", 1, 10_000, default=10),
+            number("max_rolls", "Rolls allowed", 1, MAX_ROLLS, default=5),
         )
         order = ("Order: degrees, then INI bonus, then INI score, then PCs",)
         turns = ("Each turn is a follow-up on the card", "Margins add up; criticals count double")
@@ -431,7 +385,7 @@ class Tools:
         )
 
     def table_act(
-        self, sheets: Sheets, action: str, params: Params, variants: Variants, source: RandomSource
+        self, sheets: Roster, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> TablePlay:
         if action == "extended-check":
             values = forms.read(self.table_actions()[1].fields, params)  # with the defaults
@@ -439,8 +393,8 @@ class Tools:
         if action != "initiative":
             raise InvalidInput("action", action, "initiative or extended-check")
         chars = {key: validated(sheet) for key, sheet in sheets.items()}
-        surprised = _picked(sheets, params, "surprised")
-        chosen = _picked(sheets, params, "combatants") or [
+        surprised = plays.character_ids(sheets, params, "surprised")
+        chosen = plays.character_ids(sheets, params, "combatants") or [
             k for k, c in chars.items() if not c.dead
         ]
         everyone = list(dict.fromkeys([*chosen, *surprised]))
@@ -448,13 +402,12 @@ class Tools:
         if dead or not everyone:
             why = f"{dead[0]} is dead" if dead else "no living character to put in order"
             raise RuleViolation("initiative", why)
-        record: Record = {"kind": "initiative"}
-        record["aware"] = [
-            {"id": k, "sheet": dump(chars[k])} for k in everyone if k not in surprised
-        ]
-        record["surprised"] = [{"id": k, "sheet": dump(chars[k])} for k in surprised]
-        record |= {"scale": variants["scale"], "affinity_bonus": variants["affinity_bonus"]}
-        rolled, record["draws"] = recorded(partial(_initiative, record), source)
+        entry = {k: {"id": k, "sheet": dump(chars[k])} for k in everyone}
+        stored: Record = {"aware": [entry[k] for k in everyone if k not in surprised]}
+        stored |= {"surprised": [entry[k] for k in surprised]}
+        stored |= {"scale": variants["scale"], "affinity_bonus": variants["affinity_bonus"]}
+        rolled, draws = plays.recorded(partial(_initiative, stored), source)
+        record = plays.make_record("initiative", stored, draws)
         card = _initiative_card(rolled)
         new = {r.key: dump(r.after) for r in rolled if r.after != chars[r.key]}
         return TablePlay(record, card, new, card.outcome)
@@ -467,9 +420,11 @@ class Tools:
         if action not in (TURN, *DECISIONS):
             raise InvalidInput("action", action, "one of " + ", ".join((TURN, *DECISIONS)))
         stored = turn_params(params) if action == TURN else {}
-        new, draws = recorded(partial(extended_follow, _extended(chain), action, stored), source)
+        new, draws = plays.recorded(
+            partial(extended_follow, _extended(chain), action, stored), source
+        )
         card = extended_card(new)
-        return Play({"kind": action, **stored, "draws": draws}, card, None, card.outcome)
+        return Play(plays.make_record(action, stored, draws), card, None, card.outcome)
 
     def tool_card(self, chain: Chain) -> Card:
         kind = _root(chain)
@@ -478,9 +433,9 @@ class Tools:
         if len(chain) != 1:
             raise InvalidInput("chain", len(chain), f"one record for a {kind} entry")
         if kind == "initiative":
-            return _initiative_card(replayed(chain[0], partial(_initiative, chain[0])))
+            return _initiative_card(plays.replayed(chain[0], partial(_initiative, chain[0])))
         if kind in RUNS:
-            return replayed(chain[0], partial(_run, chain[0]))[1]
+            return plays.replayed(chain[0], partial(_run, chain[0]))[1]
         raise InvalidInput("record.kind", kind, "a Legacy roll, sheet or table action")
 
     def creation(self, state: Params, form: Params, source: RandomSource) -> CreationStep | None:

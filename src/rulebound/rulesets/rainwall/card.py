@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rulebound.core.trace import DieRecord
 from rulebound.rulesets.contract import ActionView, Card, DieView, Field
+from rulebound.rulesets.fields import number
 from rulebound.rulesets.rainwall.bonus import alternatives
 from rulebound.rulesets.rainwall.roll import RainwallResult
-from rulebound.rulesets.rainwall.rules import Options
+from rulebound.rulesets.rainwall.rules import VARIANTS
+from rulebound.rulesets.variants import changed
 
 ADVICE_LIMIT = 8
 
@@ -19,11 +22,9 @@ def _title(result: RainwallResult) -> str:
     return f"{skill}: {trait}{request.dice}d10 vs {request.skill}, DR {request.dr}"
 
 
-def _die_view(result: RainwallResult, index: int) -> DieView:
-    die = result.dice[index]
-    spent = result.allocation[index]
+def _die_view(die: DieRecord, spent: int) -> DieView:
     marks = (*die.marks[:-1], f"now {die.face - spent}", die.marks[-1]) if spent else die.marks
-    return DieView(die.label, die.sides, die.face, marks, die.state.value, die.history, die.role)
+    return DieView.of(die, marks=marks)
 
 
 def allocation_text(allocation: Sequence[int], faces: Sequence[int]) -> str:
@@ -35,22 +36,18 @@ def allocation_text(allocation: Sequence[int], faces: Sequence[int]) -> str:
     return ", ".join(moves) or "no points spent"
 
 
+def _points(die: DieRecord, spent: int, bonus: int) -> Field:
+    """What a die's face may be lowered by: at most the bonus, and never to 0."""
+    label, most = f"{die.label} (shows {die.face})", min(bonus, die.face - 1)
+    return number(f"allocation.{die.label}", label, 0, most, default=spent, group="allocation")
+
+
 def reallocate_action(result: RainwallResult) -> ActionView | None:
     bonus = result.request.bonus
     if bonus <= 0:
         return None
-    fields = tuple(
-        Field(
-            f"allocation.{die.label}",
-            f"{die.label} (shows {die.face})",
-            "int",
-            default=result.allocation[i],
-            minimum=0,
-            maximum=min(bonus, die.face - 1),
-            group="allocation",
-        )
-        for i, die in enumerate(result.dice)
-    )
+    dice = zip(result.dice, result.allocation, strict=True)
+    fields = tuple(_points(die, spent, bonus) for die, spent in dice)
     options = alternatives(result.request, result.faces)
     advice = [
         f"{alt.successes} successes, IoS {alt.ios}, {alt.degree.label}, {alt.spent} of "
@@ -60,12 +57,7 @@ def reallocate_action(result: RainwallResult) -> ActionView | None:
     ]
     if len(options) > ADVICE_LIMIT:
         advice.append(f"... and {len(options) - ADVICE_LIMIT} more")
-    return ActionView(
-        "reallocate",
-        f"Reallocate the +{bonus} bonus points",
-        fields,
-        tuple(advice),
-    )
+    return ActionView("reallocate", f"Reallocate the +{bonus} bonus points", fields, tuple(advice))
 
 
 def card_for(result: RainwallResult) -> Card:
@@ -79,18 +71,13 @@ def card_for(result: RainwallResult) -> Card:
     ]
     if result.parent is not None:
         details.append(f"Reallocated by hand; before: {result.parent.headline}")
-    defaults = Options().as_mapping()
-    details += [
-        f"Variant {key}: {value}"
-        for key, value in request.options.as_mapping().items()
-        if defaults[key] != value
-    ]
+    details += [f"Variant {k}: {c}" for k, c in changed(VARIANTS, request.options.as_mapping())]
     action = reallocate_action(result)
     return Card(
         title=_title(result),
         outcome=result.headline,
         succeeded=result.succeeded,
-        dice=tuple(_die_view(result, i) for i in range(len(result.dice))),
+        dice=tuple(map(_die_view, result.dice, result.allocation)),
         modifiers=tuple(m.describe() for m in result.modifiers),
         steps=tuple(s.description for s in result.steps),
         details=tuple(details),

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import check_known
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import (
-    ActionView,
     Breakdown,
     Card,
     Chances,
@@ -25,15 +25,18 @@ from rulebound.rulesets.contract import (
     FollowFlag,
     Game,
     Outcome,
+    Params,
     Record,
     Variants,
 )
+from rulebound.rulesets.fields import number
 from rulebound.rulesets.grid import OddsGrid
+from rulebound.rulesets.plays import record_object
 from rulebound.rulesets.rainwall import rules
-from rulebound.rulesets.rainwall.card import card_for, reallocate_action
+from rulebound.rulesets.rainwall.card import card_for
 from rulebound.rulesets.rainwall.content import Catalogue, builtin_catalogue, load_catalogue
 from rulebound.rulesets.rainwall.odds import check_odds
-from rulebound.rulesets.rainwall.request import RainwallRequest, parse_request
+from rulebound.rulesets.rainwall.request import FIELDS, RainwallRequest, parse_request
 from rulebound.rulesets.rainwall.roll import (
     RainwallResult,
     allocation_from_labels,
@@ -41,51 +44,31 @@ from rulebound.rulesets.rainwall.roll import (
     roll_check,
 )
 from rulebound.rulesets.rainwall.rules import Degree, Options
-from rulebound.rulesets.rainwall.sheets import RainwallSheets
+from rulebound.rulesets.rainwall.sheets import DR, RainwallSheets
 from rulebound.rulesets.rainwall.tables import success_grid
 
 SUCCESS_LABEL = "success (any degree)"
+EXPECTED = "expected successes after the spend"
+REQUEST = "the roll's request as a JSON object"
+SKILL_HELP = "Skill score (1 to 10), or a skill name with --character."
 
-FIELDS = (
-    Field("dice", "Dice (the trait score)", "int", minimum=1, maximum=10, required=True),
-    Field(
-        "skill",
-        "Skill score (the target)",
-        "int",
-        minimum=1,
-        maximum=10,
-        required=True,
-        help="Skill score (1 to 10), or a skill name with --character.",
-    ),
-    Field(
-        "dr",
-        "Difficulty Rating",
-        "int",
-        minimum=rules.MIN_DR,
-        maximum=rules.MAX_DR,
-        required=True,
-        help="Successes needed.",
-    ),
-    Field("bonus", "Skill bonus points", "int", minimum=0, default=0),
+RAW_FIELDS = (
+    number("dice", "Dice (the trait score)", 1, 10, required=True),
+    number("skill", "Skill score (the target)", 1, 10, required=True, help=SKILL_HELP),
+    DR,
+    number("bonus", "Skill bonus points", 0, default=0),
     Field("trait_name", "Trait name", "text"),
     Field("skill_name", "Skill name", "text"),
 )
+ALLOCATE = "Override the spend as DIE=POINTS, e.g. d5=2; repeatable."
 
 
 class Rainwall(Game[RainwallRequest, RainwallResult]):
     key = "rainwall"
     title = "Rainwall"
     variants = rules.VARIANTS
-    fields = FIELDS
-    follow_flags = (
-        FollowFlag(
-            "allocate",
-            "reallocate",
-            "allocation",
-            "Override the spend as DIE=POINTS, e.g. d5=2; repeatable.",
-            gather=True,
-        ),
-    )
+    fields = RAW_FIELDS
+    follow_flags = (FollowFlag("allocate", "reallocate", "allocation", ALLOCATE, gather=True),)
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue or builtin_catalogue()
@@ -109,23 +92,12 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
         ).checked()
 
     def load(self, data: Mapping[str, Any]) -> RainwallRequest:
-        request = data.get("request")
-        if not isinstance(request, Mapping):
-            raise InvalidInput("record.request", request, "the roll's request as a JSON object")
-        return parse_request(request)
+        return parse_request(record_object(data, "request", REQUEST))
 
     def dump(self, request: RainwallRequest) -> dict[str, Any]:
-        return {
-            "request": {
-                "dice": request.dice,
-                "skill": request.skill,
-                "dr": request.dr,
-                "bonus": request.bonus,
-                "trait_name": request.trait_name,
-                "skill_name": request.skill_name,
-                "variants": request.options.as_mapping(),
-            }
-        }
+        """The request as ``parse_request`` reads it back, field by field."""
+        dumped = {k: getattr(request, k) for k in FIELDS if k != "variants"}
+        return {"request": dumped | {"variants": request.options.as_mapping()}}
 
     # rolls
 
@@ -134,16 +106,10 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
 
     def chances(self, request: RainwallRequest) -> Chances:
         odds = check_odds(request.checked())
+        mean = sum((n * p for n, p in odds.successes.items()), Fraction(0))
         return Chances(
             outcomes=tuple(Outcome(d.value, d.label, odds.degrees[d], d.succeeded) for d in Degree),
-            extras=(
-                Extra(
-                    "expected_successes",
-                    "expected successes after the spend",
-                    sum((n * p for n, p in odds.successes.items()), Fraction(0)),
-                    "expectation",
-                ),
-            ),
+            extras=(Extra("expected_successes", EXPECTED, mean, "expectation"),),
             breakdowns=(
                 _breakdown("ios", "Increment of Success", odds.ios),
                 _breakdown("successes", "successes after the spend", odds.successes),
@@ -153,21 +119,11 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
             outcome_name="degrees",
         )
 
-    def follow_ups(self, result: RainwallResult) -> tuple[ActionView, ...]:
-        action = reallocate_action(result)
-        return (action,) if action else ()
-
-    def follow_params(
-        self, result: RainwallResult, action: str, params: Mapping[str, Any]
-    ) -> Record:
+    def follow_params(self, result: RainwallResult, action: str, params: Params) -> Record:
         return {"allocation": list(_allocation(result, params))}
 
     def follow(
-        self,
-        result: RainwallResult,
-        action: str,
-        params: Mapping[str, Any],
-        source: RandomSource,
+        self, result: RainwallResult, action: str, params: Params, source: RandomSource
     ) -> RainwallResult:
         return reallocate(result, params["allocation"])
 
@@ -182,16 +138,11 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
         )
 
     def content(self) -> tuple[ContentTable, ...]:
+        traits, skills = self.catalogue.traits.values(), self.catalogue.skills.values()
         return (
-            ContentTable(
-                "Traits",
-                ("name", "summary"),
-                tuple((t.name, t.summary) for t in self.catalogue.traits.values()),
-            ),
-            ContentTable(
-                "Skills",
-                ("name", "trait", "summary"),
-                tuple((s.name, s.trait, s.summary) for s in self.catalogue.skills.values()),
+            ContentTable.of("Traits", "name, summary", [(t.name, t.summary) for t in traits]),
+            ContentTable.of(
+                "Skills", "name, trait, summary", [(s.name, s.trait, s.summary) for s in skills]
             ),
         )
 
@@ -200,7 +151,7 @@ def _breakdown(key: str, label: str, values: Mapping[int, Fraction]) -> Breakdow
     return Breakdown(key, label, tuple((str(k), p) for k, p in sorted(values.items())))
 
 
-def _allocation(result: RainwallResult, params: Mapping[str, Any]) -> tuple[int, ...]:
+def _allocation(result: RainwallResult, params: Params) -> tuple[int, ...]:
     """Points per die from a list, ``{"d5": 2}``, ``["d5=2"]`` or ``allocation.dN`` keys."""
     raw = params.get("allocation")
     if isinstance(raw, str):
@@ -220,9 +171,7 @@ def _allocation(result: RainwallResult, params: Mapping[str, Any]) -> tuple[int,
         for key, value in params.items()
         if key.startswith("allocation.")
     }
-    for label in dotted:
-        if label not in labels:
-            raise InvalidInput("allocation", label, "a die label from " + ", ".join(labels))
+    check_known("allocation", dotted, labels, "a die label from")
     return tuple(_point(f"allocation.{label}", dotted.get(label)) for label in labels)
 
 

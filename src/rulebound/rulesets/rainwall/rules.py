@@ -68,29 +68,29 @@ class BarelyRule(StrEnum):
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant(
+    Variant.of(
         "success-face",
-        tuple(SuccessFace),
-        SuccessFace.AT_OR_UNDER,
+        SuccessFace,
+        "A die equal to the skill",
         "Whether a die equal to the skill succeeds (the worked example) or only lower faces do.",
-        label="A die equal to the skill",
-        choice_labels=("succeeds (as in the worked example)", "fails: only lower faces succeed"),
+        "succeeds (as in the worked example)",
+        "fails: only lower faces succeed",
     ),
-    Variant(
+    Variant.of(
         "miss-ios",
-        tuple(MissIos),
-        MissIos.CONTINUOUS,
+        MissIos,
+        "IoS of a check that misses by one",
         "IoS of a miss: continuous gives 0 for missing by one; skip-zero gives -1.",
-        label="IoS of a check that misses by one",
-        choice_labels=("0 (the scale runs on)", "-1 (there is no IoS 0)"),
+        "0 (the scale runs on)",
+        "-1 (there is no IoS 0)",
     ),
-    Variant(
+    Variant.of(
         "barely",
-        tuple(BarelyRule),
-        BarelyRule.ALWAYS,
+        BarelyRule,
+        "A success that needed bonus points",
         "Whether a success that needed bonus points is Barely Succeeding even at IoS 3+.",
-        label="A success that needed bonus points",
-        choice_labels=("is always Barely Succeeding", "can still be a Critical Success"),
+        "is always Barely Succeeding",
+        "can still be a Critical Success",
     ),
 )
 

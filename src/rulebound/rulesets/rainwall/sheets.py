@@ -9,49 +9,37 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput, raise_all
 from rulebound.rulesets.content import input_error
-from rulebound.rulesets.contract import (
-    Choice,
-    Field,
-    Sheet,
-    Sheets,
-    SheetView,
-    Variants,
-)
+from rulebound.rulesets.contract import Field, Sheet, Sheets, SheetView, Variants
+from rulebound.rulesets.fields import choices, grouped, number, put, switch
 from rulebound.rulesets.forms import MISSING, coerce
-from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.character import Character, request_for
 from rulebound.rulesets.rainwall.content import Catalogue
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import RainwallResult
-from rulebound.rulesets.rainwall.rules import Options
+from rulebound.rulesets.rainwall.rules import MAX_DR, MAX_SCORE, MIN_DR, MIN_SCORE, Options
 
+DR = number("dr", "Difficulty Rating", MIN_DR, MAX_DR, required=True, help="Successes needed.")
+WITHOUT_BONUS = (
+    "Otherwise the + bonus points are spent for the most successes; "
+    "you can reallocate them on the result card."
+)
 CHOICE_FIELDS = (
     Field("skill", "Skill", "select", required=True, help="One of the character's skills."),
-    Field(
-        "dr",
-        "Difficulty Rating",
-        "int",
-        minimum=rules.MIN_DR,
-        maximum=rules.MAX_DR,
-        default=1,
-        required=True,
-        help="Successes needed.",
-    ),
-    Field(
-        "without_bonus",
-        "Leave the skill's bonus out",
-        "bool",
-        default=False,
-        help="Otherwise the + bonus points are spent for the most successes; "
-        "you can reallocate them on the result card.",
-    ),
+    replace(DR, default=1),
+    switch("without_bonus", "Leave the skill's bonus out", help=WITHOUT_BONUS),
 )
+TRAIT = "Dice to roll, 1 to 10; blank if the character lacks it. "
+SKILL = "The target, 1 to 10; blank if the character lacks the skill. "
+BONUS = "The skill's + bonus: points that lower dice after the roll."
+WHOLE = Field("", "", "int")
+"""What every posted score and bonus is read as (named by its key)."""
 
 
 def character(sheet: Mapping[str, Any], catalogue: Catalogue) -> Character:
@@ -89,45 +77,29 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
         return character(sheet, self.catalogue).model_dump(mode="json")
 
     def new(self, name: str) -> Sheet:
-        traits = dict.fromkeys(self.catalogue.traits, rules.MIN_SCORE)
+        traits = dict.fromkeys(self.catalogue.traits, MIN_SCORE)
         return self.validate({"name": name, "traits": traits, "skills": {}})
 
     def view(self, sheet: Sheet) -> SheetView:
         held = character(sheet, self.catalogue)
-        fields: list[Field] = [Field("name", "Name", "text")]
-        fields += [
-            Field(
-                f"traits.{t.name}",
-                t.name,
-                "int",
-                help="Dice to roll, 1 to 10; blank if the character lacks it. " + t.summary,
-                group="Traits",
-                minimum=rules.MIN_SCORE,
-                maximum=rules.MAX_SCORE,
-            )
+        score = partial(number, low=MIN_SCORE, high=MAX_SCORE)
+        traits = [
+            score(f"traits.{t.name}", t.name, help=TRAIT + t.summary)
             for t in self.catalogue.traits.values()
         ]
-        for s in self.catalogue.skills.values():
-            fields += [
-                Field(
-                    f"skills.{s.name}.score",
-                    f"{s.name} ({s.trait})",
-                    "int",
-                    help="The target, 1 to 10; blank if the character lacks the skill. "
-                    + s.summary,
-                    group="Skills",
-                    minimum=rules.MIN_SCORE,
-                    maximum=rules.MAX_SCORE,
-                ),
-                Field(
-                    f"skills.{s.name}.bonus",
-                    f"{s.name} bonus",
-                    "int",
-                    minimum=0,
-                    help="The skill's + bonus: points that lower dice after the roll.",
-                    group="Skills",
-                ),
-            ]
+        skills = [
+            field
+            for s in self.catalogue.skills.values()
+            for field in (
+                score(f"skills.{s.name}.score", f"{s.name} ({s.trait})", help=SKILL + s.summary),
+                number(f"skills.{s.name}.bonus", f"{s.name} bonus", 0, help=BONUS),
+            )
+        ]
+        fields = (
+            Field("name", "Name", "text"),
+            *grouped("Traits", traits),
+            *grouped("Skills", skills),
+        )
         values: dict[str, Any] = {"name": held.name}
         values |= {f"traits.{t}": held.traits.get(t) for t in self.catalogue.traits}
         for name in self.catalogue.skills:
@@ -135,7 +107,7 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
             values[f"skills.{name}.score"] = skill.score if skill else None
             values[f"skills.{name}.bonus"] = skill.bonus if skill else 0
         tracks = tuple((name, self._pool(held, name)) for name in held.skills)
-        return SheetView(tuple(fields), values, tracks)
+        return SheetView(fields, values, tracks)
 
     def _pool(self, held: Character, skill: str) -> str:
         entry = held.skills[skill]
@@ -143,61 +115,41 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
         return f"{dice}d10 vs {entry.score}" + (f", +{entry.bonus}" if entry.bonus else "")
 
     def edit(self, sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
-        updated: dict[str, Any] = dict(sheet)
+        """Apply the form: a blank trait or skill score removes it, a blank bonus is 0."""
+        updated: dict[str, Any] = {**sheet, "traits": dict(sheet.get("traits") or {})}
+        updated["skills"] = dict(sheet.get("skills") or {})
         if "name" in form:
             updated["name"] = str(form["name"] or "").strip()
-        traits = dict(sheet.get("traits") or {})
-        skills = {k: dict(v) for k, v in (sheet.get("skills") or {}).items()}
         problems: list[InvalidInput] = []
-        number = Field("", "", "int")
         for key, raw in form.items():
             group, _, rest = key.partition(".")
             if group not in ("traits", "skills") or not rest:
                 continue
             try:
-                value = coerce(replace(number, name=key), raw)
+                value = coerce(replace(WHOLE, name=key), raw)
             except InvalidInput as exc:
                 problems.append(exc)
                 continue
-            if group == "traits":
-                if value is MISSING:
-                    traits.pop(rest, None)
-                else:
-                    traits[rest] = value
-                continue
             skill, _, part = rest.rpartition(".")
-            if part not in ("score", "bonus") or not skill:
+            if group == "traits":
+                put(updated, (group, rest), None if value is MISSING else value)
+            elif part not in ("score", "bonus") or not skill:
                 problems.append(InvalidInput(key, raw, "skills.<skill>.score or .bonus"))
-            elif part == "score" and value is MISSING:
-                skills.pop(skill, None)
             else:
-                skills.setdefault(skill, {})[part] = 0 if value is MISSING else value
+                blank = 0 if part == "bonus" else None
+                put(updated, (group, skill, part), blank if value is MISSING else value)
         raise_all(problems)
         # a bonus typed for a skill the character lacks is dropped with it
-        updated["traits"] = traits
-        updated["skills"] = {k: v for k, v in skills.items() if "score" in v}
+        updated["skills"] = {k: v for k, v in updated["skills"].items() if "score" in v}
         return self.validate(updated)
 
     def dialog(self, sheet: Sheet) -> tuple[Field, ...]:
         held = character(sheet, self.catalogue)
-        skills = tuple(
-            Choice(
-                name,
-                f"{name}: {self._pool(held, name)}".replace(", +", ", bonus +"),
-            )
-            for name in held.skills
-        )
+        pools = {n: f"{n}: {self._pool(held, n)}".replace(", +", ", bonus +") for n in held.skills}
         skill, dr, without = CHOICE_FIELDS
-        return (
-            replace(
-                skill,
-                choices=skills,
-                default=skills[0].value if skills else None,
-                help="" if skills else "The character has no skills yet; add one on the sheet.",
-            ),
-            dr,
-            without,
-        )
+        none = "" if pools else "The character has no skills yet; add one on the sheet."
+        own = replace(skill, choices=choices(pools), default=next(iter(pools), None), help=none)
+        return own, dr, without
 
     def request(
         self, sheet: Sheet, values: Mapping[str, Any], variants: Variants
