@@ -57,10 +57,23 @@ def test_unknown_skill_is_named() -> None:
     assert "Persuasion" in error.expected
 
 
-def test_skill_names_must_be_exact() -> None:
-    error = load_error(skills={"force": "D6"})
-    assert (error.field, error.value) == ("skills", "force")
-    assert "'Force'" in error.expected
+def test_names_are_matched_whatever_the_case_and_separators() -> None:
+    """Issue 15: keys match case- and separator-insensitively; the sheet keeps the content's
+    own spelling, so "tough" twice and "Tough" once are three ranks."""
+    ana = sheet(
+        attributes={"strength": "D8", "AGILITY": "D6", "wits": "D10", "Empathy": "D6"},
+        skills={"force": "D6", "persuasion": "D8"},
+        specialties=["tough", "Tough", "TOUGH", "true_grit", "field-surgeon"],
+    )
+    assert set(ana.attributes) == {"Strength", "Agility", "Wits", "Empathy"}
+    assert set(ana.skills) == {"Force", "Persuasion"}
+    assert ana.specialties == ("Tough", "Tough", "Tough", "True Grit", "Field Surgeon")
+    assert ana.max_health == 3 + 3
+    assert ana.gear_item("old-radio").name == "Old Radio"
+    error = load_error(specialties=["tough"] * 4)
+    assert (error.field, error.value) == ("specialties", "Tough")
+    twice = load_error(skills={"Force": "D6", "force": "D8"})
+    assert (twice.field, twice.value) == ("skills", "force")
 
 
 def test_missing_attribute_is_named() -> None:

@@ -73,7 +73,9 @@ def test_every_documented_cli_flag_is_declared() -> None:
     roll |= {"difficulty-level", "situation", "specialty", "modifier", "gear", "passive"}
     assert roll <= raw_flags
     assert {"skill-name", "gear", "swap", "situation", "modifier", "passive"} <= sheet_flags
-    assert {"push", "gear-bonus", "opposed-attribute", "opposed-skill"} <= odds_flags
+    opposed = {"opposed-attribute", "opposed-skill", "opposed-helpers"}
+    assert opposed <= raw_flags & sheet_flags
+    assert {"push", "gear-bonus"} <= odds_flags
     assert {"attribute", "skill", "modifier", "attribute-name", "specialty"} <= raw_flags
     assert "gear-banes" in variant_flags
     assert follow_flags == {"reroll"}
@@ -132,21 +134,30 @@ def test_old_pushes_cost_the_sheet_the_same(item: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "tool", OLD["tools"], ids=lambda tool: f"{tool['action']}-{tool['seed']}-{tool['params']}"
 )
-def test_old_sheet_actions_keep_their_records_and_sheets(tool: dict[str, Any]) -> None:
-    play = TABLE.sheet_act(
-        tool["sheet"], tool["action"], tool["params"], DEFAULTS, SeededSource(tool["seed"])
-    )
-    assert play.record == tool["record"]
-    assert play.sheet == tool["after"]
+def test_old_sheet_actions_keep_their_dice_and_sheets(tool: dict[str, Any]) -> None:
+    """Heal keeps its record and card. Repair and Second Wind are rolls now (issue 15: repair
+    may be pushed, Second Wind's successes are split after the roll): the same dice give the
+    same sheet, Second Wind's once its split is the old one."""
+    action, params = tool["action"], tool["params"]
+    source = SeededSource(tool["seed"])
+    given = {} if action == "second-wind" else params
+    play = TABLE.sheet_act(tool["sheet"], action, given, {}, source)
     old = tool["card"]
-    assert (play.card.title, play.card.outcome, play.card.succeeded) == (
-        old["title"],
-        old["outcome"],
-        old["succeeded"],
-    )
-    assert [(d["label"], d["face"], d["marks"]) for d in dice_json(play.card)] == [
-        (d["label"], d["face"], d["marks"]) for d in old["dice"]
-    ]
+    if action == "heal":
+        assert play.record == tool["record"]
+        assert (play.card.title, play.card.outcome) == (old["title"], old["outcome"])
+    else:
+        assert play.record["kind"] == "roll"
+        assert play.record["draws"] == tool["record"]["draws"]
+        assert play.card.succeeded == old["succeeded"]
+        assert [(d["label"], d["face"]) for d in dice_json(play.card)] == [
+            (d["label"], d["face"]) for d in old["dice"]
+        ]
+    if any(a.key == "split" for a in play.card.actions):
+        assert play.sheet is not None
+        split = {"to_health": tool["record"]["to_health"]}
+        play = TABLE.act(play.sheet, [play.record], "split", split, {}, SeededSource(0))
+    assert play.sheet == tool["after"]
 
 
 @pytest.mark.parametrize("item", OLD["chances"], ids=lambda item: str(item["form"]))
@@ -415,6 +426,7 @@ def test_every_bad_field_is_reported_at_once() -> None:
 def test_content_lists_the_rules_data_with_numbers() -> None:
     tables = {t.title: t for t in GAME.content()}
     assert list(tables) == [
+        "Rules",
         "Attributes",
         "Skills",
         "Specialties",
@@ -427,8 +439,24 @@ def test_content_lists_the_rules_data_with_numbers() -> None:
     assert len(skills) == 12
     assert skills["Force"][1] == "Strength"
     specialties = {row[0]: row for row in tables["Specialties"].rows}
-    assert specialties["Driver"][1:3] == ("situational", "specialty-driver")
-    assert specialties["Compassion"][1:3] == ("extra-push", "")
+    assert specialties["Driver"][1:] == (
+        "situational",
+        "+1 Mobility when controlling a ground vehicle",
+        "1",
+        "specialty-driver",
+    )
+    assert specialties["Compassion"][1:] == (
+        "extra-push",
+        "Empathy rolls may be pushed 2 times",
+        "1",
+        "",
+    )
+    assert specialties["Tough"][2:4] == ("+1 maximum Health each time taken", "3")
+    rules = dict(tables["Rules"].rows)
+    assert (rules["a success"], rules["help"]) == (
+        "a face of 6 or more",
+        "+1 a person, at most 3 people",
+    )
     situations = {row[0]: row for row in tables["Situations"].rows}
     assert situations["stealth-dark"][2:] == ("+1", "Stealth")
     assert ("hard", "Hard", "-2") in tables["Difficulty levels"].rows
@@ -468,6 +496,7 @@ def test_with_content_adds_homebrew_specialties(tmp_path: Path) -> None:
     assert ("Broken", "yes") in sheets.view(broken).tracks
     assert [a.key for a in game.sheet_actions(broken, DEFAULTS)] == ["heal", "second-wind"]
     wind = game.sheet_act(broken, "second-wind", {}, DEFAULTS, SeededSource(1))
-    assert wind.record["kind"] == "second-wind"
+    assert wind.record["kind"] == "roll"
+    assert wind.record["request"]["second_wind"]["max_health"] == 4
     played = sheets.request(broken, {"skill": "Observation"}, DEFAULTS)
     assert game.prepare(played).max_pushes == 2

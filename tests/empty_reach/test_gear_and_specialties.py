@@ -9,11 +9,18 @@ import pytest
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import ReplaySource
 from rulebound.rulesets.empty_reach.character import GearItem, load_character, request_for
-from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
+from rulebound.rulesets.empty_reach.check import CheckRequest, Tracks, prepare
 from rulebound.rulesets.empty_reach.gear import repair, repair_item
 from rulebound.rulesets.empty_reach.roll import push, roll_check
 from rulebound.rulesets.empty_reach.rules import StepDie
-from rulebound.rulesets.empty_reach.specialties import heal, roll_twice, second_wind
+from rulebound.rulesets.empty_reach.specialties import (
+    default_split,
+    heal,
+    roll_twice,
+    second_wind,
+    share,
+    split_range,
+)
 
 SHEET: dict[str, Any] = {
     "name": "Bo",
@@ -95,24 +102,27 @@ def test_second_wind_only_when_broken(scripted) -> None:
 def test_second_wind_restores_a_point_per_success_and_is_unpushable(scripted) -> None:
     bo = sheet(damage=4)
     source = scripted(10)
-    wind, after = second_wind(bo, source)
+    roll = second_wind(bo, source)
     # Stamina is not on the sheet: the Strength D10 alone
     assert source.asked == [10]
-    assert wind.roll.check.request.skill == "Stamina"
-    assert wind.roll.successes == 2
-    assert (wind.health, wind.resolve) == (2, 0)
-    assert after.damage == 2
+    assert roll.check.request.skill == "Stamina"
+    assert roll.successes == 2
+    assert split_range(roll) == (2, 2)  # only Health lacks points: no choice
+    shared, after = share(bo, roll)
+    assert shared.restored == (2, 0)
+    assert after.damage == 1  # 4 damage against Health 3 is Health 0; two points back: 2/3
     assert not after.broken
     assert not after.second_wind_used
-    assert wind.roll.pushes_left == 0
+    assert roll.pushes_left == 0
     with pytest.raises(RuleViolation, match="Second Wind"):
-        push(wind.roll, scripted(5))
+        push(roll, scripted(5))
 
 
 def test_second_wind_once_while_broken(scripted) -> None:
     bo = sheet(damage=3)
-    wind, after = second_wind(bo, scripted(3))
-    assert wind.roll.successes == 0
+    roll = second_wind(bo, scripted(3))
+    assert roll.successes == 0
+    _, after = share(bo, roll)
     assert after.broken
     assert after.second_wind_used
     with pytest.raises(RuleViolation, match="already used"):
@@ -120,20 +130,54 @@ def test_second_wind_once_while_broken(scripted) -> None:
     healed = heal(after, health=1)
     assert not healed.broken
     assert not healed.second_wind_used
-    again, _ = second_wind(healed.model_copy(update={"damage": 3}), scripted(9))
-    assert again.health == 1
+    again = second_wind(healed.model_copy(update={"damage": 3}), scripted(9))
+    assert again.successes == 1
 
 
-def test_second_wind_goes_to_the_broken_track(scripted) -> None:
-    wind, after = second_wind(sheet(stress=3), scripted(7))
-    assert (wind.health, wind.resolve) == (0, 1)
+def test_second_wind_goes_to_the_broken_track_by_default(scripted) -> None:
+    stressed = sheet(stress=3)
+    shared, after = share(stressed, second_wind(stressed, scripted(7)))
+    assert shared.restored == (0, 1)
     assert after.stress == 2
-    split, after = second_wind(sheet(damage=3, stress=3), scripted(10), to_health=1)
-    assert (split.health, split.resolve) == (1, 1)
+    both = sheet(damage=3, stress=3)
+    roll = second_wind(both, scripted(10))
+    assert (split_range(roll), default_split(roll)) == ((0, 2), 2)
+    shared, after = share(both, roll, to_health=1)
+    assert shared.restored == (1, 1)
     assert (after.damage, after.stress) == (2, 2)
     with pytest.raises(InvalidInput) as error:
-        second_wind(sheet(damage=3), scripted(7), to_health=2)
+        share(both, roll, to_health=3)
     assert error.value.field == "to_health"
+
+
+SUCCESS_FACES = {0: (2, 2), 1: (6, 2), 2: (10, 2), 3: (10, 6), 4: (10, 10)}
+
+
+@pytest.mark.parametrize("successes", sorted(SUCCESS_FACES))
+@pytest.mark.parametrize("health", range(5))
+@pytest.mark.parametrize("resolve", range(5))
+def test_the_split_is_every_share_that_wastes_nothing(
+    scripted, successes: int, health: int, resolve: int
+) -> None:
+    """Against brute force: the shares to Health (never more than it lacks) that restore the
+    most points, for every count of successes and every Health and Resolve missing."""
+    tracks = Tracks(damage=health, max_health=4, stress=resolve, max_resolve=4)
+    request = CheckRequest(
+        attribute_die="D12",
+        skill_die="D12",
+        skill="Stamina",
+        unpushable="Second Wind",
+        second_wind=tracks,
+    )
+    roll = roll_check(prepare(request), scripted(*SUCCESS_FACES[successes]))
+    assert roll.successes == successes
+
+    def restored(h: int) -> int:
+        return min(h, health) + min(successes - h, resolve)
+
+    best = max(restored(h) for h in range(successes + 1))
+    allowed = [h for h in range(successes + 1) if h <= health and restored(h) == best]
+    assert split_range(roll) == (min(allowed), max(allowed))
 
 
 def test_heal_rejects_negative_points() -> None:

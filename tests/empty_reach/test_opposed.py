@@ -46,25 +46,27 @@ def test_defender_successes_cancel(scripted, faces, net: int, verdict: str) -> N
 
 def test_a_tie_fails_the_active_side(scripted) -> None:
     contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
-    assert not contest.succeeded
-    assert contest.headline == "Tie: the active side fails"
+    assert contest.succeeded is False
+    assert contest.headline == "Tie, 1 to 1: the active side fails"
 
 
-def test_tie_break_only_under_the_option(scripted) -> None:
+def test_a_tie_that_needs_breaking_is_rolled_again_under_either_reading(scripted) -> None:
+    """ "If a tie needs to be broken, re-roll the opposed roll" (Opposed Rolls: Ties)."""
     contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
-    with pytest.raises(RuleViolation) as error:
-        break_tie(contest, scripted(1, 1, 1, 1))
-    assert error.value.rule == "tie-break"
+    broken = break_tie(contest, scripted(7, 2, 2, 2))
+    assert broken.parent is contest
+    assert broken.verdict == "win"
+    assert [d.face for d in broken.active.dice] == [7, 2]
+    assert broken.active.push_number == 0  # a new roll: the active side may push it
+    with pytest.raises(RuleViolation, match="only a tie"):
+        break_tie(broken, scripted(1, 1, 1, 1))
     rerolling = prepare(
         CheckRequest(attribute_die="D8", skill_die="D10", options=Options(tie_break="reroll"))
     )
     tie = roll_opposed(rerolling, GUARD, scripted(6, 2, 6, 3))
-    broken = break_tie(tie, scripted(7, 2, 2, 2))
-    assert broken.parent is tie
-    assert broken.verdict == "win"
-    assert [d.face for d in broken.active.dice] == [7, 2]
-    with pytest.raises(RuleViolation, match="only a tie"):
-        break_tie(broken, scripted(1, 1, 1, 1))
+    assert tie.succeeded is None
+    assert tie.headline == "Tie, 1 to 1: roll again to break it"
+    assert break_tie(tie, scripted(2, 2, 7, 2)).verdict == "loss"
 
 
 def test_the_active_side_may_push_after_seeing_the_defender(scripted) -> None:

@@ -158,8 +158,9 @@ def test_sheet_actions_heal_and_repair() -> None:
     assert repaired.sheet is not None
     item = repaired.sheet["gear"][0]
     assert item["bonus"] > 0 or item["destroyed"]
-    assert repaired.record["kind"] == "repair"
-    assert repaired.record["gear"] == "Crowbar"
+    assert repaired.record["kind"] == "roll"
+    assert repaired.record["request"]["repair"]["name"] == "Crowbar"
+    assert TABLE.card([repaired.record]) == repaired.card
     with pytest.raises(InvalidInput):
         TABLE.sheet_act(hurt, "fly", {}, {}, SeededSource(0))
     with pytest.raises(InvalidInput) as error:
@@ -173,12 +174,14 @@ def test_second_wind_is_offered_only_while_broken() -> None:
     broken = TABLE.apply_sheet_form(fine, {"damage": "4"})
     assert "second-wind" in [a.key for a in TABLE.sheet_actions(broken, {})]
     for seed in range(50):
-        play = TABLE.sheet_act(broken, "second-wind", {"to_health": "1"}, {}, SeededSource(seed))
-        assert play.record["kind"] == "second-wind"
-        assert play.card.title == "Second Wind"
-        if play.record["to_health"] == 1:
-            assert play.sheet is not None
-            assert play.sheet["damage"] == 3
+        play = TABLE.sheet_act(broken, "second-wind", {}, {}, SeededSource(seed))
+        assert play.record["kind"] == "roll"
+        assert play.card.title.startswith("Second Wind: Stamina (Strength)")
+        assert play.card.actions == ()  # only Health lacks points: nothing to choose
+        assert play.sheet is not None
+        if play.card.succeeded:
+            assert play.sheet["damage"] < 4
+            assert "second-wind" not in [a.key for a in TABLE.sheet_actions(play.sheet, {})]
             return
     pytest.fail("no seed rolled a success")
 

@@ -317,7 +317,9 @@ def test_with_content_merges_a_homebrew_file(tmp_path: Path) -> None:
 
 def test_content_lists_the_ladder_skills_tricks_and_charts() -> None:
     tables = {t.title: t for t in GAME.content()}
-    assert list(tables) == ["DL ladder", "Abilities", "Skills", "Tricks", "Outcome charts"]
+    assert list(tables) == ["Rules", "DL ladder", "Abilities", "Skills", "Tricks", "Outcome charts"]
+    rules = dict(tables["Rules"].rows)
+    assert rules["limits"] == "an ability score within ±20, each bonus 0 to 20 (Luck 1 to 20)"
     ladder = [(row[0], row[1]) for row in tables["DL ladder"].rows]
     assert ladder == [
         ("Easy", "8"),

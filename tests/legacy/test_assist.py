@@ -72,7 +72,7 @@ def test_a_racial_grant_counts_and_advantage_does_not_stack(sheet: Sheet) -> Non
     drow = sheet(name="Vex", race="drow", soul="dark")  # Deceptive: as if Deception affinity
     req = sheet().check("CHA", affinity="deception")
     once = assist(drow, req, affinity="deception")
-    twice = assist(drow, once, affinity="deception")
+    twice = assist(drow.model_copy(update={"name": "Zil"}), once, affinity="deception")
     assert resolve(twice).edge == resolve(once).edge
     assert len(twice.assists) == 2
 

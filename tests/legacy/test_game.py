@@ -272,9 +272,11 @@ def test_content_lists_the_catalogue_with_its_numbers() -> None:
         "Races",
         "Origins",
         "Souls",
+        "Traits",
         "Affinities",
         "Difficulty classes",
         "Rank bonus",
+        "Numbers",
     ]
     races = {row[0]: row for row in tables["Races"].rows}
     assert len(races) == len(catalogue().races)

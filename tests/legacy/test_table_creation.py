@@ -39,7 +39,7 @@ def test_the_first_page_rolls_nothing_and_asks_who() -> None:
     assert first.title == "Name, race, origin and soul"
     assert [f.name for f in first.fields] == ["name", "race", "origin", "soul", "char_class"]
     souls = {c.value: c.label for f in first.fields if f.name == "soul" for c in f.choices}
-    assert souls["human"] == "Human (racial; only Human, Feral)"
+    assert souls["human"] == "Human"
     assert first.state == {"step": "identity"}
     assert first.sheet is None
 

@@ -35,7 +35,7 @@ def table_act(
 def test_table_actions_on_offer() -> None:
     views = {a.key: a for a in TABLE.table_actions()}
     assert list(views) == ["initiative", "extended-check"]
-    assert [f.name for f in views["initiative"].fields] == ["combatants", "surprised"]
+    assert [f.name for f in views["initiative"].fields] == ["combatants", "surprised", "allies"]
     extended = {f.name for f in views["extended-check"].fields}
     assert {"character", "success_threshold", "failure_threshold", "max_rolls"} <= extended
     with pytest.raises(InvalidInput) as error:

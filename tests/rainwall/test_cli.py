@@ -151,6 +151,7 @@ def test_odds_json_contract() -> None:
     assert set(body["degrees"]) == {
         "critical",
         "success",
+        "basic",
         "barely",
         "failure",
         "disaster",

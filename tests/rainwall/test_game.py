@@ -88,10 +88,10 @@ def test_roll_through_the_contract() -> None:
 def test_chances_are_the_degrees_and_sum_to_one() -> None:
     chances = GAME.chances(load(GOOD))
     keys = [o.key for o in chances.outcomes]
-    assert keys == ["critical", "success", "barely", "failure", "disaster", "flubbed"]
+    assert keys == ["critical", "success", "basic", "barely", "failure", "disaster", "flubbed"]
     assert sum(o.probability for o in chances.outcomes) == 1
     assert chances.outcome("flubbed") == Fraction(0)
-    assert chances.success == sum(o.probability for o in chances.outcomes[:3])
+    assert chances.success == sum(o.probability for o in chances.outcomes[:4])
     successes = dict(next(b for b in chances.breakdowns if b.key == "successes").values)
     expected = sum(int(n) * p for n, p in successes.items())
     assert chances.extra("expected_successes") == expected

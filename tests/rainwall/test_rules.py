@@ -35,7 +35,7 @@ def test_ios_both_readings(successes: int, dr: int, continuous: int, skip_zero: 
 @pytest.mark.parametrize(
     ("raw", "final", "dr", "expected"),
     [
-        (4, 4, 4, Degree.SUCCESS),  # IoS 1, the seed's Basic Success
+        (4, 4, 4, Degree.BASIC),  # IoS 1, the text's Basic Success
         (5, 5, 4, Degree.SUCCESS),  # IoS 2
         (6, 6, 4, Degree.CRITICAL),  # IoS 3
         (3, 4, 4, Degree.BARELY),
@@ -46,22 +46,22 @@ def test_ios_both_readings(successes: int, dr: int, continuous: int, skip_zero: 
     ],
 )
 def test_degrees_by_default(raw: int, final: int, dr: int, expected: Degree) -> None:
-    assert rules.degree(raw, final, dr, False, DEFAULT) is expected
+    assert rules.degree(raw, final, dr, False, DEFAULT, dice=7) is expected
 
 
 def test_skip_zero_reaches_disaster_one_success_sooner() -> None:
-    assert rules.degree(1, 1, 4, False, DEFAULT) is Degree.FAILURE
-    assert rules.degree(1, 1, 4, False, SKIP) is Degree.DISASTER
+    assert rules.degree(1, 1, 4, False, DEFAULT, dice=10) is Degree.FAILURE
+    assert rules.degree(1, 1, 4, False, SKIP, dice=10) is Degree.DISASTER
 
 
 def test_barely_overrides_critical_unless_the_variant_says_otherwise() -> None:
-    assert rules.degree(3, 6, 4, False, DEFAULT) is Degree.BARELY
-    assert rules.degree(3, 6, 4, False, IOS_FIRST) is Degree.CRITICAL
-    assert rules.degree(3, 5, 4, False, IOS_FIRST) is Degree.BARELY
+    assert rules.degree(3, 6, 4, False, DEFAULT, dice=10) is Degree.BARELY
+    assert rules.degree(3, 6, 4, False, IOS_FIRST, dice=10) is Degree.CRITICAL
+    assert rules.degree(3, 5, 4, False, IOS_FIRST, dice=10) is Degree.BARELY
 
 
 def test_flubbed_beats_any_count() -> None:
-    assert rules.degree(10, 10, 1, True, DEFAULT) is Degree.FLUBBED
+    assert rules.degree(10, 10, 1, True, DEFAULT, dice=10) is Degree.FLUBBED
     assert not Degree.FLUBBED.succeeded
 
 
@@ -82,8 +82,14 @@ def test_flub_needs_trait_10_skill_10_and_three_tens(
 
 
 def test_success_degrees() -> None:
-    assert {d for d in Degree if d.succeeded} == {Degree.CRITICAL, Degree.SUCCESS, Degree.BARELY}
+    assert {d for d in Degree if d.succeeded} == {
+        Degree.CRITICAL,
+        Degree.SUCCESS,
+        Degree.BASIC,
+        Degree.BARELY,
+    }
     assert Degree.BARELY.label == "Barely Succeeding"
+    assert Degree.BASIC.label == "Basic Success"
 
 
 def test_variants_match_options_defaults() -> None:

@@ -1,14 +1,16 @@
-"""The push advisor: exact odds for every choice of dice to reroll, from the dice showing."""
+"""The push advisor: exact odds for every choice of dice to reroll, from the dice showing, and
+the push as a card offers it (each choice's odds in words)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
 from typing import Literal
 
 from rulebound.core.distribution import Distribution
 from rulebound.core.errors import InvalidInput
+from rulebound.rulesets.contract import ActionView, Field
 from rulebound.rulesets.empty_reach.odds import (
     Tally,
     gear_eligible,
@@ -19,11 +21,17 @@ from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 from rulebound.rulesets.empty_reach.rules import bane_counts, is_bane
 
 Goal = Literal["succeed", "successes"]
+PUSH = "push"
+REROLL = Field("reroll", "Dice to reroll", "dice", help="Click the dice to reroll; 1s are locked.")
 
 
 @dataclass(frozen=True, slots=True)
 class PushOption:
-    """One choice, with its exact consequences. An empty selection means "don't push"."""
+    """One choice, with its exact consequences. An empty selection means "don't push".
+
+    ``p_success`` is the chance of more than ``beat`` successes: one or more for a check,
+    more than the defender rolled for an opposed roll.
+    """
 
     selection: tuple[int, ...]
     p_success: Fraction
@@ -61,11 +69,11 @@ def _chain(result: EmptyReachResult) -> list[EmptyReachResult]:
     return nodes
 
 
-def evaluate(result: EmptyReachResult, selection: tuple[int, ...]) -> PushOption:
+def evaluate(result: EmptyReachResult, selection: tuple[int, ...], beat: int = 0) -> PushOption:
     if not selection:
         return PushOption(
             (),
-            Fraction(int(result.succeeded)),
+            Fraction(int(result.successes > beat)),
             Fraction(result.successes),
             Fraction(0),
             Fraction(0),
@@ -81,7 +89,7 @@ def evaluate(result: EmptyReachResult, selection: tuple[int, ...]) -> PushOption
     costs = tallies.flat_map(lambda t: _costs(result, t))
     return PushOption(
         selection,
-        tallies.probability_where(lambda t: t[0] >= 1),
+        tallies.probability_where(lambda t: t[0] > beat),
         tallies.mean(lambda t: t[0]),
         costs.probability_where(lambda c: c[0] + c[1] > 0),
         costs.mean(lambda c: c[0]),
@@ -89,20 +97,20 @@ def evaluate(result: EmptyReachResult, selection: tuple[int, ...]) -> PushOption
     )
 
 
-def push_options(result: EmptyReachResult) -> list[PushOption]:
-    """Every non-empty selection of rerollable dice, plus not pushing, best first for success."""
+def push_options(result: EmptyReachResult, beat: int = 0) -> list[PushOption]:
+    """Not pushing, then every non-empty selection of rerollable dice."""
     if result.pushes_left <= 0:
         return []
     allowed = result.rerollable()
-    options = [evaluate(result, ())]
+    options = [evaluate(result, (), beat)]
     for size in range(1, len(allowed) + 1):
-        options.extend(evaluate(result, combo) for combo in combinations(allowed, size))
+        options.extend(evaluate(result, combo, beat) for combo in combinations(allowed, size))
     return options
 
 
-def recommend(result: EmptyReachResult, goal: Goal = "succeed") -> PushOption | None:
+def recommend(result: EmptyReachResult, goal: Goal = "succeed", beat: int = 0) -> PushOption | None:
     """The best choice for the goal; ties go to the cheaper choice, then to fewer dice."""
-    options = push_options(result)
+    options = push_options(result, beat)
     if not options:
         return None
     if goal == "succeed":
@@ -119,3 +127,29 @@ def recommend(result: EmptyReachResult, goal: Goal = "succeed") -> PushOption | 
         options,
         key=lambda o: (o.expected_successes, o.p_success, -o.expected_points, -len(o.selection)),
     )
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p):.1%}"
+
+
+def push_action(result: EmptyReachResult, beat: int = 0, goal: str = "success") -> ActionView:
+    """The push with exact odds for every choice of dice (``goal``: more than ``beat``
+    successes, which for an opposed roll means winning)."""
+    best = recommend(result, beat=beat)
+    advice = []
+    for option in push_options(result, beat):
+        if not option.selection:
+            continue
+        label = "reroll " + ", ".join(f"#{i}" for i in option.selection)
+        advice.append(
+            f"{label}: {goal} {_pct(option.p_success)}, "
+            f"E[successes] {float(option.expected_successes):.2f}, "
+            f"bane {_pct(option.p_bane)}, E[cost] {float(option.expected_points):.2f}"
+            + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
+            + (" (recommended)" if option == best else "")
+        )
+    dice = replace(REROLL, default=tuple(map(str, result.default_reroll())))
+    gear = " and gear" if result.check.gear_in_use else ""
+    risked = (result.check.cost or "damage or stress") + gear
+    return ActionView(PUSH, "Push the roll", (dice,), tuple(advice), spends=risked)

@@ -1,52 +1,55 @@
-"""The card of an Empty Reach result: marked dice, modifiers and steps, costs, the push."""
+"""The card of an Empty Reach result: marked dice, modifiers and steps, costs, the follow-ups
+(a push with its odds, breaking an opposed tie, sharing Second Wind's successes)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
 
-from rulebound.rulesets.contract import ActionView, Card, DieView, Field
-from rulebound.rulesets.empty_reach.advisor import push_options, recommend
+from rulebound.rulesets.contract import ActionView, Card, DieView
+from rulebound.rulesets.empty_reach.advisor import push_action
+from rulebound.rulesets.empty_reach.flow import BREAK_TIE, PUSH, SPLIT, Played, offers
+from rulebound.rulesets.empty_reach.gear import repair_outcome
+from rulebound.rulesets.empty_reach.opposed import OpposedResult
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
-
-PUSH = "push"
-REROLL = Field("reroll", "Dice to reroll", "dice", help="Click the dice to reroll; 1s are locked.")
-
-
-def _pct(p: Fraction) -> str:
-    return f"{float(p):.1%}"
-
-
-def push_action(result: EmptyReachResult) -> ActionView | None:
-    """The push with exact odds for every choice of dice; None when the rules allow no push
-    (a passive roll, no push left) or every die shows a 1."""
-    if result.pushes_left <= 0 or not result.rerollable():
-        return None
-    best = recommend(result)
-    advice = []
-    for option in push_options(result):
-        if not option.selection:
-            continue
-        label = "reroll " + ", ".join(f"#{i}" for i in option.selection)
-        advice.append(
-            f"{label}: success {_pct(option.p_success)}, "
-            f"E[successes] {float(option.expected_successes):.2f}, "
-            f"bane {_pct(option.p_bane)}, E[cost] {float(option.expected_points):.2f}"
-            + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
-            + (" (recommended)" if option == best else "")
-        )
-    dice = replace(REROLL, default=tuple(map(str, result.default_reroll())))
-    gear = " and gear" if result.check.gear_in_use else ""
-    risked = (result.check.cost or "damage or stress") + gear
-    return ActionView(PUSH, "Push the roll", (dice,), tuple(advice), spends=risked)
+from rulebound.rulesets.empty_reach.specialties import (
+    SecondWindSplit,
+    default_split,
+    split,
+    split_range,
+)
+from rulebound.rulesets.fields import number
 
 
-def card_for(result: EmptyReachResult) -> Card:
+def _outcome(result: EmptyReachResult) -> str:
+    request = result.check.request
+    if request.repair is not None:
+        return f"{result.headline}: {repair_outcome(result).describe()}"
+    if request.second_wind is None:
+        return result.headline
+    if SPLIT in offers(result):
+        low, high = split_range(result)
+        return f"{result.headline}: {low} to {high} of them to Health, the rest to Resolve"
+    return f"{result.headline}: {split(result).describe()}"
+
+
+def _split_action(result: EmptyReachResult) -> ActionView:
+    low, high = split_range(result)
+    help = "Each other success gives back a point of Resolve."
+    field = number("to_health", "Successes to Health", low, high, default=default_split(result))
+    return ActionView(SPLIT, "Share the successes", (replace(field, help=help),))
+
+
+def _title(result: EmptyReachResult) -> str:
     check = result.check
     title = (check.request.skill or "Roll") + (f" ({check.attribute})" if check.attribute else "")
-    action = push_action(result)
-    rerollable = result.rerollable() if action else ()
-    dice = tuple(DieView.of(d, selectable=i in rerollable) for i, d in enumerate(result.dice))
+    title = f"{title}: {check.pool.describe()}"
+    if check.request.repair is not None:
+        return f"Repair {check.request.repair.name}: {title}"
+    return f"Second Wind: {title}" if check.request.second_wind is not None else title
+
+
+def _details(result: EmptyReachResult) -> list[str]:
+    check = result.check
     details = list(check.notes)
     if check.modifiers:
         pools = f"{check.start.describe()} -> {check.pool.describe()}"
@@ -58,21 +61,54 @@ def card_for(result: EmptyReachResult) -> Card:
         details += [
             f"gear check d6: {d.face} ({', '.join(d.marks)})" for d in result.costs.gear_checks
         ]
+    return details
+
+
+def _check_card(result: EmptyReachResult, actions: tuple[ActionView, ...]) -> Card:
+    pushing = any(a.key == PUSH for a in actions)
+    rerollable = result.rerollable() if pushing else ()
+    check = result.check
     return Card(
-        title=f"{title}: {check.pool.describe()}",
-        outcome=result.headline,
+        title=_title(result),
+        outcome=_outcome(result),
         succeeded=result.succeeded,
-        dice=dice,
+        dice=tuple(DieView.of(d, selectable=i in rerollable) for i, d in enumerate(result.dice)),
         modifiers=tuple(m.describe() for m in check.modifiers),
         steps=tuple(s.description + ("" if s.applied else " (no effect)") for s in check.steps),
-        details=tuple(details),
-        actions=(action,) if action else (),
+        details=tuple(_details(result)),
+        actions=actions,
     )
 
 
-def tool_card(result: EmptyReachResult, outcome: str, title: str = "", prefix: str = "") -> Card:
-    """A sheet action's roll (repair, Second Wind): its dice, in the action's words."""
-    card = card_for(result)
-    dice = tuple(replace(die, selectable=False) for die in card.dice)
-    title = title or prefix + card.title
-    return replace(card, title=title, outcome=outcome, dice=dice, details=(), actions=())
+def _opposed_card(contest: OpposedResult) -> Card:
+    offered = offers(contest)
+    actions = []
+    if PUSH in offered:
+        actions.append(push_action(contest.active, contest.defender.successes, "win"))
+    if BREAK_TIE in offered:
+        when = "" if not contest.tie_decides else " (when the GM says this tie needs breaking)"
+        actions.append(ActionView(BREAK_TIE, "Break the tie: both sides roll again" + when))
+    card = _check_card(contest.active, tuple(actions))
+    defender = contest.defender
+    them = tuple(replace(DieView.of(d, "defender"), role="") for d in defender.dice)
+    against = f"defender {defender.check.pool.describe()}: {defender.headline}"
+    return replace(
+        card,
+        title=f"{card.title} vs defender {defender.check.pool.describe()}",
+        outcome=contest.headline,
+        succeeded=contest.succeeded,
+        dice=(*card.dice, *them),
+        details=(*card.details, against),
+    )
+
+
+def card_for(result: Played) -> Card:
+    if isinstance(result, OpposedResult):
+        return _opposed_card(result)
+    if isinstance(result, SecondWindSplit):
+        card = _check_card(result.parent, ())
+        return replace(card, outcome=f"{result.parent.headline}: {result.describe()}")
+    offered = offers(result)
+    actions = [push_action(result)] if PUSH in offered else []
+    actions += [_split_action(result)] if SPLIT in offered else []
+    return _check_card(result, tuple(actions))

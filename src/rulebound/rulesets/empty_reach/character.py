@@ -7,6 +7,7 @@ neither. Sheets are immutable; a change is a new sheet.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self, TypeVar
@@ -16,20 +17,27 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    SerializerFunctionWrapHandler,
     ValidationError,
     ValidationInfo,
+    model_serializer,
     model_validator,
 )
 
 from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.keys import key_of
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
+    Defender,
     Die,
     ExtraModifier,
     GearInUse,
     Options,
+    RepairTarget,
+    Tracks,
+    without_unset,
 )
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push
@@ -46,6 +54,11 @@ class GearItem(BaseModel):
     skills: tuple[str, ...] = Field(default=(), description="skills it helps; empty for any")
     dice: tuple[Die, ...] = Field(default=(), max_length=6)
     destroyed: bool = False
+    tech: str | None = Field(default=None, max_length=40, description="steamtech, biotech...")
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return without_unset(handler(self), ("tech",))
 
     @model_validator(mode="after")
     def _bonus_within_max(self) -> Self:
@@ -56,6 +69,11 @@ class GearItem(BaseModel):
     @property
     def broken(self) -> bool:
         return self.bonus == 0
+
+    @property
+    def damaged(self) -> bool:
+        """Below its bonus ceiling, or broken: something a repair can work on."""
+        return not self.destroyed and (self.bonus < self.max_bonus or self.bonus == 0)
 
 
 class Character(BaseModel):
@@ -74,6 +92,30 @@ class Character(BaseModel):
     second_wind_used: bool = False
     _content: EmptyReachContent | None = PrivateAttr(default=None)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _canonical_names(cls, data: Any, info: ValidationInfo) -> Any:
+        """Attribute, skill and specialty names as the content spells them ("true grit" is
+        True Grit); a name the content lacks is left for the check after."""
+        if not isinstance(data, Mapping):
+            return data
+        content = _content_from(info.context)
+        out = dict(data)
+        for field, lookup in (("attributes", content.attribute), ("skills", content.skill)):
+            given = out.get(field)
+            if isinstance(given, Mapping):
+                named: dict[Any, Any] = {}
+                for name, die in given.items():
+                    key = _spelled(lookup, name)
+                    if key in named:
+                        raise InvalidInput(field, name, f"each name once; {key} is listed twice")
+                    named[key] = die
+                out[field] = named
+        given = out.get("specialties")
+        if isinstance(given, list | tuple):
+            out["specialties"] = [_spelled(content.specialty, name) for name in given]
+        return out
+
     @model_validator(mode="after")
     def _names_are_known(self, info: ValidationInfo) -> Self:
         content = _content_from(info.context)
@@ -86,9 +128,7 @@ class Character(BaseModel):
                 "attributes", sorted(self.attributes), "all four; missing " + ", ".join(missing)
             )
         for name in self.skills:
-            exact = _renamed("skills", content.skill, name).name
-            if exact != name:
-                raise InvalidInput("skills", name, f"the skill's exact name {exact!r}")
+            _renamed("skills", content.skill, name)
         for name, times in Counter(self.specialties).items():
             spec = _renamed("specialties", content.specialty, name)
             if times > spec.repeatable:
@@ -119,9 +159,18 @@ class Character(BaseModel):
     def broken(self) -> bool:
         return self.damage >= self.max_health or self.stress >= self.max_resolve
 
+    @property
+    def tracks(self) -> Tracks:
+        return Tracks(
+            damage=self.damage,
+            max_health=self.max_health,
+            stress=self.stress,
+            max_resolve=self.max_resolve,
+        )
+
     def gear_item(self, name: str) -> GearItem:
         for item in self.gear:
-            if item.name.casefold() == name.casefold():
+            if key_of(item.name) == key_of(name):
                 return item
         raise InvalidInput(
             "gear", name, "one of " + (", ".join(g.name for g in self.gear) or "(no gear)")
@@ -138,6 +187,16 @@ def _renamed(field: str, lookup: Callable[[str], T], name: str) -> T:
         return lookup(name)
     except InvalidInput as exc:
         raise InvalidInput(field, name, exc.expected) from None
+
+
+def _spelled(lookup: Callable[[str], Any], name: Any) -> Any:
+    """The content's own spelling of ``name``, or ``name`` itself when it names nothing."""
+    if not isinstance(name, str):
+        return name
+    try:
+        return lookup(name).name
+    except InvalidInput:
+        return name
 
 
 def _content_from(context: Any) -> EmptyReachContent:
@@ -168,8 +227,12 @@ def request_for(
     unpushable: str | None = None,
     options: Options | None = None,
     content: EmptyReachContent | None = None,
+    opposed: Defender | None = None,
+    second_wind: Tracks | None = None,
+    repair: RepairTarget | None = None,
 ) -> CheckRequest:
-    """Build a check from the sheet: the skill's attribute (or a swap's), gear and toggles."""
+    """Build a check from the sheet: the skill's attribute (or a swap's), gear and toggles;
+    ``opposed``, ``second_wind`` and ``repair`` say what the roll is for."""
     content = content or character.content
     spec = content.skill(skill)
     attribute = spec.attribute
@@ -206,6 +269,9 @@ def request_for(
         gear=gear_use,
         unpushable=unpushable,
         options=options or Options(),
+        opposed=opposed,
+        second_wind=second_wind,
+        repair=repair,
     )
 
 
@@ -241,17 +307,34 @@ def push_and_pay(
     return pushed, apply_push_costs(character, pushed)
 
 
+GEAR_NUMBERS = re.compile(r"(\d+)(?:/(\d+))?")
+
+
 def gear_from_lines(text: str, old: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The sheet's gear written one item a line, ``Name bonus/max`` (``Crowbar 2/2``); an
-    item that was on the sheet keeps its other fields (skills, dice, destroyed)."""
+    """The sheet's gear written one item a line, ``Name bonus/max [tech]`` (``Crowbar 2/2``,
+    ``Steam drill 1/3 steamtech``); an item that was on the sheet keeps its other fields
+    (skills, dice, destroyed)."""
     previous = {str(g.get("name")): g for g in old}
     items = []
     for number, line in enumerate(filter(None, (raw.strip() for raw in text.splitlines())), 1):
-        name, _, numbers = line.rpartition(" ")
-        bonus, _, maximum = numbers.partition("/")
-        if not name or not bonus.isdecimal() or not (maximum or bonus).isdecimal():
-            raise InvalidInput(f"gear line {number}", line, "Name bonus/max, e.g. Crowbar 2/2")
-        item = dict(previous.get(name.strip(), {}))
-        item |= {"name": name.strip(), "bonus": int(bonus), "max_bonus": int(maximum or bonus)}
+        words = line.split()
+        at = next(
+            (
+                i
+                for i in (len(words) - 1, len(words) - 2)
+                if i > 0 and GEAR_NUMBERS.fullmatch(words[i])
+            ),
+            None,
+        )
+        if at is None:
+            expected = "Name bonus/max [tech], e.g. Crowbar 2/2 or Steam drill 1/3 steamtech"
+            raise InvalidInput(f"gear line {number}", line, expected)
+        name = " ".join(words[:at])
+        found = GEAR_NUMBERS.fullmatch(words[at])
+        assert found is not None
+        bonus, maximum = found.groups()
+        item = dict(previous.get(name, {}))
+        item |= {"name": name, "bonus": int(bonus), "max_bonus": int(maximum or bonus)}
+        item["tech"] = words[at + 1] if at + 1 < len(words) else None
         items.append(item)
     return items

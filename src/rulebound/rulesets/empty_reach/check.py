@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -19,10 +19,14 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
+    model_validator,
 )
 
 from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.core.trace import Modifier, StepChange
 from rulebound.rulesets.content import input_error
@@ -46,6 +50,11 @@ Die = Annotated[
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def without_unset(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``data`` less the ``keys`` that are None: fields added later leave old JSON unchanged."""
+    return {k: v for k, v in data.items() if not (k in keys and v is None)}
 
 
 class GearInUse(_Frozen):
@@ -90,6 +99,50 @@ class Options(_Frozen):
             raise input_error(exc, prefix="variants") from None
 
 
+class Defender(_Frozen):
+    """The other side of an opposed roll: their dice, and the people helping them."""
+
+    attribute_die: Die
+    skill_die: Die | None = None
+    helpers: int = Field(default=0, ge=0)
+
+    @staticmethod
+    def of(values: Mapping[str, Any]) -> Defender | None:
+        """The defender a form's ``opposed_*`` values name, if they name their attribute die."""
+        if not values.get("opposed_attribute"):
+            if values.get("opposed_skill") or values.get("opposed_helpers"):
+                raise InvalidInput("opposed_attribute", None, "the defender's attribute die too")
+            return None
+        side = {
+            "attribute_die": values["opposed_attribute"],
+            "skill_die": values.get("opposed_skill"),
+        }
+        return Defender.model_validate(side | {"helpers": values.get("opposed_helpers") or 0})
+
+
+class Tracks(_Frozen):
+    """Health and Resolve as they stood when Second Wind was rolled (what a split may use)."""
+
+    damage: int = Field(ge=0)
+    max_health: int = Field(ge=1)
+    stress: int = Field(ge=0)
+    max_resolve: int = Field(ge=1)
+
+    @property
+    def missing(self) -> tuple[int, int]:
+        """The points of Health and of Resolve that can come back (neither goes below 0)."""
+        return min(self.damage, self.max_health), min(self.stress, self.max_resolve)
+
+
+class RepairTarget(_Frozen):
+    """The item a Crafting roll repairs, as it stood before the roll."""
+
+    name: str = Field(min_length=1, max_length=60)
+    bonus: int = Field(ge=0, le=10)
+    max_bonus: int = Field(ge=0, le=10)
+    tech: str | None = Field(default=None, max_length=40)
+
+
 class CheckRequest(_Frozen):
     attribute_die: Die
     skill_die: Die | None = None
@@ -104,6 +157,28 @@ class CheckRequest(_Frozen):
     gear: GearInUse | None = None
     unpushable: str | None = Field(default=None, max_length=60)
     options: Options = Options()
+    opposed: Defender | None = None
+    """An opposed roll: the defender rolls too, and their successes cancel the active side's."""
+    second_wind: Tracks | None = None
+    """A Second Wind roll (Stamina, unpushable), with the tracks its successes may restore."""
+    repair: RepairTarget | None = None
+    """A Crafting roll that repairs this item."""
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return without_unset(handler(self), ("opposed", "second_wind", "repair"))
+
+    @model_validator(mode="after")
+    def _one_purpose(self) -> Self:
+        purposes = [k for k in ("opposed", "second_wind", "repair") if getattr(self, k)]
+        if len(purposes) > 1:
+            raise InvalidInput(purposes[1], "given", f"nothing beside {purposes[0]}")
+        skill = key_of(self.skill or "")
+        if self.second_wind is not None and not (skill == "stamina" and self.unpushable):
+            raise InvalidInput("second_wind", "given", "an unpushable Stamina roll")
+        if self.repair is not None and skill != "crafting":
+            raise InvalidInput("repair", self.skill, "a Crafting roll")
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +194,8 @@ class PreparedCheck:
     cost: CostKind | None
     max_pushes: int
     notes: tuple[str, ...]
+    defender: PreparedCheck | None = None
+    """The other side of an opposed roll, prepared with the same content and options."""
 
     @property
     def gear_in_use(self) -> bool:
@@ -135,14 +212,29 @@ def _attribute_for(request: CheckRequest, content: EmptyReachContent) -> tuple[s
     return (skill.attribute if skill else None), ""
 
 
+def _repairing(request: CheckRequest, content: EmptyReachContent) -> dict[str, str]:
+    """Toggle keys of the owned specialties that give +1 to repairing the item's own tech."""
+    tech = request.repair.tech if request.repair else None
+    if not tech:
+        return {}
+    found = {}
+    for name in request.specialties:
+        spec = content.specialty(name)
+        if spec.effect == "situational" and key_of(tech) in {key_of(t) for t in spec.tech}:
+            found[spec.toggle_key] = f"specialty {spec.name} (repairing {tech})"
+    return found
+
+
 def _situation_modifiers(request: CheckRequest, content: EmptyReachContent) -> list[Modifier]:
-    if not request.situations:
+    auto = _repairing(request, content)
+    if not request.situations and not auto:
         return []
     owned = {content.specialty(name).name for name in request.specialties}
     toggles = content.toggles
     found: list[Modifier] = []
     seen: set[str] = set()
-    for key in request.situations:
+    given = [content.situation_key(key) for key in request.situations]
+    for key in [*given, *(k for k in auto if k not in given)]:
         if key in seen:
             raise InvalidInput("situations", key, "each situation at most once")
         seen.add(key)
@@ -155,7 +247,7 @@ def _situation_modifiers(request: CheckRequest, content: EmptyReachContent) -> l
                     "specialties", f"{spec.name} is not among the character's specialties"
                 )
             _check_skill("situations", key, spec.skills, request, content)
-            found.append(Modifier(f"specialty {spec.name}", 1, "specialty"))
+            found.append(Modifier(auto.get(key, f"specialty {spec.name}"), 1, "specialty"))
             continue
         situation = content.situation(key)
         _check_skill("situations", key, situation.skills, request, content)
@@ -250,6 +342,10 @@ def prepare(
         for n in (swap_note, request.unpushable and f"cannot be pushed: {request.unpushable}")
         if n
     )
+    defender = None
+    if request.opposed is not None:
+        side = request.opposed.model_dump() | {"options": request.options}
+        defender = prepare(CheckRequest.model_validate(side), content, limits)
     return PreparedCheck(
         request=request,
         attribute=attribute,
@@ -262,4 +358,5 @@ def prepare(
         cost=cost,
         max_pushes=max_pushes_for(request, attribute, content),
         notes=notes,
+        defender=defender,
     )

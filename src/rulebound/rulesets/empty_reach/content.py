@@ -11,8 +11,10 @@ from typing import Literal, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulebound.core.errors import ContentError, InvalidInput
+from rulebound.core.keys import find_key, key_of
 from rulebound.rulesets.content import load_file, load_packaged
-from rulebound.rulesets.empty_reach.rules import MAX_SPECIALTY_RANKS
+from rulebound.rulesets.contract import ContentTable
+from rulebound.rulesets.empty_reach.rules import BASE_PUSHES, MAX_SPECIALTY_RANKS, RULE_NUMBERS
 
 PACKAGE = "rulebound.rulesets.empty_reach"
 T = TypeVar("T")
@@ -95,6 +97,8 @@ class SpecialtySpec(_Strict):
     attribute: str | None = None
     situation: str | None = None
     table: str | None = None
+    tech: tuple[str, ...] = ()
+    """For a situational Crafting specialty: the technologies whose repair it helps."""
     repeatable: int = Field(default=1, ge=1, le=99)
 
     @model_validator(mode="after")
@@ -110,6 +114,21 @@ class SpecialtySpec(_Strict):
     def toggle_key(self) -> str:
         return "specialty-" + self.name.lower().replace(" ", "-")
 
+    def describe(self) -> str:
+        """What it does, with its numbers."""
+        skills = "/".join(self.skills)
+        tech = f" (by itself when repairing {' or '.join(self.tech)})" if self.tech else ""
+        return {
+            "situational": f"+1 {skills} when {self.situation}{tech}",
+            "extra-push": f"{self.attribute} rolls may be pushed {BASE_PUSHES + 1} times",
+            "swap": f"{self.skill} rolled with {self.attribute} when {self.situation}",
+            "max-health": "+1 maximum Health each time taken",
+            "max-resolve": "+1 maximum Resolve each time taken",
+            "second-wind": "while broken: Stamina, no push; +1 Health or Resolve a success",
+            "roll-twice": f"roll the {self.table} table twice, keep one",
+            "narrative": f"no mechanic in these rules: {self.summary}",
+        }[self.effect]
+
 
 class SpecialtyBook(_Strict):
     specialties: tuple[SpecialtySpec, ...] = ()
@@ -118,7 +137,7 @@ class SpecialtyBook(_Strict):
 def _by_name(items: Iterable[AttributeSpec | SkillSpec | SpecialtySpec], source: str) -> dict:  # type: ignore[type-arg]
     found: dict[str, AttributeSpec | SkillSpec | SpecialtySpec] = {}
     for item in items:
-        key = item.name.casefold()
+        key = key_of(item.name)
         if key in found:
             raise ContentError(source, f"duplicate name {item.name!r}")
         found[key] = item
@@ -157,15 +176,15 @@ class EmptyReachContent:
     def _cross_check(self) -> None:
         for spec in self.specialties.values():
             for skill in (*spec.skills, *([spec.skill] if spec.skill else [])):
-                if skill.casefold() not in self.skills:
+                if key_of(skill) not in self.skills:
                     raise ContentError(f"specialty {spec.name}", f"unknown skill {skill!r}")
-            if spec.attribute and spec.attribute.casefold() not in self.attributes:
+            if spec.attribute and key_of(spec.attribute) not in self.attributes:
                 raise ContentError(
                     f"specialty {spec.name}", f"unknown attribute {spec.attribute!r}"
                 )
         for situation in self.situations.values():
             for skill in situation.skills:
-                if skill.casefold() not in self.skills:
+                if key_of(skill) not in self.skills:
                     raise ContentError(f"situation {situation.key}", f"unknown skill {skill!r}")
 
     def attribute(self, name: str) -> AttributeSpec:
@@ -182,10 +201,48 @@ class EmptyReachContent:
         return _find(self.difficulty, key, "difficulty", expected)
 
     def situation(self, key: str) -> SituationSpec:
-        try:
-            return self.situations[key]
-        except KeyError:
-            raise InvalidInput("situations", key, "one of " + ", ".join(self.situations)) from None
+        found = find_key(self.situations, key)
+        if found is None:
+            raise InvalidInput("situations", key, "one of " + ", ".join(self.situations))
+        return self.situations[found]
+
+    def situation_key(self, key: str) -> str:
+        """The situation or specialty toggle ``key`` names, matched by ``key_of``; else ``key``."""
+        return find_key([*self.situations, *self.toggles], key) or key
+
+    def tables(self) -> tuple[ContentTable, ...]:
+        """Everything ``rulebound content empty-reach`` lists, with its numbers."""
+        plus = "situational"
+        specialties = [
+            (s.name, s.effect, s.describe(), str(s.repeatable), s.toggle_key * (s.effect == plus))
+            for s in self.specialties.values()
+        ]
+        situations = [
+            (s.key, s.name, f"{s.value:+d}", ", ".join(s.skills) or "any")
+            for s in self.situations.values()
+        ]
+        return (
+            ContentTable.of("Rules", "rule, number", RULE_NUMBERS),
+            ContentTable.of(
+                "Attributes",
+                "name, a pushed bane costs",
+                [(a.name, a.cost) for a in self.attributes.values()],
+            ),
+            ContentTable.of(
+                "Skills",
+                "name, attribute, summary",
+                [(s.name, s.attribute, s.summary) for s in self.skills.values()],
+            ),
+            ContentTable.of(
+                "Specialties", "name, effect, what it does, times, toggle key", specialties
+            ),
+            ContentTable.of("Situations", "key, name, modifier, skills", situations),
+            ContentTable.of(
+                "Difficulty levels",
+                "key, name, modifier",
+                [(d.key, d.name, f"{d.value:+d}") for d in self.difficulty.values()],
+            ),
+        )
 
     def with_homebrew(self, specialties: Sequence[Path] = ()) -> EmptyReachContent:
         """Add a game master's specialty files; a clash with an existing name is an error."""
@@ -206,9 +263,10 @@ class EmptyReachContent:
 
 
 def _find(found: Mapping[str, T], name: str, field: str, expected: str) -> T:
-    """A content entry by name, matched case-blind; a miss names the field and what exists."""
+    """A content entry by name, matched case- and separator-blind; a miss names the field and
+    what exists."""
     try:
-        return found[name.casefold()]
+        return found[key_of(name)]
     except KeyError:
         raise InvalidInput(field, name, expected) from None
 

@@ -1,8 +1,11 @@
-"""The Empty Reach behind the one game contract: requests, exact chances, the push, the card.
+"""The Empty Reach behind the one game contract: requests, exact chances, the follow-ups, the card.
 
-Records: a roll is ``{"kind": "roll", "request": <CheckRequest as JSON>, "draws"}``, a push
-``{"kind": "push", "reroll": [die indices], "draws"}`` (the rerolled dice, then any gear
-checks); the sheet actions keep theirs (``sheet_act``).
+Records: a roll is ``{"kind": "roll", "request": <CheckRequest as JSON>, "draws"}`` (an
+opposed roll's request names the defender; the draws are the active dice, then the
+defender's), a push ``{"kind": "push", "reroll": [die indices], "draws"}`` (the rerolled
+dice, then any gear checks); ``break-tie`` and ``split`` are in ``flow``. Repair and Second
+Wind are rolls too, started from the sheet; ``heal`` is ``{"kind": "heal", "health",
+"resolve"}``.
 """
 
 from __future__ import annotations
@@ -32,43 +35,40 @@ from rulebound.rulesets.contract import (
     Sheet,
     Variants,
 )
-from rulebound.rulesets.empty_reach.card import PUSH, REROLL, card_for, tool_card
+from rulebound.rulesets.empty_reach import flow
+from rulebound.rulesets.empty_reach.advisor import REROLL
+from rulebound.rulesets.empty_reach.card import card_for
 from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
+    Defender,
     GearInUse,
+    Options,
     PreparedCheck,
     parse_gear,
     prepare,
 )
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
-from rulebound.rulesets.empty_reach.gear import repair
+from rulebound.rulesets.empty_reach.flow import PUSH, Played
+from rulebound.rulesets.empty_reach.gear import repair_request
 from rulebound.rulesets.empty_reach.odds import PUSH_POLICIES, summary
-from rulebound.rulesets.empty_reach.roll import (
-    EmptyReachResult,
-    check_may_push,
-    push,
-    roll_check,
-    validate_selection,
-)
-from rulebound.rulesets.empty_reach.rules import VARIANTS
-from rulebound.rulesets.empty_reach.sheets import DICE, EmptyReachSheets, raw_fields
-from rulebound.rulesets.empty_reach.specialties import heal, second_wind
+from rulebound.rulesets.empty_reach.opposed import opposed_chances
+from rulebound.rulesets.empty_reach.rules import MAX_HELPERS, VARIANTS
+from rulebound.rulesets.empty_reach.sheets import EmptyReachSheets, raw_fields
+from rulebound.rulesets.empty_reach.specialties import heal, second_wind_request
 from rulebound.rulesets.empty_reach.tables import success_grid
 from rulebound.rulesets.fields import choices, number
 from rulebound.rulesets.forms import MISSING, coerce
 from rulebound.rulesets.grid import OddsGrid
-from rulebound.rulesets.plays import make_record, record_object
+from rulebound.rulesets.plays import make_record, record_object, roll_play
 
 POLICIES = choices(PUSH_POLICIES)
 ODDS_FIELDS = (
     Field("push", "Push: never, always (default dice) or if-failed", "select", POLICIES, "never"),
     number("gear_bonus", "Bonus of gear in use (steps up, risks it)", 0, 10),
-    Field("opposed_attribute", "Defender's attribute die", "select", DICE),
-    Field("opposed_skill", "Defender's skill die", "select", DICE),
 )
 
 
-class EmptyReach(Game[CheckRequest, EmptyReachResult]):
+class EmptyReach(Game[CheckRequest, Played]):
     key = "empty-reach"
     title = "The Empty Reach"
     variants = VARIANTS
@@ -104,7 +104,10 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
                 problems.append(exc)
         payload["unpushable"] = "passive roll" if values.get("passive") else None
         try:
+            payload["opposed"] = Defender.of(values)
             request = CheckRequest.model_validate(payload | {"options": dict(variants)})
+        except InvalidInput as exc:
+            problems.append(exc)
         except ValidationError as exc:
             problems.append(input_error(exc))
         raise_all(problems)
@@ -125,12 +128,16 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
 
     # rolls
 
-    def roll(self, request: CheckRequest, source: RandomSource) -> EmptyReachResult:
-        return roll_check(self.prepare(request), source)
+    def roll(self, request: CheckRequest, source: RandomSource) -> Played:
+        return flow.roll(self.prepare(request), source)
 
     def chances(self, request: CheckRequest) -> Chances:
-        """The number of successes before any push (success is one or more)."""
-        return summary(self.prepare(request), if_pushed=True)
+        """The number of successes before any push (success is one or more); an opposed
+        roll's verdicts."""
+        check = self.prepare(request)
+        if check.defender is not None:
+            return opposed_chances(check, check.defender)
+        return summary(check, if_pushed=True)
 
     def odds(self, values: Mapping[str, Any], variants: Variants) -> Chances:
         """The successes after a push policy, what it costs, and an opposed roll's verdicts."""
@@ -140,32 +147,21 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
         request = self.request(values, variants)
         if bonus:
             request = request.model_copy(update={"gear": GearInUse(name="gear", bonus=bonus)})
-        defender = None
-        if values.get("opposed_attribute"):
-            side = {"attribute_die": values["opposed_attribute"], "options": request.options}
-            side["skill_die"] = values.get("opposed_skill")
-            defender = self.prepare(CheckRequest.model_validate(side))
-        elif values.get("opposed_skill"):
-            raise InvalidInput("opposed_attribute", None, "the defender's attribute die as well")
         check = self.prepare(request)
-        chances = summary(check, values.get("push") or "never", defender)
+        chances = summary(check, values.get("push") or "never", check.defender)
         return replace(chances, success_label=f"success with {check.pool.describe()}")
 
-    def follow_params(self, result: EmptyReachResult, action: str, params: Params) -> Record:
-        """``{"reroll": [die indices]}``, the default choice filled in, checked by the rules."""
-        if action != PUSH:
-            raise self.no_follow_up(result, action)
-        check_may_push(result)
+    def follow_params(self, result: Played, action: str, params: Params) -> Record:
+        """The params the rules accept: a push's dice (the default choice filled in), a
+        tie-break's none, a Second Wind split's successes to Health."""
         raw = params.get("reroll")
-        chosen = coerce(REROLL, None if raw == "" else raw)
-        return {"reroll": list(validate_selection(result, None if chosen is MISSING else chosen))}
+        chosen = coerce(REROLL, None if raw == "" else raw) if action == PUSH else MISSING
+        return flow.follow_params(result, action, params, None if chosen is MISSING else chosen)
 
-    def follow(
-        self, result: EmptyReachResult, action: str, params: Params, source: RandomSource
-    ) -> EmptyReachResult:
-        return push(result, source, params["reroll"])
+    def follow(self, result: Played, action: str, params: Params, source: RandomSource) -> Played:
+        return flow.follow(result, action, params, source)
 
-    def card(self, result: EmptyReachResult) -> Card:
+    def card(self, result: Played) -> Card:
         return card_for(result)
 
     # tools
@@ -174,80 +170,54 @@ class EmptyReach(Game[CheckRequest, EmptyReachResult]):
         return success_grid()
 
     def content(self) -> tuple[ContentTable, ...]:
-        found, plus = self.game_content, "situational"
-        rows: dict[tuple[str, str], list[tuple[str, ...]]] = {
-            ("Attributes", "name, a pushed bane costs"): [
-                (a.name, a.cost) for a in found.attributes.values()
-            ],
-            ("Skills", "name, attribute, summary"): [
-                (s.name, s.attribute, s.summary) for s in found.skills.values()
-            ],
-            ("Specialties", "name, effect, situation key, summary"): [
-                (s.name, s.effect, s.toggle_key if s.effect == plus else "", s.summary)
-                for s in found.specialties.values()
-            ],
-            ("Situations", "key, name, modifier, skills"): [
-                (s.key, s.name, f"{s.value:+d}", ", ".join(s.skills) or "any")
-                for s in found.situations.values()
-            ],
-            ("Difficulty levels", "key, name, modifier"): [
-                (d.key, d.name, f"{d.value:+d}") for d in found.difficulty.values()
-            ],
-        }
-        return tuple(
-            ContentTable.of(title, columns, listed) for (title, columns), listed in rows.items()
-        )
+        return self.game_content.tables()
 
-    # sheet actions: their records are ``{"kind": "heal", "health", "resolve"}``,
-    # ``{"kind": "repair", "gear"}`` and ``{"kind": "second-wind", "to_health"}``
+    # sheet actions: ``heal`` records ``{"kind": "heal", "health", "resolve"}``; repair and
+    # Second Wind are rolls (``{"kind": "roll", ...}``) whose follow-ups go through ``flow``
 
     def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
         held = self.sheets.character(sheet)
         points = tuple(number(k, k.title(), 0, default=0) for k in ("health", "resolve"))
         found = [ActionView("heal", "Recover Health or Resolve", points)]
-        damaged = tuple(
-            Choice(g.name, f"{g.name} {g.bonus}/{g.max_bonus}")
-            for g in held.gear
-            if not g.destroyed and (g.bonus < g.max_bonus or g.bonus == 0)
-        )
+        damaged = [
+            Choice(g.name, f"{g.name} {g.bonus}/{g.max_bonus}") for g in held.gear if g.damaged
+        ]
         if damaged:
-            item = Field("gear", "Item", "select", damaged, required=True)
-            found.append(ActionView("repair", "Repair gear (Crafting roll)", (item,)))
+            tools = choices(
+                {g.name: f"{g.name} (+{g.bonus})" for g in held.gear if g.bonus}, Choice("", "none")
+            )
+            fields = (
+                Field("gear", "Item", "select", tuple(damaged), required=True),
+                Field("tools", "Gear in use (tools)", "select", tools, default=""),
+                number("helpers", "People helping", 0, MAX_HELPERS, default=0),
+            )
+            found.append(ActionView("repair", "Repair gear (a Crafting roll)", fields))
         effects = {self.game_content.specialty(s).effect for s in held.specialties}
         if held.broken and "second-wind" in effects and not held.second_wind_used:
-            help = "The rest go to Resolve; by default all go to a broken Health."
-            split = number("to_health", "Successes to Health", 0, help=help)
-            found.append(ActionView("second-wind", "Second Wind (Stamina roll, no push)", (split,)))
+            found.append(ActionView("second-wind", "Second Wind (a Stamina roll, no push)"))
         return tuple(found)
 
     def sheet_act(
         self, sheet: Sheet, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
-        held = self.sheets.character(sheet)
+        held, options = self.sheets.character(sheet), Options.of(variants)
         if action == "heal":
             health, resolve = params.get("health") or 0, params.get("resolve") or 0
             text = f"{held.name} recovers {health} Health, {resolve} Resolve"
             record = make_record("heal", {"health": health, "resolve": resolve}, ())
-            after, card = heal(held, health, resolve), Card("Recovery", text, None)
-        elif action == "repair":
+            after = heal(held, health, resolve).model_dump(mode="json")
+            return Play(record, Card("Recovery", text, None), after, text)
+        if action == "repair":
+            tools, helpers = params.get("tools") or None, params.get("helpers") or 0
             gear = str(params["gear"])
-            crafting = self.roll(
-                self.sheets.request(sheet, {"skill": "Crafting"}, variants), source
-            )
-            after, outcome = repair(held, gear, crafting)
-            text = outcome.describe()
-            card = tool_card(crafting, text, prefix=f"Repair {gear}: ")
-            record = make_record("repair", {"gear": gear}, crafting.provenance.draws)
+            request = repair_request(held, gear, tools=tools, helpers=helpers, options=options)
         elif action == "second-wind":
-            split = params.get("to_health")  # left blank: not typed, the default split
-            wind, after = second_wind(held, source, split if isinstance(split, int) else None)
-            text = f"{wind.roll.headline}: +{wind.health} Health, +{wind.resolve} Resolve"
-            card = tool_card(wind.roll, text, "Second Wind")
-            chosen = {"to_health": wind.health}
-            record = make_record("second-wind", chosen, wind.roll.provenance.draws)
+            request = second_wind_request(held, options)
         else:
             raise InvalidInput("action", action, "one of heal, repair, second-wind")
-        return Play(record, card, after.model_dump(mode="json"), text)
+        result, record = roll_play(self, request, source)
+        card = self.card(result)
+        return Play(record, card, self.sheets.settle(sheet, result), card.outcome)
 
 
 GAME = EmptyReach()

@@ -114,6 +114,19 @@ def marks_for(face: int, *, bane_counts: bool) -> tuple[str, ...]:
     return ()
 
 
+RULE_NUMBERS: tuple[tuple[str, str], ...] = (
+    ("base dice", "an attribute die and a skill die, each D6, D8, D10 or D12"),
+    ("a success", f"a face of {SUCCESS_FACE} or more"),
+    ("two successes", f"a face of {DOUBLE_SUCCESS_FACE} or more (a D10 or D12)"),
+    ("a bane", f"a {BANE_FACE} on a base die: it cannot be rerolled"),
+    ("pushes", f"{BASE_PUSHES}, or {BASE_PUSHES + 1} with a specialty for the attribute rolled"),
+    ("help", f"+{HELP_PER_HELPER} a person, at most {MAX_HELPERS} people"),
+    ("modifiers", "a step each: at most two D12s; past two D6s one die goes; at least one D6"),
+    ("gear check", f"d{GEAR_CHECK_SIDES} per pushed bane with gear in use: 1 or 2 costs a point"),
+    ("Tough, Hardened", f"+1 maximum Health or Resolve, up to {MAX_SPECIALTY_RANKS} times"),
+)
+"""The rules' numbers in words, for ``rulebound content empty-reach``."""
+
 VARIANTS: tuple[Variant, ...] = (
     Variant(
         "gear_banes",
@@ -128,9 +141,10 @@ VARIANTS: tuple[Variant, ...] = (
         "tie_break",
         ("fail", "reroll"),
         "fail",
-        "An opposed tie fails the active side, or both sides roll again.",
+        "An opposed tie fails the active side (break-tie re-rolls one that needs breaking), "
+        "or every tie decides nothing until both sides roll again.",
         label="An opposed tie",
-        choice_labels=("fails the active side", "is rolled again"),
+        choice_labels=("fails the active side", "is always rolled again"),
     ),
 )
 """The rules variants; ``check.Options`` holds a table's choices."""

@@ -15,14 +15,13 @@ from rulebound.rulesets.content import input_error
 from rulebound.rulesets.contract import Choice, Field, Sheet, Sheets, SheetView, Variants
 from rulebound.rulesets.empty_reach.character import (
     Character,
-    apply_push_costs,
     gear_from_lines,
     load_character,
     request_for,
 )
-from rulebound.rulesets.empty_reach.check import CheckRequest, ExtraModifier, Options
+from rulebound.rulesets.empty_reach.check import CheckRequest, Defender, ExtraModifier, Options
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, SpecialtySpec
-from rulebound.rulesets.empty_reach.roll import EmptyReachResult
+from rulebound.rulesets.empty_reach.flow import Played, settle
 from rulebound.rulesets.empty_reach.rules import LADDER, MAX_HELPERS
 from rulebound.rulesets.fields import choices, grouped, number, put, switch
 from rulebound.rulesets.forms import MISSING, coerce, what
@@ -31,12 +30,20 @@ NO_SKILL = ""
 DICE = choices(d.label for d in LADDER)
 STATE = {"base_health": (1, 20), "base_resolve": (1, 20), "damage": (0, None), "stress": (0, None)}
 """Whole-number sheet fields and their bounds; a blank one is 0."""
-GEAR = "Gear (one per line: Name bonus/max, e.g. Crowbar 2/2)"
+GEAR = "Gear (one per line: Name bonus/max [tech], e.g. Crowbar 2/2, Drill 1/3 steamtech)"
 GEAR_IN_USE = (
     "NAME:BONUS[:D8,D6...] (with the item's extra dice), or an item's name with --character."
 )
 OTHER_ATTRIBUTE = "Attribute, when not the skill's own"
 PASSIVE = switch("passive", "Passive roll (cannot be pushed)")
+OPPOSED = grouped(
+    "Opposed roll",
+    (
+        Field("opposed_attribute", "Defender's attribute die", "select", (Choice("", "-"), *DICE)),
+        Field("opposed_skill", "Defender's skill die", "select", (Choice("", "-"), *DICE)),
+        number("opposed_helpers", "People helping the defender", 0, MAX_HELPERS),
+    ),
+)
 
 
 def names(specs: Mapping[str, Any]) -> tuple[Choice, ...]:
@@ -72,6 +79,7 @@ def raw_fields(content: EmptyReachContent) -> tuple[Field, ...]:
         Field("specialties", "Specialties the roller has", "multiselect", known, flag="specialty"),
         Field("gear", "Gear in use", "text", help=GEAR_IN_USE),
         PASSIVE,
+        *OPPOSED,
     )
 
 
@@ -101,7 +109,7 @@ def situations(content: EmptyReachContent, owned: Sequence[SpecialtySpec]) -> Fi
     return replace(fields[0], label="Situational factors (and specialties)", choices=every)
 
 
-class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
+class EmptyReachSheets(Sheets[CheckRequest, Played]):
     def __init__(self, content: EmptyReachContent) -> None:
         self.content = content
         skills = tuple(Choice(s.name, f"{s.name} ({s.attribute})") for s in content.skills.values())
@@ -147,10 +155,13 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
         values |= {f"skills.{s.name}": NO_SKILL for s in self.content.skills.values()}
         values |= {f"skills.{k}": v.label for k, v in held.skills.items()}
         values |= {name: getattr(held, name) for name in STATE}
-        values["gear"] = "\n".join(f"{g.name} {g.bonus}/{g.max_bonus}" for g in held.gear)
+        values["gear"] = "\n".join(
+            f"{g.name} {g.bonus}/{g.max_bonus}" + (f" {g.tech}" if g.tech else "")
+            for g in held.gear
+        )
         tracks = [
-            ("Health", f"{held.max_health - held.damage} / {held.max_health}"),
-            ("Resolve", f"{held.max_resolve - held.stress} / {held.max_resolve}"),
+            ("Health", f"{max(0, held.max_health - held.damage)} / {held.max_health}"),
+            ("Resolve", f"{max(0, held.max_resolve - held.stress)} / {held.max_resolve}"),
             ("Broken", "yes" if held.broken else "no"),
         ]
         tracks += [
@@ -208,6 +219,7 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
             Field("swap", "Use another attribute", "select", (Choice("", "-"), *swaps), default=""),
             Field("gear", "Gear", "select", gear, default="", help="An item on the sheet."),
             PASSIVE,
+            *OPPOSED,
         )
 
     def dialog(self, sheet: Sheet) -> tuple[Field, ...]:
@@ -233,14 +245,15 @@ class EmptyReachSheets(Sheets[CheckRequest, EmptyReachResult]):
         if values.get("passive"):
             chosen["unpushable"] = "passive roll"
         try:
+            chosen["opposed"] = Defender.of(values)
             return request_for(
                 held, values["skill"], options=Options.of(variants), content=self.content, **chosen
             )
         except ValidationError as exc:
             raise input_error(exc) from None
 
-    def settle(self, sheet: Sheet, result: EmptyReachResult) -> Sheet | None:
-        """A push's costs land on the sheet: damage or stress, and gear points lost."""
-        if result.costs is None:
-            return None
-        return apply_push_costs(self.character(sheet), result).model_dump(mode="json")
+    def settle(self, sheet: Sheet, result: Played) -> Sheet | None:
+        """What the result leaves on the sheet (``flow.settle``): a push's costs, Second Wind's
+        points, a repaired item."""
+        after = settle(self.character(sheet), result)
+        return None if after is None else after.model_dump(mode="json")

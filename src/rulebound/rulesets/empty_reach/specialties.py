@@ -8,7 +8,13 @@ from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.empty_reach.character import Character, request_for
-from rulebound.rulesets.empty_reach.check import prepare
+from rulebound.rulesets.empty_reach.check import (
+    CheckRequest,
+    Options,
+    PreparedCheck,
+    Tracks,
+    prepare,
+)
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
 
 
@@ -21,13 +27,15 @@ def _require(character: Character, effect: str) -> str:
 
 
 def heal(character: Character, health: int = 0, resolve: int = 0) -> Character:
-    """Remove damage and stress; leaving the broken state makes Second Wind usable again."""
+    """Give back points of Health and Resolve (neither rises above its maximum, and damage
+    past the maximum counts as Health 0); leaving the broken state makes Second Wind usable
+    again."""
     if health < 0 or resolve < 0:
         raise InvalidInput("heal", (health, resolve), "non-negative points")
     healed = character.model_copy(
         update={
-            "damage": max(0, character.damage - health),
-            "stress": max(0, character.stress - resolve),
+            "damage": max(0, min(character.damage, character.max_health) - health),
+            "stress": max(0, min(character.stress, character.max_resolve) - resolve),
         }
     )
     if not healed.broken:
@@ -35,38 +43,108 @@ def heal(character: Character, health: int = 0, resolve: int = 0) -> Character:
     return healed
 
 
-@dataclass(frozen=True, slots=True)
-class SecondWind:
-    roll: EmptyReachResult
-    health: int
-    resolve: int
+# --- Second Wind ------------------------------------------------------------------------
 
 
-def second_wind(
-    character: Character, source: RandomSource, to_health: int | None = None
-) -> tuple[SecondWind, Character]:
-    """An unpushable Stamina roll while broken; each success gives back Health or Resolve.
-
-    ``to_health`` says how many of the successes go to Health; by default they go to
-    whichever track is broken, Health first (see the rulings).
-    """
+def second_wind_request(character: Character, options: Options | None = None) -> CheckRequest:
+    """The unpushable Stamina roll, allowed once while broken; it carries the tracks as they
+    stand, so the split of its successes is judged against them."""
     name = _require(character, "second-wind")
     if not character.broken:
         raise RuleViolation("Second Wind", f"{character.name} is not broken")
     if character.second_wind_used:
         raise RuleViolation("Second Wind", "already used while broken this time")
-    request = request_for(character, "Stamina", unpushable=name)
-    result = roll_check(prepare(request, character.content), source)
-    points = result.successes
-    if to_health is None:
-        to_health = points if character.damage >= character.max_health else 0
-    if not 0 <= to_health <= points:
-        raise InvalidInput("to_health", to_health, f"0 to {points} (the successes rolled)")
-    to_resolve = points - to_health
-    healed = heal(character, to_health, to_resolve)
-    if healed.broken:
-        healed = healed.model_copy(update={"second_wind_used": True})
-    return SecondWind(result, to_health, to_resolve), healed
+    return request_for(
+        character, "Stamina", unpushable=name, second_wind=character.tracks, options=options
+    )
+
+
+def second_wind(character: Character, source: RandomSource) -> EmptyReachResult:
+    """Roll Second Wind; ``share`` (or the card's split) then gives its successes back."""
+    return roll_check(prepare(second_wind_request(character), character.content), source)
+
+
+def _tracks(roll: EmptyReachResult) -> Tracks:
+    tracks = roll.check.request.second_wind
+    if tracks is None:
+        raise InvalidInput("roll", roll.check.request.skill, "a Second Wind roll")
+    return tracks
+
+
+def split_range(roll: EmptyReachResult) -> tuple[int, int]:
+    """The fewest and the most successes that may go to Health.
+
+    Each success gives back a point of Health or Resolve, and none goes where it restores
+    nothing while the other track could use it: Health takes at most what it lacks, and at
+    least what Resolve cannot take.
+    """
+    health, resolve = _tracks(roll).missing
+    points = roll.successes
+    return max(0, min(points, health + resolve) - resolve), min(points, health)
+
+
+def default_split(roll: EmptyReachResult) -> int:
+    """Health first, unless only Resolve is broken (the player may choose otherwise)."""
+    tracks, (fewest, most) = _tracks(roll), split_range(roll)
+    only_resolve = tracks.damage < tracks.max_health and tracks.stress >= tracks.max_resolve
+    return fewest if only_resolve else most
+
+
+@dataclass(frozen=True, slots=True)
+class SecondWindSplit:
+    """How a Second Wind roll's successes were shared; ``parent`` is the roll."""
+
+    parent: EmptyReachResult
+    to_health: int
+
+    @property
+    def check(self) -> PreparedCheck:
+        return self.parent.check
+
+    @property
+    def provenance(self) -> Provenance:
+        return self.parent.provenance
+
+    @property
+    def restored(self) -> tuple[int, int]:
+        """(Health, Resolve) given back; successes past both tracks restore nothing."""
+        _, resolve = _tracks(self.parent).missing
+        return self.to_health, min(self.parent.successes - self.to_health, resolve)
+
+    def describe(self) -> str:
+        health, resolve = self.restored
+        text = f"+{health} Health, +{resolve} Resolve"
+        idle = self.parent.successes - health - resolve
+        return text + (f" ({idle} more success(es) had nothing to restore)" if idle else "")
+
+
+def split(roll: EmptyReachResult, to_health: int | None = None) -> SecondWindSplit:
+    """Share the successes: ``to_health`` of them to Health, the rest to Resolve."""
+    fewest, most = split_range(roll)
+    chosen = default_split(roll) if to_health is None else to_health
+    if not fewest <= chosen <= most:
+        expected = f"{fewest} to {most}: no success may go where it restores nothing"
+        raise InvalidInput("to_health", chosen, expected)
+    return SecondWindSplit(roll, chosen)
+
+
+def needs_choice(roll: EmptyReachResult) -> bool:
+    fewest, most = split_range(roll)
+    return fewest < most
+
+
+def restore(character: Character, shared: SecondWindSplit) -> Character:
+    """The sheet after the split; Second Wind stays used while the character is broken."""
+    healed = heal(character, *shared.restored)
+    return healed.model_copy(update={"second_wind_used": healed.broken})
+
+
+def share(
+    character: Character, roll: EmptyReachResult, to_health: int | None = None
+) -> tuple[SecondWindSplit, Character]:
+    """The split and the sheet after it, together."""
+    shared = split(roll, to_health)
+    return shared, restore(character, shared)
 
 
 @dataclass(frozen=True, slots=True)

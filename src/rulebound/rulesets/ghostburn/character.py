@@ -10,9 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, TrickKind
@@ -53,6 +61,31 @@ class Character(_Sheet):
     """How much one Luck Point adds; the rule text gives no size, so the sheet does."""
     signature_tricks: tuple[Key, ...] = ()
 
+    @model_validator(mode="before")
+    @classmethod
+    def _keys_as_typed(cls, data: Any) -> Any:
+        """Keys as people type them: "Firearms" and "FIREARMS" are ``firearms``."""
+        if not isinstance(data, Mapping):
+            return data
+        out = dict(data)
+        for group in ("abilities", "skills"):
+            if isinstance(out.get(group), Mapping):
+                out[group] = {_key(k): v for k, v in out[group].items()}
+        skills = out.get("skills")
+        if isinstance(skills, dict):
+            out["skills"] = {
+                name: {**entry, "ability": _key(entry["ability"])}
+                if isinstance(entry, Mapping) and "ability" in entry
+                else entry
+                for name, entry in skills.items()
+            }
+        for kind in ("gear", "augs"):
+            if isinstance(out.get(kind), list | tuple):
+                out[kind] = [_item_key(item) for item in out[kind]]
+        if isinstance(out.get("signature_tricks"), list | tuple):
+            out["signature_tricks"] = [_key(t) for t in out["signature_tricks"]]
+        return out
+
     def skill_bonus(self, skill: str) -> int:
         entry = self.skills.get(skill)
         return entry.bonus if entry else 0
@@ -74,6 +107,16 @@ class Character(_Sheet):
 
     def with_luck_points(self, points: int) -> Character:
         return self.model_copy(update={"luck_points": points})
+
+
+def _key(given: Any) -> Any:
+    return key_of(given) if isinstance(given, str) else given
+
+
+def _item_key(item: Any) -> Any:
+    if isinstance(item, Mapping) and isinstance(item.get("skill"), str):
+        return {**item, "skill": key_of(item["skill"])}
+    return item
 
 
 def parse_character(data: Any, where: str = "character") -> Character:

@@ -17,6 +17,7 @@ from typing import Annotated, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from rulebound.core.errors import ContentError, InvalidInput
+from rulebound.core.keys import find_key
 from rulebound.rulesets.content import load_file, load_packaged
 from rulebound.rulesets.ghostburn.chart import Band, Chart
 from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Ladder, Level
@@ -151,10 +152,11 @@ class GhostburnContent:
 
 
 def _pick(field: str, key: str, table: Mapping[str, T]) -> T:
-    try:
-        return table[key]
-    except KeyError:
-        raise InvalidInput(field, key, "one of " + ", ".join(sorted(table))) from None
+    """An entry by key, matched case- and separator-insensitively ("Aimed Shot")."""
+    found = find_key(table, key)
+    if found is None:
+        raise InvalidInput(field, key, "one of " + ", ".join(sorted(table)))
+    return table[found]
 
 
 def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:

@@ -41,7 +41,7 @@ from rulebound.rulesets.ghostburn.odds import SUCCESS_LABEL, chances
 from rulebound.rulesets.ghostburn.options import VARIANTS, Options
 from rulebound.rulesets.ghostburn.request import Check, difficulty_for, make_check, raw_candidates
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
-from rulebound.rulesets.ghostburn.rules import applied_total, stack
+from rulebound.rulesets.ghostburn.rules import RULE_NUMBERS, applied_total, stack
 from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets
 from rulebound.rulesets.ghostburn.tables import success_grid
 from rulebound.rulesets.grid import OddsGrid
@@ -212,6 +212,7 @@ class Ghostburn(Game[Check, GhostburnResult]):
             for b in chart.bands
         ]
         return (
+            ContentTable.of("Rules", "rule, number", RULE_NUMBERS),
             ContentTable.of("DL ladder", "level, DL, from the rules, note", levels),
             ContentTable.of("Abilities", "key, name, from the rules", abilities),
             ContentTable.of("Skills", "key, name, primary ability, summary", skills),

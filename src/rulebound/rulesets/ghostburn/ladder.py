@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import key_of
 from rulebound.rulesets.ghostburn.options import OffLadderReading, Options
 
 MIN_DL = 1
@@ -35,7 +36,7 @@ class Ladder:
         values = [level.value for level in self.levels]
         if any(b <= a for a, b in itertools.pairwise(values)):
             raise InvalidInput("ladder", values, "level values in strictly ascending order")
-        names = [level.name.casefold() for level in self.levels]
+        names = [key_of(level.name) for level in self.levels]
         if len(set(names)) != len(names):
             raise InvalidInput("ladder", names, "distinct level names")
 
@@ -55,7 +56,7 @@ class Ladder:
             return check_dl(field, text)
         if isinstance(text, str):
             for level in self.levels:
-                if level.name.casefold() == text.strip().casefold():
+                if key_of(level.name) == key_of(text):
                     return level.value
             stripped = text.strip().lstrip("+-")
             if stripped.isdigit():

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.errors import RuleViolation
 from rulebound.core.trace import Modifier
 from rulebound.rulesets.ghostburn.character import Character
-from rulebound.rulesets.ghostburn.request import LuckPool
+from rulebound.rulesets.ghostburn.request import LuckPool, check_luck_bonus
 from rulebound.rulesets.ghostburn.roll import GhostburnResult
 from rulebound.rulesets.ghostburn.rules import BonusKind, classify
 
@@ -26,8 +26,7 @@ def with_luck(result: GhostburnResult, bonus: int) -> GhostburnResult:
     """The result as it would stand with the bonus added; the parent is left untouched."""
     if result.luck is not None:
         raise RuleViolation("luck", "a roll takes at most one Luck Bonus, and this one has it")
-    if bonus < 1:
-        raise InvalidInput("luck_bonus", bonus, "a Luck Bonus of at least 1")
+    check_luck_bonus(bonus)
     total = result.total + bonus
     request = result.request
     return replace(

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.character import (
@@ -91,12 +92,18 @@ class LuckPool:
     def __post_init__(self) -> None:
         if not 0 <= self.points <= MAX_LUCK_POINTS:
             raise InvalidInput("luck_points", self.points, f"0 to {MAX_LUCK_POINTS}")
-        if self.bonus < 1:
-            raise InvalidInput("luck_bonus", self.bonus, "a Luck Bonus of at least 1")
+        check_luck_bonus(self.bonus)
 
     @staticmethod
     def of(character: Character) -> LuckPool:
         return LuckPool(character.luck_points, character.luck_bonus)
+
+
+def check_luck_bonus(bonus: int, limits: Limits = DEFAULT_LIMITS) -> int:
+    """A Luck Bonus is a bonus like the others: from 1 up to the limit every bonus keeps."""
+    if not 1 <= bonus <= limits.max_modifier:
+        raise InvalidInput("luck_bonus", bonus, f"a Luck Bonus from 1 to {limits.max_modifier}")
+    return bonus
 
 
 def _checked(value: int, field: str, limits: Limits, low: int = 0) -> int:
@@ -263,7 +270,7 @@ def _skill_for(skill: str | None, spec: TrickSpec | None, content: GhostburnCont
         if skill is None:
             raise InvalidInput("skill", None, "a skill key: " + ", ".join(sorted(content.skills)))
         return content.skill(skill).key
-    if skill is not None and skill != spec.skill:
+    if skill is not None and content.skill(skill).key != spec.skill:
         raise InvalidInput("skill", skill, f"{spec.skill!r}, the skill of trick {spec.key!r}")
     return spec.skill
 
@@ -276,6 +283,7 @@ def trick_dl(
         return content.ladder.parse("dl", spec.dl), f"from trick {spec.name}"
     trait = spec.dl_trait
     assert trait is not None
+    traits = {key_of(name): value for name, value in traits.items()}
     if trait not in traits:
         raise InvalidInput(
             f"traits.{trait}",

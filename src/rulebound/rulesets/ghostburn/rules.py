@@ -12,8 +12,9 @@ from enum import StrEnum
 from functools import cache
 
 from rulebound.core.distribution import Distribution
+from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets.ghostburn.chart import Band, Chart
-from rulebound.rulesets.ghostburn.ladder import Difficulty
+from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Difficulty
 from rulebound.rulesets.ghostburn.options import BottomFade
 
 DICE = 2
@@ -121,3 +122,15 @@ def stack(candidates: Iterable[Bonus]) -> tuple[BonusLine, ...]:
 
 def applied_total(lines: Iterable[BonusLine]) -> int:
     return sum(line.value for line in lines if line.applied)
+
+
+_CAP = DEFAULT_LIMITS.max_modifier
+RULE_NUMBERS: tuple[tuple[str, str], ...] = (
+    ("the roll", f"{DICE}d{SIDES}, summed, plus one ability score (always) and the bonuses"),
+    ("stacking", "at most one skill, one gear, one aug and one luck bonus: the highest of each"),
+    ("Luck Bonus", "after the result, one a roll, for a Luck Point; its size is the sheet's"),
+    ("outcome", "the result (with any Luck Bonus) read on the trick's chart against the DL"),
+    ("limits", f"an ability score within ±{_CAP}, each bonus 0 to {_CAP} (Luck 1 to {_CAP})"),
+    ("the total", f"before the Luck Bonus within ±{_CAP}; a DL from {MIN_DL} to {MAX_DL}"),
+)
+"""The rules' numbers in words, for ``rulebound content ghostburn``."""

@@ -21,7 +21,7 @@ from rulebound.rulesets.legacy.checks import (
     roll_check,
 )
 from rulebound.rulesets.legacy.content import Catalogue
-from rulebound.rulesets.legacy.rules import DEFAULT_SCALE
+from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, Outcome
 
 AttackKind = Literal["melee", "ranged"]
 ATTACK_CHARACTERISTIC: dict[str, str] = {"melee": "WPN", "ranged": "BLS"}
@@ -83,6 +83,13 @@ def attack_request(
         scale=scale,
         cat=cat,
     )
+
+
+def critical_hit(result: LegacyResult) -> bool:
+    """An attack (a WPN or BLS check) that is a critical success: "a critical hit is leveled
+    against" the target, which takes the extra point of critical damage (ruling 71)."""
+    attack = result.request.characteristic in ATTACK_CHARACTERISTIC.values()
+    return attack and result.outcome is Outcome.CRITICAL_SUCCESS
 
 
 def use_reaction(char: Character, *, surprised: bool = False) -> Change:

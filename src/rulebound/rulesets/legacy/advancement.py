@@ -11,6 +11,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.keys import find_key
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.legacy.character import Change, Character, Event
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
@@ -25,7 +26,7 @@ class Tier(StrEnum):
 
 def partner(code: str, cat: Catalogue | None = None) -> str:
     """A primary's secondary, or a secondary's primary."""
-    pairs = (cat or catalogue()).pairs
+    pairs, code = (cat or catalogue()).pairs, find_key(CHARACTERISTICS, code) or code
     if code in pairs:
         return pairs[code]
     for primary, secondary in pairs.items():

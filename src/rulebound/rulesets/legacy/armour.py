@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.keys import check_known
+from rulebound.core.keys import check_known, find_key
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.legacy.character import LOCATIONS, Armour, Change, Character, Event
@@ -18,7 +18,7 @@ from rulebound.rulesets.legacy.content import Catalogue, catalogue
 
 
 def _locations(locations: Iterable[str]) -> tuple[str, ...]:
-    chosen = tuple(dict.fromkeys(locations))
+    chosen = tuple(dict.fromkeys(find_key(LOCATIONS, loc) or loc for loc in locations))
     if not chosen:
         raise InvalidInput("locations", [], "at least one of " + ", ".join(LOCATIONS))
     check_known("location", chosen, LOCATIONS)

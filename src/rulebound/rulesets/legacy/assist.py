@@ -47,6 +47,8 @@ def lend(
     harder class for a missing skill affinity) and adds the helper's rank bonus; a check
     carries one rank bonus, so the higher rank applies.
     """
+    if any(a.helper == helper for a in request.assists):  # "either advantage ... or" (ruling 39)
+        raise RuleViolation(RULE, f"{helper} already assists this check; a helper lends one thing")
     if mode == "advantage":
         lent = Assist(helper, "advantage", relevant)
         return replace(request, advantage=True, assists=(*request.assists, lent))
@@ -90,7 +92,9 @@ def assist(
         state = "dead" if helper.dead else "unconscious"
         raise RuleViolation(RULE, f"{helper.name} is {state} and can make no actions")
     relevant, key = needed(request, affinity, proficiency, c)
-    holds = proficiency in helper.proficiencies if key is None else helper.has_affinity(key, c)
+    holds = (
+        helper.holds_proficiency(str(proficiency)) if key is None else helper.has_affinity(key, c)
+    )
     if not holds:
         raise RuleViolation(
             RULE,

@@ -12,6 +12,7 @@ from fractions import Fraction
 from rulebound.rulesets.contract import ActionView, Card, DieView, Field
 from rulebound.rulesets.fields import number, switch
 from rulebound.rulesets.legacy import advice, chain, odds
+from rulebound.rulesets.legacy.actions import critical_hit
 from rulebound.rulesets.legacy.chain import TURN, CheckState, ExtendedState, LegacyState
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, luck_request, resolve
@@ -68,7 +69,8 @@ def _steps(r: LegacyResult) -> list[str]:
     req, t = r.request, r.thresholds
     total = sum(m.value for m in r.modifiers)
     halved = f", halved to {t.target - total}" if t.target - total != req.score else ""
-    steps = [f"Target {t.target}: {req.characteristic} {req.score}{halved}, modifiers {total:+d}"]
+    shown = f"{req.characteristic or 'score'} {req.score}{halved}"
+    steps = [f"Target {t.target}: {shown}, modifiers {total:+d}"]
     if req.target is not None:  # a raw target: no characteristic, no modifiers
         steps = [f"Target {t.target} as given; ability bonus {t.partial_bonus}"]
     if req.characteristic:
@@ -90,6 +92,7 @@ def _check_card(state: CheckState) -> Card:
         details.append(f"{roller.name} now: fate {roller.fate}, LCK {roller.lck}")
     helped = [f"{a.helper} ({a.mode}, {a.relevant})" for a in state.roll.request.assists]
     details += [f"Assisted by {', '.join(helped)}; the helper does not roll"] if helped else []
+    details += ["A critical hit: +1 critical damage on the target (tick it)"] * critical_hit(r)
     accepted = state.decided == "accepted"
     who = f"{roller.name}: " if roller is not None else ""
     return Card(

@@ -28,11 +28,11 @@ from rulebound.rulesets.legacy.character import Character, Event
 from rulebound.rulesets.legacy.checks import LegacyResult, decline_partial, roll_check
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.extended import ExtendedCheck, ExtendedStatus
-from rulebound.rulesets.legacy.fate import BURN_LCK_COST, burn, luck_swap, spend_reroll, use_favour
+from rulebound.rulesets.legacy.fate import burn, luck_swap, spend_reroll, use_favour
 from rulebound.rulesets.legacy.opposed import OpposedResult, roll_opposed
 from rulebound.rulesets.legacy.request import LegacyRoll
 from rulebound.rulesets.legacy.restrictions import validated
-from rulebound.rulesets.legacy.rules import Outcome
+from rulebound.rulesets.legacy.rules import BURN_LCK_COST, Outcome
 from rulebound.rulesets.legacy.souls import cancel_critical_failure
 
 DECISIONS: tuple[str, ...] = ("accept-partial", "decline-partial")

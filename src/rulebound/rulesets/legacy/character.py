@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import find_key, key_of
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult
 from rulebound.rulesets.legacy.content import (
@@ -107,17 +108,13 @@ class Character(BaseModel):
 
     # derived numbers ------------------------------------------------------------
     def score(self, code: str) -> int:
+        code = characteristic_code(code)
         if code == "LCK":
             return self.lck
-        if code == "REN":
-            return max(self.ren, 0)
-        if code not in self.scores:
-            raise InvalidInput(
-                "characteristic", code, "one of " + ", ".join((*CHARACTERISTICS, "LCK", "REN"))
-            )
-        return self.scores[code]
+        return max(self.ren, 0) if code == "REN" else self.scores[code]
 
     def bonus(self, code: str) -> int:
+        code = characteristic_code(code)
         if code in ("LCK", "REN"):
             return characteristic_bonus(self.score(code))
         return characteristic_bonus(self.score(code), self.unnatural.get(code, 0))
@@ -169,6 +166,16 @@ class Character(BaseModel):
         """STR bonus + CON bonus (the text gives no unit or encumbrance levels)."""
         return self.bonus("STR") + self.bonus("CON")
 
+    def within_maxima(self) -> Character:
+        """Wounds, rest points and fatigue held to the maxima a lower STM or CON now sets."""
+        tracks = (
+            ("wounds", self.wounds, self.max_wounds),
+            ("rest_points", self.rest_points, self.max_rest_points),
+            ("fatigue_taken", self.fatigue_taken, self.fatigue_capacity),
+        )
+        over = {name: cap for name, value, cap in tracks if value is not None and value > cap}
+        return self.model_copy(update=over) if over else self
+
     @property
     def can_act(self) -> bool:
         return not (self.unconscious or self.dead)
@@ -186,8 +193,11 @@ class Character(BaseModel):
         return [c.traits[k] for k in keys]
 
     def has_affinity(self, key: str, cat: Catalogue | None = None) -> bool:
-        granted = {t.grants_affinity for t in self.traits(cat)}
-        return key in self.affinities or key in granted
+        granted = [t.grants_affinity for t in self.traits(cat) if t.grants_affinity]
+        return find_key((*self.affinities, *granted), key) is not None
+
+    def holds_proficiency(self, name: str) -> bool:
+        return find_key(self.proficiencies, name) is not None
 
     def fate_cap(self, cat: Catalogue | None = None) -> int:
         """Fate never exceeds the LCK bonus, plus an origin's bonus point (ruling)."""
@@ -208,7 +218,7 @@ class Character(BaseModel):
         cat: Catalogue | None = None,
     ) -> list[tuple[str, EdgeRule]]:
         """(owner, rule) for each edge a check against ``code`` meets (worn armour counts)."""
-        sits = set(situations) | ({"armoured"} if self.wearing_armour else set())
+        sits = {key_of(s) for s in situations} | ({"armoured"} if self.wearing_armour else set())
         return [
             (owner, rule)
             for owner, rule in self.edge_rules(cat)
@@ -253,7 +263,8 @@ class Character(BaseModel):
         item's ``untrained_penalty``. Worn armour, a curse and the soul's and traits'
         edges are applied here.
         """
-        c = cat or catalogue()
+        c, code = cat or catalogue(), characteristic_code(code)
+        affinity = None if affinity is None else c.affinity(affinity).key
         score = self.score(code)
         if affinity is not None and c.affinity(affinity).kind == "characteristic":
             own = c.affinity(affinity).uses
@@ -270,7 +281,7 @@ class Character(BaseModel):
             )
         skill = affinity is not None and c.affinity(affinity).kind == "skill"
         has = self.has_affinity(affinity, c) if affinity else self.has_affinity(code.lower(), c)
-        held = proficient or (proficiency is not None and proficiency in self.proficiencies)
+        held = proficient or (proficiency is not None and self.holds_proficiency(proficiency))
         for _, rule in self.edges(code, affinity, situations, c):
             advantage |= rule.edge == "advantage"
             disadvantage |= rule.edge == "disadvantage"
@@ -314,6 +325,15 @@ class Change:
     character: Character
     events: tuple[Event, ...] = ()
     results: tuple[LegacyResult, ...] = ()
+
+
+def characteristic_code(code: str) -> str:
+    """A characteristic's code from any spelling ("str" is STR), LCK and REN included."""
+    known = (*CHARACTERISTICS, "LCK", "REN")
+    hit = find_key(known, code) if isinstance(code, str) else None
+    if hit is None:
+        raise InvalidInput("characteristic", code, "one of " + ", ".join(known))
+    return hit
 
 
 def primary_of(code: str) -> str | None:

@@ -103,9 +103,13 @@ class CheckRequest:
                 self.untrained_penalty,
                 f"a penalty from -{MAX_PENALTY} to 0 (the item's entry gives it)",
             )
-        affinity_bonus_mode(self.affinity_bonus)
-        scale(self.scale)
-        catalogue().difficulty(self.difficulty)
+        canonical = {  # any spelling in, the key kept ("Very Hard" is very-hard)
+            "affinity_bonus": affinity_bonus_mode(self.affinity_bonus),
+            "scale": scale(self.scale).key,
+            "difficulty": catalogue().difficulty(self.difficulty).key,
+        }
+        for name, key in canonical.items():
+            object.__setattr__(self, name, key)
         if self.rank is not None:
             rank_bonus(self.rank)
 
@@ -127,9 +131,10 @@ class Resolved:
 def resolve(req: CheckRequest) -> Resolved:
     sc = scale(req.scale)
     bonus = req.ability_bonus
-    if req.target is not None:
+    if req.target is not None:  # a critical success is a success: never above the target
         edge = net_edge(req.advantage, req.disadvantage)
-        return Resolved(Thresholds(req.target, bonus, bonus, sc.die), edge, (), req.difficulty)
+        t = Thresholds(req.target, min(bonus, req.target), bonus, sc.die)
+        return Resolved(t, edge, (), req.difficulty)
     key = req.difficulty
     mods: list[Modifier] = []
     if req.skill and not req.has_skill_affinity:
@@ -152,7 +157,8 @@ def resolve(req: CheckRequest) -> Resolved:
     edge = net_edge(
         req.advantage or diff.edge == "advantage", req.disadvantage or diff.edge == "disadvantage"
     )
-    return Resolved(Thresholds(base + total, bonus + total, bonus, sc.die), edge, tuple(mods), key)
+    crit = min(bonus, base) + total  # never above the target (a bonus given past the score)
+    return Resolved(Thresholds(base + total, crit, bonus, sc.die), edge, tuple(mods), key)
 
 
 def _rank_label(req: CheckRequest) -> str:

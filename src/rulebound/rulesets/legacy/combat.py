@@ -6,6 +6,7 @@ what happened; dice come only from the injected source.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from rulebound.core.errors import InvalidInput, RuleViolation
@@ -30,14 +31,25 @@ MAX_DAMAGE = 1000
 
 @dataclass(frozen=True, slots=True)
 class Combatant:
+    """A PC, a PC's ally (an NPC on their side) or another NPC, with the INI it rolls on."""
+
     name: str
     ini_score: int
     ini_bonus: int
     is_pc: bool = False
+    ally: bool = False
+
+    @property
+    def side(self) -> str:
+        return "PC" if self.is_pc else "PC's ally" if self.ally else "NPC"
+
+    @property
+    def friendly(self) -> bool:
+        return self.is_pc or self.ally
 
     @staticmethod
-    def of(char: Character) -> Combatant:
-        return Combatant(char.name, char.score("INI"), char.bonus("INI"), char.is_pc)
+    def of(char: Character, ally: bool = False) -> Combatant:
+        return Combatant(char.name, char.score("INI"), char.bonus("INI"), char.is_pc, ally)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +71,13 @@ def _ini_request(c: Combatant, difficulty: str, scale: str) -> CheckRequest:
 
 
 def order(entries: list[InitiativeEntry]) -> tuple[InitiativeEntry, ...]:
-    """Highest step first; ties: INI bonus, INI score, then PCs (PC ties keep input order)."""
-    return tuple(
-        sorted(
-            entries,
-            key=lambda e: (
-                -e.step,
-                -e.combatant.ini_bonus,
-                -e.combatant.ini_score,
-                not e.combatant.is_pc,
-            ),
-        )
-    )
+    """Highest step first; ties: INI bonus, INI score, then a PC or a PC's ally before an
+    other NPC. Friendly ties are the PCs' choice: they keep the order given (ruling 46)."""
+    return tuple(sorted(entries, key=lambda e: (-e.step, *_tie(e.combatant))))
+
+
+def _tie(c: Combatant) -> tuple[int, int, bool]:
+    return (-c.ini_bonus, -c.ini_score, not c.friendly)
 
 
 def roll_initiative(
@@ -118,7 +125,12 @@ def join_initiative(
 
 
 def bleeding_save(char: Character, source: RandomSource, scale: str = DEFAULT_SCALE) -> Change:
-    """The +0 CON save after excess damage; failing starts bleeding out (and unconsciousness)."""
+    """The +0 CON save after excess damage; failing starts bleeding out (and unconsciousness).
+
+    A character already bleeding out makes none: the death saves go on (ruling 70).
+    """
+    if char.bleeding:
+        raise RuleViolation("CON save", f"{char.name} is already bleeding out")
     check = roll_as(char, char.check("CON", scale=scale), source)
     char, result = check.character, check.results[0]
     if result.succeeded:
@@ -243,15 +255,18 @@ def initiative_as(
     source: RandomSource,
     scale: str = DEFAULT_SCALE,
     affinity_bonus: str = DEFAULT_AFFINITY_BONUS,
+    allies: Collection[str] = (),
 ) -> list[Rolled]:
     """Each (key, character, surprised) rolls INI as the character: fatigue, affinity rank and
-    traits apply, a curse is spent, an unconscious one fails; the surprised save at Difficult."""
+    traits apply, a curse is spent, an unconscious one fails; the surprised save at Difficult.
+    ``allies`` are the keys of NPCs on the PCs' side."""
     rolled = []
     for key, char, surprised in combatants:
         level = "difficult" if surprised else "challenging"
         check = char.check("INI", difficulty=level, scale=scale, affinity_bonus=affinity_bonus)
         change = roll_as(char, check, source)
-        entry = InitiativeEntry(Combatant.of(char), change.results[0].degrees, change.results[0])
+        side = Combatant.of(char, key in allies)
+        entry = InitiativeEntry(side, change.results[0].degrees, change.results[0])
         rolled.append(Rolled(key, entry, surprised, change.character))
     return rolled
 

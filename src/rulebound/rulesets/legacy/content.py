@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulebound.core.errors import ContentError, InvalidInput
+from rulebound.core.keys import find_key, key_of
 from rulebound.rulesets.content import load_file, load_packaged
 
 PRIMARIES: tuple[str, ...] = ("STR", "DEX", "CON", "CHA", "INT", "WIL", "PER")
@@ -107,11 +108,21 @@ class EdgeRule(_Model):
     affinity: str | None = None
     situation: str | None = None
 
+    @property
+    def text(self) -> str:
+        """In words: "disadvantage on PER checks when bright-light"."""
+        on = " ".join([self.edge, "on", *self.characteristics, *filter(None, [self.affinity])])
+        return f"{on} checks" + (f" when {self.situation}" if self.situation else "")
+
 
 class DiceExpr(_Model):
     dice: int = Field(ge=1, le=10)
     sides: int = Field(ge=1, le=100)
     plus: int = 0
+
+    @property
+    def text(self) -> str:
+        return f"{self.dice}d{self.sides}" + (f"{self.plus:+d}" if self.plus else "")
 
 
 class Trait(_Model):
@@ -127,6 +138,25 @@ class Trait(_Model):
     daily_heal: DiceExpr | None = None
     heals_from: tuple[str, ...] = ()
     metal_armour_ren_loss: DiceExpr | None = None
+
+    def effects(self) -> list[str]:
+        """Every number the trait carries, in words (for ``rulebound content``)."""
+        ren, daily, speed = self.metal_armour_ren_loss, self.daily_heal, self.speed_bonus_change
+        return [
+            *(e.text for e in self.edges),
+            *(
+                f"counts as holding the {grant} affinity"
+                for grant in [self.grants_affinity]
+                if grant
+            ),
+            *([f"speed as if the DEX bonus were {speed:+d}"] if speed else []),
+            *(f"{kind} wounds halved" for kind in self.resistances),
+            *(f"{kind} damage -{value}" for kind, value in self.damage_reduction.items()),
+            *([f"{self.heal_rate} wounds per rest point"] if self.heal_rate != 1 else []),
+            *([f"heals {daily.text} once a day on a WIL check"] if daily else []),
+            *(f"{kind} damage heals half instead" for kind in self.heals_from),
+            *([f"loses {ren.text} REN each time metal armour is donned"] if ren else []),
+        ]
 
 
 class Race(_Model):
@@ -182,6 +212,25 @@ class Soul(_Model):
     free_luck_swap_affinity: str | None = None
     powers: tuple[SoulPower, ...] = ()
     absorb_days: DiceExpr | None = None
+
+    def effects(self) -> list[str]:
+        """Every number and power the soul carries, in words (for ``rulebound content``)."""
+        starts = (("SAN", self.start_san), ("COR", self.start_cor), ("REN", self.start_ren))
+        flags = (
+            (self.halve_cor_gain, "COR gains halved"),
+            (self.burn_luck_check, "burning fate: a passed LCK check makes it a spend"),
+            (self.spend_luck_check, "spending fate: a passed LCK check keeps the point"),
+            (self.stamina_for_fate, "1d10 STM instead of a spent fate point"),
+        )
+        return [
+            *([f"{self.extra_affinities} extra affinities"] if self.extra_affinities else []),
+            *(f"starts with {expr.text} {stat}" for stat, expr in starts if expr),
+            *(words for held, words in flags if held),
+            *(f"free luck swap on {key} checks" for key in [self.free_luck_swap_affinity] if key),
+            *(e.text for e in self.edges),
+            *(f"absorbs a slain racial soul for {d.text} days" for d in [self.absorb_days] if d),
+            *(power.replace("-", " ") for power in self.powers),
+        ]
 
     def limits(self, races: Mapping[str, Race]) -> list[str]:
         """Who may take it, in words ("only Human, Feral", "no engineer")."""
@@ -312,11 +361,22 @@ def _unknown(field: str, value: str, known: Mapping[str, object]) -> str:
     return f"{field}: got {value!r}; expected one of {', '.join(sorted(known))}"
 
 
+def find(given: str, table: Mapping[str, Any]) -> str | None:
+    """The key ``given`` names in ``table``: a key or an item's name, any case or separator
+    ("Feral", "deep dark", "dragon-soul" for the Dragon Soul); None if it names none."""
+    hit = find_key(table, given)
+    if hit is None:
+        wanted = key_of(given)
+        names = ((k, getattr(item, "name", "")) for k, item in table.items())
+        hit = next((k for k, name in names if name and key_of(name) == wanted), None)
+    return hit
+
+
 def _lookup(kind: str, key: str, table: dict[str, T]) -> T:
-    try:
-        return table[key]
-    except KeyError:
-        raise InvalidInput(kind, key, "one of " + ", ".join(sorted(table))) from None
+    hit = find(key, table) if isinstance(key, str) else None
+    if hit is None:
+        raise InvalidInput(kind, key, "one of " + ", ".join(sorted(table)))
+    return table[hit]
 
 
 _PACKAGE = "rulebound.rulesets.legacy"

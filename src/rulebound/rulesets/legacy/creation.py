@@ -17,12 +17,7 @@ from rulebound.rulesets.legacy.character import Change, Character, Event
 from rulebound.rulesets.legacy.content import PRIMARIES, SECONDARIES, Catalogue, DiceExpr, catalogue
 from rulebound.rulesets.legacy.progression import gain_cor, gain_san
 from rulebound.rulesets.legacy.restrictions import check_soul
-from rulebound.rulesets.legacy.rules import characteristic_bonus
-
-PRIMARY_DICE = (2, 10)
-LCK_DICE = (2, 10)
-REN_BASE = 10
-
+from rulebound.rulesets.legacy.rules import LCK_DICE, PRIMARY_DICE, REN_BASE, characteristic_bonus
 
 ASSIGN_FORMS = "'STR=0,DEX=3,...' (all seven primaries) or seven indices like '0,3,1,2,4,6,5'"
 
@@ -122,8 +117,7 @@ class CreationDraft:
         cat: Catalogue | None = None,
     ) -> CreationDraft:
         c = cat or catalogue()
-        c.race(race)
-        c.origin(origin)
+        race, origin, soul = c.race(race).key, c.origin(origin).key, c.soul(soul).key
         check_soul(soul, race, char_class, c)
         if not name.strip():
             raise InvalidInput("name", name, "a non-empty name")
@@ -250,7 +244,10 @@ class CreationDraft:
             fate=characteristic_bonus(lck) + origin.bonus_fate,
             ren=ren,
         )
-        char = char.model_copy(update={"max_bonus": {p: char.bonus(p) for p in PRIMARIES}})
+        # the previous maximum counts the bonus the secondaries were rolled from (ruling 19)
+        rolled_from = char.model_copy(update={"scores": {**char.scores, **self.primaries}})
+        highest = {p: max(char.bonus(p), rolled_from.bonus(p)) for p in PRIMARIES}
+        char = char.model_copy(update={"max_bonus": highest})
         for stat, expr in (("san", soul.start_san), ("cor", soul.start_cor)):
             amount = _roll(rec, expr)
             if amount:
@@ -274,9 +271,7 @@ def _affinities(
         raise RuleViolation(
             "extra affinities", f"this soul grants {allowed} extra affinities; {len(extra)} chosen"
         )
-    for key in extra:
-        c.affinity(key)
-    chosen = (origin_affinity, *extra)
+    chosen = (origin_affinity, *(c.affinity(key).key for key in extra))
     if len(set(chosen)) != len(chosen):
         raise InvalidInput("affinities", list(extra), "affinities not already held, each once")
     return chosen

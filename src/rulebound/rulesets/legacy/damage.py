@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.keys import check_known
+from rulebound.core.keys import check_known, find_key, key_of
 from rulebound.rulesets.legacy.character import LOCATIONS, Armour, Change, Character, Event
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 
@@ -38,9 +38,9 @@ class DamageReport:
     killed: bool = False
 
 
-def _scale_by(value: int, resistant: bool, vulnerable: bool) -> int:
+def _scale_by(value: int, resistant: bool, vulnerable: bool, round_up: bool = False) -> int:
     if resistant and not vulnerable:
-        return value // 2
+        return -(-value // 2) if round_up else value // 2
     if vulnerable and not resistant:
         return value * 2
     return value
@@ -64,7 +64,7 @@ def armour_value(char: Character, location: str, ignore: frozenset[str], cat: Ca
 
 
 def _ignored(ignore: Iterable[str]) -> frozenset[str]:
-    chosen = frozenset(ignore)
+    chosen = frozenset(find_key(IGNORABLE, kind) or kind for kind in ignore)
     check_known("ignore", chosen, IGNORABLE, "any of")
     return chosen
 
@@ -86,27 +86,33 @@ def apply_damage(
     c = cat or catalogue()
     if not 0 <= damage <= MAX_DAMAGE:
         raise InvalidInput("damage", damage, f"0 to {MAX_DAMAGE}")
+    location = find_key(LOCATIONS, location) or location
     if location not in LOCATIONS:
         raise InvalidInput("location", location, "one of " + ", ".join(LOCATIONS))
+    damage_type = key_of(damage_type)  # "Fire" is fire
     if lethal_critical is not None and lethal_critical < 1:
         raise InvalidInput("lethal_critical", lethal_critical, "a critical score of 1 or more")
     skip = _ignored(ignore)
+
+    def same(kind: str) -> bool:
+        return bool(damage_type) and key_of(kind) == damage_type
+
     traits = char.traits(c)
     locations = LOCATIONS if whole_body else (location,)
     armour = min(armour_value(char, loc, skip, c) for loc in locations)
-    reduction = sum(t.damage_reduction.get(damage_type, 0) for t in traits) if damage_type else 0
+    reduction = sum(v for t in traits for k, v in t.damage_reduction.items() if same(k))
     blocked = armour + (0 if "soak" in skip else char.soak) + reduction
     through = max(damage - blocked, 0)
-    resistances = {*char.resistances, *(r for t in traits for r in t.resistances)}
-    resistant = damage_type in resistances
-    vulnerable = damage_type in char.vulnerabilities
+    resistant = any(map(same, (*char.resistances, *(r for t in traits for r in t.resistances))))
+    vulnerable = any(map(same, char.vulnerabilities))
     after = _scale_by(through, resistant, vulnerable)
-    if damage_type and any(damage_type in t.heals_from for t in traits):
+    if any(same(kind) for t in traits for kind in t.heals_from):
         return _heal_instead(char, damage, blocked, through, after)
     wounds_lost = min(after, char.current_wounds)
     excess = after - wounds_lost
     flat = (1 if after > 0 else 0) + (1 if critical_hit or max_damage else 0)
-    per_location = excess + _scale_by(flat, resistant, vulnerable)
+    # the flat points "always" land: halving rounds up, so never to nothing (ruling 32)
+    per_location = excess + _scale_by(flat, resistant, vulnerable, round_up=True)
     critical = dict(char.critical)
     added = dict.fromkeys(locations, per_location) if per_location else {}
     for loc, amount in added.items():
@@ -117,6 +123,8 @@ def apply_damage(
     if killed:
         update |= {"dead": True, "bleeding": False, "unconscious": True}
         events.append(Event("dead", f"critical damage reached {lethal_critical}: no saves or fate"))
+    elif excess > 0 and char.bleeding:  # ruling 70: no second save, the tallies stand
+        events.append(Event("still bleeding out", "hit again: the death saves go on"))
     elif excess > 0:
         events.append(Event("CON save", "damage exceeded wounds: a +0 CON save or bleed out"))
     report = DamageReport(
@@ -127,7 +135,7 @@ def apply_damage(
         wounds_lost,
         excess,
         added,
-        excess > 0 and not killed,
+        excess > 0 and not killed and not char.bleeding,
         killed=killed,
     )
     return Change(char.model_copy(update=update), tuple(events)), report

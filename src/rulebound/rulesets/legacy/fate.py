@@ -22,9 +22,8 @@ from rulebound.rulesets.legacy.checks import (
     roll_check,
 )
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
+from rulebound.rulesets.legacy.rules import BURN_LCK_COST as BURN_LCK_COST
 from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, characteristic_bonus
-
-BURN_LCK_COST = 10
 
 
 def _pay(
@@ -49,8 +48,7 @@ def _pay(
         rec = RecordingSource(source)
         loss = rec.draw(10)
         stm = max(char.scores["STM"] - loss, 0)
-        wounds = None if char.wounds is None else min(char.wounds, stm)  # never above STM
-        after = char.model_copy(update={"scores": {**char.scores, "STM": stm}, "wounds": wounds})
+        after = char.model_copy(update={"scores": {**char.scores, "STM": stm}}).within_maxima()
         paid = Event(
             "stamina paid",
             f"STM {char.scores['STM']} -> {stm} (1d10: {loss}) instead of a fate point",
@@ -116,7 +114,7 @@ def luck_swap(
     """Replace a test with an unmodified LCK test; an Elf Soul does it free for Arcane."""
     c = cat or catalogue()
     soul = c.soul(char.soul)
-    if affinity is not None and affinity == soul.free_luck_swap_affinity:
+    if affinity is not None and c.affinity(affinity).key == soul.free_luck_swap_affinity:
         paid = Change(char, (Event("free luck swap", f"{soul.name}: no fate needed"),))
     else:
         paid = _pay(char, source, use_stamina, c, scale)

@@ -9,13 +9,11 @@ the game master's tools and the guided creation keep their own records (``tools.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rulebound.core.errors import InvalidInput
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import (
@@ -44,7 +42,7 @@ from rulebound.rulesets.legacy.extended import ExtendedStatus
 from rulebound.rulesets.legacy.opposed import OpposedOutcome
 from rulebound.rulesets.legacy.request import LegacyRoll, dump_roll, load_roll, raw_request
 from rulebound.rulesets.legacy.restrictions import validated
-from rulebound.rulesets.legacy.rules import OUTCOMES, VARIANTS, Outcome
+from rulebound.rulesets.legacy.rules import OUTCOMES, VARIANTS, Outcome, rule_numbers
 from rulebound.rulesets.legacy.sheets import LegacySheets, dump
 
 SUCCESS_KEY = "success (critical included)"
@@ -95,14 +93,9 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
             duel = odds.opposed_chances(request.request, request.opposed)
             won = {OpposedOutcome.WIN}
             return Chances.over(duel, won, _each(duel), success_label="win", outcome_name="opposed")
-        check, sheet = request.request, request.sheet
-        if sheet is not None and not sheet.can_act:
-            outcomes = {o: Fraction(int(o is Outcome.FAILURE)) for o in OUTCOMES}
-        else:
-            if sheet is not None:
-                edges = check.advantage or request.favour, check.disadvantage or sheet.cursed
-                check = replace(check, advantage=edges[0], disadvantage=edges[1])
-            outcomes = odds.check_chances(check)
+        check = request.as_rolled()
+        fails = {o: Fraction(int(o is Outcome.FAILURE)) for o in OUTCOMES}
+        outcomes = fails if check is None else odds.check_chances(check)
         return Chances.over(outcomes, PASSED, success_label=SUCCESS_KEY, outcome_name="degrees")
 
     def odds(self, values: Mapping[str, Any], variants: Variants) -> Chances:
@@ -131,10 +124,7 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
             return tools.turn_params(params)
         if action not in FATE_ACTIONS:
             raise self.no_follow_up(result, action)
-        sheet = params.get("sheet")
-        if not isinstance(sheet, Mapping):
-            raise InvalidInput("sheet", sheet, "the roller's sheet (fate is paid from it)")
-        out: Record = {"sheet": dump(validated(sheet))}
+        out: Record = {"sheet": dump(validated(params.get("sheet")))}  # fate is paid from it
         if action in ("fate-reroll", "luck-swap"):
             out |= forms.read((card.STAMINA,), params)
         return out | (forms.read((card.PURPOSE,), params) if action == "burn-fate" else {})
@@ -157,39 +147,58 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
         def signed(items: Mapping[Any, int]) -> str:
             return ", ".join(f"{k} {v:+d}" for k, v in items.items())
 
-        def race(r: Any) -> list[str]:
-            scores = " ".join(f"{k} {r.base(k)}" for k in CHARACTERISTICS)
-            traits = ", ".join(c.traits[t].name for t in r.traits)
-            return [r.key, r.name, scores, str(r.base_lck), signed(r.unnatural_bonuses), traits]
-
-        rows: dict[tuple[str, str], list[Any]] = {
-            ("Characteristics", "primary, name, secondary, name"): [
+        rows: dict[str, list[Any]] = {
+            "Characteristics: primary, name, secondary, name": [
                 (p, c.names[p], s, c.names[s]) for p, s in c.pairs.items()
             ],
-            ("Races", "key, name, characteristics, LCK, unnatural, traits, natural armour, REN"): [
-                (*race(r), str(r.natural_armour), f"{r.ren:+d}") for r in c.races.values()
+            "Races: key, name, " + ", ".join(CHARACTERISTICS) + ", LCK, unnatural, "
+            "natural armour, REN, arms, traits": [
+                (
+                    r.key,
+                    r.name,
+                    *(str(r.base(k)) for k in CHARACTERISTICS),
+                    str(r.base_lck),
+                    signed(r.unnatural_bonuses),
+                    str(r.natural_armour),
+                    f"{r.ren:+d}",
+                    str(r.arms),
+                    ", ".join(c.traits[t].name for t in r.traits),
+                )
+                for r in c.races.values()
             ],
-            ("Origins", "key, name, modifiers, affinity, trait, bonus fate"): [
-                (o.key, o.name, signed(o.modifiers), o.affinity, o.trait, str(o.bonus_fate))
+            "Origins: key, name, modifiers, affinity, trait, bonus fate, common skills, mutation": [
+                (
+                    o.key,
+                    o.name,
+                    signed(o.modifiers),
+                    o.affinity,
+                    o.trait,
+                    str(o.bonus_fate),
+                    ", ".join(o.common_skills),
+                    "minor" if o.starting_mutation else "",
+                )
                 for o in c.origins.values()
             ],
-            ("Souls", "key, name, kind, restrictions, summary"): [
-                (s.key, s.name, s.kind, "; ".join(s.limits(c.races)), s.summary)
+            "Souls: key, name, kind, restrictions, effects": [
+                (s.key, s.name, s.kind, "; ".join(s.limits(c.races)), "; ".join(s.effects()))
                 for s in c.souls.values()
             ],
-            ("Affinities", "key, name, kind, characteristics"): [
+            "Traits: key, name, effects, summary": [
+                (t.key, t.name, "; ".join(t.effects()), t.summary) for t in c.traits.values()
+            ],
+            "Affinities: key, name, kind, characteristics": [
                 (a.key, a.name, a.kind, ", ".join(a.uses)) for a in c.affinities.values()
             ],
-            ("Difficulty classes", "key, name, modifier, edge"): [
+            "Difficulty classes: key, name, modifier, edge": [
                 (d.key, d.name, f"{d.modifier:+d}", d.edge or "") for d in c.tables.difficulty
             ],
-            ("Rank bonus", "ranks, bonus"): [
+            "Rank bonus: ranks, bonus": [
                 (f"{b.min_rank}-{b.max_rank}", f"+{b.bonus}") for b in c.tables.rank_bonus
             ],
+            "Numbers: rule, value": [(k, str(v)) for k, v in rule_numbers(c).items()],
         }
-        return tuple(
-            ContentTable.of(title, columns, listed) for (title, columns), listed in rows.items()
-        )
+        tables = ((title.split(": ", 1), listed) for title, listed in rows.items())
+        return tuple(ContentTable.of(title, columns, listed) for (title, columns), listed in tables)
 
 
 def _ends(ends: Mapping[ExtendedStatus, Fraction]) -> Chances:

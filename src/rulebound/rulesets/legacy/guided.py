@@ -1,4 +1,4 @@
-"""Guided Legacy creation, step by step as the seed gives it, replayable from its state.
+"""Guided Legacy creation, step by step as the text gives it, replayable from its state.
 
 The state holds the choices so far and every draw made, in order: each call rebuilds
 the ``CreationDraft`` by replaying those draws, applies the posted step, and draws new
@@ -143,17 +143,13 @@ def _affinities_field(label: str = "More affinities", exclude: str = "") -> Fiel
 
 def _identity_page(state: Mapping[str, Any]) -> CreationStep:
     c = catalogue()
-    souls = [
-        (key, f"{soul.name} ({'; '.join([soul.kind, *soul.limits(c.races)])})")
-        for key, soul in c.souls.items()
-    ]
-    picks = {"race": {k: r.name for k, r in c.races.items()}, "soul": dict(souls)}
-    picks["origin"] = {k: o.name for k, o in c.origins.items()}
+    limits = [f"{s.name}: {'; '.join([s.kind, *s.limits(c.races)])}" for s in c.souls.values()]
     fields = [Field("name", "Name", "text", required=True)]
-    for name in ("race", "origin", "soul"):
-        shown = choices(picks[name])
-        first = shown[0].value
-        fields.append(Field(name, name.capitalize(), "select", shown, first, required=True))
+    for name, table in (("race", c.races), ("origin", c.origins), ("soul", c.souls)):
+        shown = choices({k: item.name for k, item in table.items()})  # "Dragon Soul" names it
+        limited = ". ".join(limits) if name == "soul" else ""
+        label, first = name.capitalize(), shown[0].value
+        fields.append(Field(name, label, "select", shown, first, help=limited, required=True))
     help_ = "Some souls bar Engineers or Priests."
     fields.append(
         Field("char_class", "Class (optional)", "text", default="", flag="class", help=help_)

@@ -6,6 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import accumulate
+from math import comb
+from operator import mul
 
 from rulebound.core.distribution import Distribution
 from rulebound.core.errors import InvalidInput
@@ -125,16 +128,17 @@ def extended_chances(
     failure: int = 0,
     rolls_made: int = 0,
 ) -> dict[ExtendedStatus, Fraction]:
-    """The chance of each way an extended check ends, by exact dynamic programming.
+    """The chance of each way an extended check ends, exactly, over integer weights.
 
-    The state is (success, failure, rolls made), with tallies capped at their
-    thresholds since nothing past a threshold matters. A saved check's tallies
-    and rolls give the odds from where it stands.
+    Each roll adds to one tally only (``_tally_of``): a success-side roll (its margin,
+    0 included) or a failure-side one. So the check is two independent sums, one per
+    side, interleaved: the chance that the success sum reaches its threshold at its
+    ``j``-th roll while the failure sum of the other ``k - j`` rolls has not is a
+    product of one-dimensional counts (``_ExtendedCounts``), summed over the
+    ``comb(k - 1, j - 1)`` orders. A saved check's tallies and rolls give the odds
+    from where it stands.
     """
     res = resolve(req)
-    per_roll = (
-        kept_face(res.thresholds.die, res.edge).map(_tally_of(res.thresholds)).probabilities()
-    )
     ended: dict[ExtendedStatus, Fraction] = dict.fromkeys(
         [s for s in ExtendedStatus if s is not ExtendedStatus.IN_PROGRESS], Fraction(0)
     )
@@ -143,19 +147,161 @@ def extended_chances(
     if now is not ExtendedStatus.IN_PROGRESS:
         ended[now] = Fraction(1)
         return ended
-    states: dict[tuple[int, int], Fraction] = {start: Fraction(1)}
-    for made in range(rolls_made + 1, spec.max_rolls + 1):
-        nxt: dict[tuple[int, int], Fraction] = {}
-        for (s, f), p in states.items():
-            for (ds, df), q in per_roll.items():
-                key = (min(s + ds, spec.success_threshold), min(f + df, spec.failure_threshold))
-                status = status_of(key[0], key[1], made, spec)
-                if status is ExtendedStatus.IN_PROGRESS:
-                    nxt[key] = nxt.get(key, Fraction(0)) + p * q
-                else:
-                    ended[status] += p * q
-        states = nxt
+    tally = _tally_of(res.thresholds)
+    gains: dict[int, int] = {}
+    losses: dict[int, int] = {}
+    for face, weight in kept_face(res.thresholds.die, res.edge).items():
+        up, down = tally(face)
+        side, amount = (losses, down) if down else (gains, up)
+        side[amount] = side.get(amount, 0) + weight
+    rolls = spec.max_rolls - rolls_made
+    counts = _ExtendedCounts(
+        gains,
+        losses,
+        spec.success_threshold - start[0],
+        spec.failure_threshold - start[1],
+        rolls,
+        start[1] - start[0],
+    )
+    total = (sum(gains.values()) + sum(losses.values())) ** rolls
+    ended[ExtendedStatus.SUCCEEDED] = Fraction(counts.succeeded, total)
+    ended[ExtendedStatus.FAILED] = Fraction(counts.failed, total)
+    ended[ExtendedStatus.PARTIAL] = Fraction(counts.partial, total)
+    ended[ExtendedStatus.RAN_OUT] = Fraction(counts.ran_out, total)
     return ended
+
+
+class _ExtendedCounts:
+    """How many of the ``W ** rolls`` roll sequences end each way (``W`` the weight of one
+    roll), from the weights of the success-side gains and of the failure-side losses.
+
+    ``need_s``/``need_f`` are what each tally still needs; a partial success needs the
+    success sum to beat the failure sum by more than ``lead``. The sums of ``j`` rolls of
+    one side are a polynomial packed into one integer, a coefficient per ``bits``-bit slot
+    (``bits`` holds ``W ** rolls``, so no slot overflows and the slots add up to the value
+    modulo ``2 ** bits - 1``): the next roll is one big-integer multiplication, and "the
+    ways that stay below the threshold" one mask.
+    """
+
+    def __init__(
+        self,
+        gains: dict[int, int],
+        losses: dict[int, int],
+        need_s: int,
+        need_f: int,
+        rolls: int,
+        lead: int,
+    ) -> None:
+        a, b = sum(gains.values()), sum(losses.values())
+        if rolls * max(gains, default=0) < need_s and rolls * max(losses, default=0) < need_f:
+            # neither threshold can be reached: only the final difference matters
+            self.succeeded = self.failed = 0
+            self.partial = _ahead(gains, losses, rolls, lead)
+            self.ran_out = (a + b) ** rolls - self.partial
+            return
+        sums_s = _short_sums(gains, need_s, rolls)
+        sums_f = _short_sums(losses, need_f, rolls)
+        short_s = [sum(v) for v in sums_s]  # sequences of j rolls still short
+        short_f = [sum(v) for v in sums_f]
+        reached_s = [a**j - n for j, n in enumerate(short_s)]
+        reached_f = [b**i - n for i, n in enumerate(short_f)]
+        first_s = [0] + [reached_s[j] - a * reached_s[j - 1] for j in range(1, rolls + 1)]
+        first_f = [0] + [reached_f[i] - b * reached_f[i - 1] for i in range(1, rolls + 1)]
+        succeeded = failed = 0
+        for k in range(1, rolls + 1):  # the check ends at roll k
+            later = (a + b) ** (rolls - k)
+            succeeded += later * sum(
+                comb(k - 1, j - 1) * first_s[j] * short_f[k - j] for j in range(1, k + 1)
+            )
+            failed += later * sum(
+                comb(k - 1, i - 1) * first_f[i] * short_s[k - i] for i in range(1, k + 1)
+            )
+        partial = neither = 0
+        for j in range(rolls + 1):  # every roll made: j on the success side
+            i = rolls - j
+            neither += comb(rolls, j) * short_s[j] * short_f[i]
+            if short_s[j] and short_f[i]:
+                partial += comb(rolls, j) * _beats(sums_s[j], sums_f[i], short_f[i], lead)
+        self.succeeded, self.failed = succeeded, failed
+        self.partial, self.ran_out = partial, neither - partial
+
+
+def _slot_bits(most: int) -> int:
+    """Whole bytes holding ``most``, and a spare one."""
+    return -(-most.bit_length() // 8) * 8 + 8
+
+
+STAGE = 8
+"""Rolls per stage of ``_short_sums``: each stage packs its slots only as wide as it needs."""
+
+
+def _short_sums(steps: dict[int, int], need: int, rolls: int) -> list[list[int]]:
+    """For j = 0..rolls, the ways j rolls of one side sum to each total below ``need``.
+
+    Each roll is one multiplication of packed polynomials and one mask; the slots are
+    only as wide as the counts of the stage's last roll need, so early rolls stay cheap.
+    """
+    weight = sum(steps.values())
+    found = [[1]]
+    for first in range(1, rolls + 1, STAGE):
+        last = min(first + STAGE - 1, rolls)
+        bits = _slot_bits(weight**last)
+        step = sum(w << (bits * m) for m, w in steps.items())
+        below = (1 << (bits * need)) - 1
+        value = _packed(found[-1], bits)
+        for _ in range(first, last + 1):
+            value = (value * step) & below
+            found.append(_unpacked(value, bits))
+    return found
+
+
+def _packed(slots: list[int], bits: int) -> int:
+    """The slots as one integer, lowest first (``bits`` a multiple of 8)."""
+    size = bits // 8
+    return int.from_bytes(b"".join(v.to_bytes(size, "little") for v in slots), "little")
+
+
+def _beats(gains: list[int], losses: list[int], every: int, lead: int) -> int:
+    """Pairs of a gain sum and a loss sum (ways by sum, lowest first) where the gain beats
+    the loss by more than ``lead``: the gains against the running total of the losses
+    (``every``, their whole count, once the gain beats them all)."""
+    below = list(accumulate(losses))  # below[y]: losses summing to y or less
+    low = max(lead + 1, 0)  # a gain of x beats the losses up to x - lead - 1
+    high = max(lead + 1 + len(below), low)
+    found: int = sum(map(mul, gains[low:high], below[low - lead - 1 :]))
+    return found + every * sum(gains[high:])
+
+
+def _ahead(gains: dict[int, int], losses: dict[int, int], rolls: int, lead: int) -> int:
+    """Sequences whose gains beat their losses by more than ``lead``, thresholds aside.
+
+    One roll is ``z ** (top_loss + gain)`` or ``z ** (top_loss - loss)``; a power's slots
+    count sequences by ``top_loss * n + gains - losses``. Meet in the middle: the two
+    halves of the rolls are powers half as long (and half as wide), and the count is one
+    pass over the first half's slots against suffix sums of the second's.
+    """
+    top_loss = max(losses, default=0)
+    half = rolls // 2
+    bits = _slot_bits((sum(gains.values()) + sum(losses.values())) ** (rolls - half))
+    one = sum(w << (bits * (top_loss + m)) for m, w in gains.items())
+    one += sum(w << (bits * (top_loss - m)) for m, w in losses.items())
+    second_power = one ** (rolls - half)
+    first_power = second_power if half == rolls - half else one**half
+    first, second = _unpacked(first_power, bits), _unpacked(second_power, bits)
+    tails = [*list(accumulate(reversed(second)))[::-1], 0]  # tails[e]: slots e and up
+    cut = top_loss * rolls + lead + 1  # the two slots must add up to this
+    found = 0
+    for e, count in enumerate(first):
+        if count:
+            found += count * tails[min(max(cut - e, 0), len(second))]
+    return found
+
+
+def _unpacked(value: int, bits: int) -> list[int]:
+    """The slots of a packed polynomial, lowest first (``bits`` a multiple of 8)."""
+    size = bits // 8
+    raw = value.to_bytes(-(-value.bit_length() // 8) or 1, "little")
+    return [int.from_bytes(raw[i : i + size], "little") for i in range(0, len(raw), size)]
 
 
 def _tally_of(t: Thresholds) -> Callable[[int], tuple[int, int]]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 from functools import partial
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import find_key
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.legacy.character import Change, Character, Event
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
+from rulebound.rulesets.legacy.rules import ADVANCE
 
-ADVANCE = 5
 DAEMON_FATE = "daemon-fate"
 
 
@@ -44,14 +45,15 @@ def _secondary_gains(before: Character, after: Character, source: RandomSource) 
 
 
 def _checked(code: str) -> str:
-    if code not in CHARACTERISTICS:
+    hit = find_key(CHARACTERISTICS, code) if isinstance(code, str) else None
+    if hit is None:
         raise InvalidInput("characteristic", code, "one of " + ", ".join(CHARACTERISTICS))
-    return code
+    return hit
 
 
 def advance(char: Character, code: str, source: RandomSource, amount: int = ADVANCE) -> Change:
     """An advance (+5 by default); a raised primary bonus feeds its secondary."""
-    _checked(code)
+    code = _checked(code)
     if amount <= 0:
         raise InvalidInput("amount", amount, "a positive increase (use reduce for losses)")
     after = char.model_copy(update={"scores": {**char.scores, code: char.scores[code] + amount}})
@@ -62,7 +64,7 @@ def advance(char: Character, code: str, source: RandomSource, amount: int = ADVA
 
 def gain_unnatural(char: Character, code: str, amount: int, source: RandomSource) -> Change:
     """Unnatural (X) raises the bonus directly, and so also feeds the secondary."""
-    _checked(code)
+    code = _checked(code)
     unnatural = {**char.unnatural, code: char.unnatural.get(code, 0) + amount}
     after = char.model_copy(update={"unnatural": unnatural})
     return _secondary_gains(char, after, source)
@@ -70,14 +72,11 @@ def gain_unnatural(char: Character, code: str, amount: int, source: RandomSource
 
 def reduce(char: Character, code: str, amount: int) -> Change:
     """A loss: the secondary is untouched and the previous highest bonus is remembered."""
-    _checked(code)
+    code = _checked(code)
     if amount <= 0:
         raise InvalidInput("amount", amount, "a positive reduction")
     value = max(char.scores[code] - amount, 0)
-    update: dict[str, object] = {"scores": {**char.scores, code: value}}
-    if code == "STM" and char.wounds is not None:
-        update["wounds"] = min(char.wounds, value)  # wounds never above the STM score
-    after = char.model_copy(update=update)
+    after = char.model_copy(update={"scores": {**char.scores, code: value}}).within_maxima()
     return Change(after, (Event("reduction", f"{code} -{amount}", amount),))
 
 

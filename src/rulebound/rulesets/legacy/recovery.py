@@ -20,7 +20,7 @@ CONCENTRATION = "WIL"
 
 
 def heal(char: Character, amount: int) -> Change:
-    """Restore wounds up to the maximum; healing above 0 ends bleeding out."""
+    """Restore wounds up to the maximum; healing above 0 ends bleeding out and wakes them."""
     if amount < 0:
         raise InvalidInput("amount", amount, "healing of 0 or more")
     if char.dead:
@@ -28,9 +28,10 @@ def heal(char: Character, amount: int) -> Change:
     wounds = min(char.current_wounds + amount, char.max_wounds)
     update: dict[str, object] = {"wounds": wounds}
     events = [Event("healed", f"wounds {char.current_wounds} -> {wounds}", wounds)]
-    if char.bleeding and wounds > 0:
-        update |= {"bleeding": False, "death_successes": 0, "death_failures": 0}
-        events.append(Event("saved", "healed above 0: no more death saves"))
+    if char.bleeding and wounds > 0:  # "allowing them to return to normal combat"
+        update |= {"bleeding": False, "unconscious": False}
+        update |= {"death_successes": 0, "death_failures": 0}
+        events.append(Event("saved", "healed above 0: conscious, no more death saves"))
     return Change(char.model_copy(update=update), tuple(events))
 
 

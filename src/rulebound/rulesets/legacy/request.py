@@ -21,6 +21,7 @@ from pydantic import ConfigDict
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.core.keys import find_key
 from rulebound.rulesets.legacy.assist import assist, lend, needed
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.checks import AssistMode, CheckRequest, from_json, resolve
@@ -61,6 +62,20 @@ class LegacyRoll:
     @property
     def name(self) -> str:
         return self.sheet.name if self.sheet is not None else ""
+
+    def as_rolled(self) -> CheckRequest | None:
+        """The check as ``chain.roll`` rolls it: spent favour's advantage, a curse's
+        disadvantage; None when the roller cannot act (an automatic failure, no roll)."""
+        check, char = self.request, self.sheet
+        if char is None:
+            return check
+        if not char.can_act:
+            return None
+        return replace(
+            check,
+            advantage=check.advantage or self.favour,
+            disadvantage=check.disadvantage or char.cursed,
+        )
 
     def edge_sources(self) -> tuple[str, ...]:
         """Where advantage and disadvantage came from (``Character.check``'s rules, named)."""
@@ -143,7 +158,7 @@ def sheet_request(char: Character, values: Mapping[str, Any], variants: Variants
     """The check the sheet makes with these choices: its fatigue, armour, traits and soul."""
     affinity, proficiency = values.get("affinity") or None, values.get("proficiency") or None
     penalty, known = values.get("untrained_penalty") or 0, char.situations()
-    chosen = tuple(dict.fromkeys(values.get("situations") or ()))
+    chosen = tuple(dict.fromkeys(find_key(known, k) or k for k in values.get("situations") or ()))
     problems = [
         InvalidInput("situations", k, "one of " + (", ".join(known) or "none"))
         for k in chosen

@@ -8,9 +8,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.core.keys import key_of
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.character import LOCATIONS, Character
-from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
+from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue, find
 
 
 def check_soul(
@@ -25,7 +26,7 @@ def check_soul(
         raise RuleViolation(rule, f"a {race.name} cannot take it; only {allowed}")
     if race.key in soul.forbidden_races:
         raise RuleViolation(rule, f"a {race.name} cannot take it")
-    if char_class and char_class.strip().lower() in soul.forbidden_classes:
+    if char_class and key_of(char_class) in soul.forbidden_classes:
         raise RuleViolation(rule, f"a character of class {char_class!r} cannot take it")
 
 
@@ -41,7 +42,7 @@ def check_character(char: Character, cat: Catalogue | None = None) -> Character:
     return char
 
 
-def validated(sheet: Mapping[str, Any], cat: Catalogue | None = None) -> Character:
+def validated(sheet: object, cat: Catalogue | None = None) -> Character:
     """A sheet (JSON) as a character: its shape, content keys, soul restriction and tracks.
 
     Every problem of the shape is reported at once, each naming its dotted field.
@@ -50,10 +51,27 @@ def validated(sheet: Mapping[str, Any], cat: Catalogue | None = None) -> Charact
         raise InvalidInput("sheet", sheet, "a JSON object (a Legacy character file)")
     raise_all(_shape(sheet))
     try:
-        char = Character.model_validate(dict(sheet))
+        char = Character.model_validate(canonical(sheet, cat or catalogue()))
     except ValidationError as exc:
         raise input_error(exc, root="sheet") from None
     return checked(char, cat)
+
+
+KEYED = {"race": "races", "origin": "origins", "soul": "souls", "absorbed_soul": "souls"}
+
+
+def canonical(sheet: Mapping[str, Any], c: Catalogue) -> dict[str, Any]:
+    """The sheet with its content keys as the catalogue spells them ("Feral" is feral);
+    a key that names nothing is left for the checks to refuse by name."""
+    out = dict(sheet)
+    for name, table in KEYED.items():
+        if isinstance(out.get(name), str):
+            out[name] = find(out[name], getattr(c, table)) or out[name]
+    if isinstance(out.get("affinities"), list | tuple):
+        out["affinities"] = [
+            find(k, c.affinities) or k if isinstance(k, str) else k for k in out["affinities"]
+        ]
+    return out
 
 
 def checked(char: Character, cat: Catalogue | None = None) -> Character:
@@ -85,12 +103,12 @@ def checked(char: Character, cat: Catalogue | None = None) -> Character:
     limits = (
         ("wounds", char.wounds, char.max_wounds, "max wounds (the STM score)"),
         ("fate", char.fate, char.fate_cap(c), "the LCK bonus (plus an origin's bonus point)"),
+        ("rest_points", char.rest_points, char.max_rest_points, "the rest points (CON bonus)"),
+        ("fatigue_taken", char.fatigue_taken, char.fatigue_capacity, "the capacity (STM bonus)"),
     )
     for name, value, cap, what in limits:
         if value is not None and not 0 <= value <= cap:
             problems.append(InvalidInput(name, value, f"0 to {cap}, {what}"))
-    if char.rest_points is not None and char.rest_points < 0:
-        problems.append(InvalidInput("rest_points", char.rest_points, "0 or more"))
     for loc, points in char.critical.items():
         if points < 0:
             problems.append(InvalidInput(f"critical.{loc}", points, "critical damage of 0 or more"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import find_key
 from rulebound.rulesets.contract import Variant
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 
@@ -109,13 +110,45 @@ DEATH_SAVE_DIE = 20
 DEATH_SAVE_LIMIT = 3
 FATIGUE_PENALTY = -1
 SPEED_FEET_PER_BONUS = 5
+PRIMARY_DICE = LCK_DICE = (2, 10)
+REN_BASE = 10
+ADVANCE = 5
+BURN_LCK_COST = 10
+
+
+def rule_numbers(cat: Catalogue | None = None) -> dict[str, str]:
+    """The text's numbers outside the content files, as ``rulebound content`` lists them."""
+    t = (cat or catalogue()).tables.thresholds
+    dice = "{}d{}".format(*PRIMARY_DICE)
+    return {
+        "primary characteristic": f"{dice} x7, assigned, + the racial value",
+        "secondary characteristic": "d10 x half the primary's bonus (rounded up) + racial value",
+        "characteristic bonus": "the tens digit + Unnatural (X)",
+        "advance": f"+{ADVANCE}; each level a primary bonus passes its highest adds 1d10",
+        "LCK": "{}d{} + the race's base LCK".format(*LCK_DICE),
+        "fate points": "the LCK bonus (+ an origin's bonus point)",
+        "burning fate": f"LCK -{BURN_LCK_COST}, needs LCK {BURN_LCK_COST} or more",
+        "REN": f"{REN_BASE} + 1d10 + the race's REN",
+        "disorders (d100 + SAN)": "SAN " + ", ".join(map(str, t.san)),
+        "mutations (d100 + COR)": "COR " + ", ".join(map(str, t.cor)),
+        "unplayable": f"SAN or COR {t.unplayable} (COR: unless Daemon Fate)",
+        "fear ignored": "ratings below SAN / 20, rounded down",
+        "speed": f"{SPEED_FEET_PER_BONUS} ft per DEX bonus",
+        "wounds / rest points / soak": "the STM score / the CON bonus / the CON bonus",
+        "fatigue": f"up to the STM bonus; {FATIGUE_PENALTY} to all checks while any is taken",
+        "reactions": "the INI bonus, each round",
+        "critical damage": "+1 when wounded, +1 for a critical hit or maximum damage",
+        "death saves": f"d{DEATH_SAVE_DIE} against {DEATH_SAVE_TARGET}, criticals count 2, "
+        f"{DEATH_SAVE_LIMIT} successes stable, {DEATH_SAVE_LIMIT} failures dead",
+        "surprised": "a Difficult (-2) INI save to act at the end of the surprise round",
+    }
 
 
 def scale(key: str) -> Scale:
-    try:
-        return SCALES[key]
-    except KeyError:
-        raise InvalidInput("scale", key, "one of " + ", ".join(SCALES)) from None
+    hit = find_key(SCALES, key) if isinstance(key, str) else None
+    if hit is None:
+        raise InvalidInput("scale", key, "one of " + ", ".join(SCALES))
+    return SCALES[hit]
 
 
 def characteristic_bonus(score: int, unnatural: int = 0) -> int:
@@ -132,9 +165,10 @@ def rank_bonus(rank: int, cat: Catalogue | None = None) -> int:
 
 
 def affinity_bonus_mode(key: str) -> str:
-    if key not in AFFINITY_BONUSES:
+    hit = find_key(AFFINITY_BONUSES, key) if isinstance(key, str) else None
+    if hit is None:
         raise InvalidInput("affinity_bonus", key, "one of " + ", ".join(AFFINITY_BONUSES))
-    return key
+    return hit
 
 
 def rank_modifier(rank: int, mode: str, sc: Scale, cat: Catalogue | None = None) -> int:
@@ -161,7 +195,7 @@ def difficulty_keys(cat: Catalogue | None = None) -> tuple[str, ...]:
 def harder(key: str, steps: int = 1, cat: Catalogue | None = None) -> str:
     """The class ``steps`` harder; Impossible is the floor (ruling: nothing is harder)."""
     keys = difficulty_keys(cat)
-    (cat or catalogue()).difficulty(key)
+    key = (cat or catalogue()).difficulty(key).key
     return keys[min(keys.index(key) + steps, len(keys) - 1)]
 
 

@@ -171,19 +171,7 @@ def edit(sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
             updated[field.name] = blank if value in (None, "") and field.kind != "int" else value
     updated["critical"] = {k: v for k, v in updated["critical"].items() if v}
     updated["armour"] = {k: v for k, v in armour.items() if any(v.values())}
-    char = validated(updated)
-    limits = (
-        ("rest_points", char.rest_points, char.max_rest_points, "rest points (the CON bonus)"),
-        ("fatigue_taken", char.fatigue_taken, char.fatigue_capacity, "capacity (the STM bonus)"),
-    )
-    raise_all(
-        [
-            InvalidInput(name, value, f"0 to {cap}, the {what}")
-            for name, value, cap, what in limits
-            if value is not None and value > cap
-        ]
-    )
-    return dump(char)
+    return dump(validated(updated))
 
 
 @scoped

@@ -60,23 +60,15 @@ from rulebound.rulesets.legacy.rules import DEATH_SAVE_DIE, VARIANTS
 from rulebound.rulesets.legacy.sheets import dump
 from rulebound.rulesets.variants import resolve
 
-LABELS = {
-    "take-damage": "Take damage",
-    "fatigue": "Take fatigue",
-    "death-save": "Death save",
-    "short-rest": "Short rest",
-    "long-rest": "Long rest",
-    "heal": "Heal",
-}
+LABELS = {"take-damage": "Take damage", "fatigue": "Take fatigue", "death-save": "Death save"}
+LABELS |= {"short-rest": "Short rest", "long-rest": "Long rest", "heal": "Heal"}
 FATE = {"": "roll the save", "spend": "spend fate: pass it", "burn": "burn fate: 3 successes"}
 Ran = tuple[Change, list[str], list[DieView], str, bool | None]
 """(the change, steps, dice, headline, succeeded) of one sheet action."""
 
 
 def _sheet(record: Mapping[str, Any]) -> Character:
-    return validated(
-        plays.record_object(record, "sheet", "the sheet as it stood, as a JSON object")
-    )
+    return validated(plays.record_object(record, "sheet", "the sheet as it stood (JSON)"))
 
 
 # --- sheet actions --------------------------------------------------------------------------
@@ -233,20 +225,21 @@ def _run(record: Mapping[str, Any], source: RandomSource) -> tuple[Change, Card]
 
 def _initiative(record: Mapping[str, Any], source: RandomSource) -> list[combat.Rolled]:
     chosen = resolve(VARIANTS, {k: record.get(k) for k in ("scale", "affinity_bonus")})
-    combatants = []
+    combatants, allies = [], set()
     for group in ("aware", "surprised"):
         entries = record.get(group)
         if not isinstance(entries, list):
             raise InvalidInput(f"record.{group}", entries, "a list of {id, sheet}")
         combatants += [(str(e.get("id")), _sheet(e), group == "surprised") for e in entries]
-    return combat.initiative_as(combatants, source, **chosen)
+        allies |= {str(e.get("id")) for e in entries if e.get("ally") is True}
+    return combat.initiative_as(combatants, source, **chosen, allies=allies)
 
 
 def _line(n: int, r: combat.Rolled) -> str:
     c, result = r.entry.combatant, r.entry.result
     return (
         f"{n}. {c.name}: step {r.entry.step:+d} ({result.outcome.value}), "
-        f"INI bonus {c.ini_bonus}, INI {c.ini_score}, {'PC' if c.is_pc else 'NPC'}"
+        f"INI bonus {c.ini_bonus}, INI {c.ini_score}, {c.side}"
     )
 
 
@@ -362,9 +355,11 @@ class Tools:
     def table_actions(self) -> tuple[ActionView, ...]:
         c, who = catalogue(), "Character ids or names, separated by commas"
         surprised = who + ": a Difficult (-2) INI save, acting after the aware."
+        allies = who + ": NPCs on the PCs' side (they win ties against other NPCs)."
         initiative = (
             Field("combatants", "Combatants", "text", default="", help=who + "; blank for all."),
             Field("surprised", "Surprised", "text", default="", help=surprised),
+            Field("allies", "The PCs' allies", "text", default="", help=allies),
         )
         extended = (
             Field("character", "Character (id or name)", "text", required=True),
@@ -377,7 +372,7 @@ class Tools:
             number("failure_threshold", "Failure that ends it", 1, 10_000, default=10),
             number("max_rolls", "Rolls allowed", 1, MAX_ROLLS, default=5),
         )
-        order = ("Order: degrees, then INI bonus, then INI score, then PCs",)
+        order = ("Order: degrees, then INI bonus, then INI score, then PCs and allies",)
         turns = ("Each turn is a follow-up on the card", "Margins add up; criticals count double")
         return (
             ActionView("initiative", "Roll initiative", initiative, order),
@@ -393,16 +388,20 @@ class Tools:
         if action != "initiative":
             raise InvalidInput("action", action, "initiative or extended-check")
         chars = {key: validated(sheet) for key, sheet in sheets.items()}
-        surprised = plays.character_ids(sheets, params, "surprised")
+        surprised, allies = (
+            plays.character_ids(sheets, params, f) for f in ("surprised", "allies")
+        )
         chosen = plays.character_ids(sheets, params, "combatants") or [
             k for k, c in chars.items() if not c.dead
         ]
-        everyone = list(dict.fromkeys([*chosen, *surprised]))
+        everyone = list(dict.fromkeys([*chosen, *surprised, *allies]))
         dead = [chars[key].name for key in everyone if chars[key].dead]
         if dead or not everyone:
             why = f"{dead[0]} is dead" if dead else "no living character to put in order"
             raise RuleViolation("initiative", why)
-        entry = {k: {"id": k, "sheet": dump(chars[k])} for k in everyone}
+        entry: dict[str, Record] = {k: {"id": k, "sheet": dump(chars[k])} for k in everyone}
+        for k in allies:
+            entry[k] |= {"ally": True}
         stored: Record = {"aware": [entry[k] for k in everyone if k not in surprised]}
         stored |= {"surprised": [entry[k] for k in surprised]}
         stored |= {"scale": variants["scale"], "affinity_bonus": variants["affinity_bonus"]}

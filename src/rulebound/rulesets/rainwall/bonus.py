@@ -107,7 +107,7 @@ def alternatives(request: RainwallRequest, faces: Sequence[int]) -> tuple[Altern
                 spent,
                 total,
                 rules.ios(total, dr, options),
-                rules.degree(raw, total, dr, flub, options),
+                rules.degree(raw, total, dr, flub, options, dice=request.dice),
             )
         )
     return tuple(sorted(found, key=lambda a: (-a.successes, a.spent, [-p for p in a.allocation])))

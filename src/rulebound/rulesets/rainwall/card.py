@@ -69,6 +69,8 @@ def card_for(result: RainwallResult) -> Card:
         + (f", {result.unspent} unspent)" if result.unspent else ")"),
         f"IoS: {result.ios}",
     ]
+    if request.dr > request.dice:
+        details.append(f"DR {request.dr} is more than the {request.dice} dice: it cannot be met")
     if result.parent is not None:
         details.append(f"Reallocated by hand; before: {result.parent.headline}")
     details += [f"Variant {k}: {c}" for k, c in changed(VARIANTS, request.options.as_mapping())]

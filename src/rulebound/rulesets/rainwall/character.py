@@ -44,6 +44,7 @@ def request_for(
 ) -> RainwallRequest:
     """The check a character makes with one of its skills: trait dice, skill target, skill bonus."""
     catalogue = catalogue or builtin_catalogue()
+    skill = catalogue.skill_name(skill) or skill
     held = character.skills.get(skill)
     if held is None:
         raise InvalidInput(

@@ -6,13 +6,15 @@ small on purpose; a homebrew file uses the same models and the same checks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rulebound.core.errors import ContentError
+from rulebound.core.keys import find_key
 from rulebound.rulesets.content import load_file, load_packaged
 
 PACKAGE = "rulebound.rulesets.rainwall"
@@ -62,6 +64,21 @@ class Catalogue(BaseModel):
 
     traits: dict[str, TraitEntry]
     skills: dict[str, SkillEntry]
+
+    def trait_name(self, given: str) -> str | None:
+        """The trait ``given`` names, matched case- and separator-insensitively."""
+        return find_key(self.traits, given)
+
+    def skill_name(self, given: str) -> str | None:
+        return find_key(self.skills, given)
+
+    def spelled(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """A sheet with its trait and skill names as the catalogue spells them."""
+        named = dict(sheet)
+        for group, spell in (("traits", self.trait_name), ("skills", self.skill_name)):
+            if isinstance(named.get(group), Mapping):
+                named[group] = {spell(str(k)) or k: v for k, v in named[group].items()}
+        return named
 
     def merged(self, extra: ContentFile, source: str) -> Catalogue:
         """A homebrew file adds entries or replaces same-named ones."""

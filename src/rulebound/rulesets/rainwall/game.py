@@ -139,7 +139,10 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
 
     def content(self) -> tuple[ContentTable, ...]:
         traits, skills = self.catalogue.traits.values(), self.catalogue.skills.values()
+        degrees = [(d.label, when) for d, when in rules.DEGREE_RULES.items()]
         return (
+            ContentTable.of("Rules", "rule, number", rules.RULE_NUMBERS),
+            ContentTable.of("Degrees (the default readings)", "degree, when", degrees),
             ContentTable.of("Traits", "name, summary", [(t.name, t.summary) for t in traits]),
             ContentTable.of(
                 "Skills", "name, trait, summary", [(s.name, s.trait, s.summary) for s in skills]

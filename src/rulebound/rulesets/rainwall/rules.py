@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import find_key
 from rulebound.rulesets.contract import Variant
 
 DIE_SIDES = 10
@@ -25,8 +26,12 @@ FLUB_TRAIT, FLUB_SKILL, FLUB_FACE, FLUB_COUNT = 10, 10, 10, 3
 
 
 class Degree(StrEnum):
+    """From best to worst. The text names IoS 3+ Critical Success and IoS 1 Basic Success;
+    IoS 2 and a miss short of Disaster have no name there, so they are ours."""
+
     CRITICAL = "critical"
     SUCCESS = "success"
+    BASIC = "basic"
     BARELY = "barely"
     FAILURE = "failure"
     DISASTER = "disaster"
@@ -44,12 +49,35 @@ class Degree(StrEnum):
 DEGREE_LABELS: dict[Degree, str] = {
     Degree.CRITICAL: "Critical Success",
     Degree.SUCCESS: "Success",
+    Degree.BASIC: "Basic Success",
     Degree.BARELY: "Barely Succeeding",
     Degree.FAILURE: "Failure",
     Degree.DISASTER: "Disaster",
     Degree.FLUBBED: "Flubbed",
 }
-SUCCESS_DEGREES = frozenset({Degree.CRITICAL, Degree.SUCCESS, Degree.BARELY})
+SUCCESS_DEGREES = frozenset({Degree.CRITICAL, Degree.SUCCESS, Degree.BASIC, Degree.BARELY})
+BASIC_IOS = 1
+
+RULE_NUMBERS: tuple[tuple[str, str], ...] = (
+    ("dice", f"the trait score, {MIN_SCORE} to {MAX_SCORE} d{DIE_SIDES}"),
+    ("a success", f"a die at or under the skill score ({MIN_SCORE} to {MAX_SCORE})"),
+    ("the check", f"succeeds when the successes reach the Difficulty Rating ({MIN_DR} or more)"),
+    ("a bonus point", "lowers one die by one face after the roll; split as you like"),
+    ("Increment of Success", "successes - DR + 1: meeting the DR exactly is 1"),
+)
+"""The rules' numbers in words, for ``rulebound content rainwall``."""
+
+DEGREE_RULES: dict[Degree, str] = {
+    Degree.CRITICAL: f"IoS {CRITICAL_IOS} or more",
+    Degree.SUCCESS: "IoS 2 (the text gives it no name)",
+    Degree.BASIC: f"IoS {BASIC_IOS}",
+    Degree.BARELY: "the DR met only with bonus points",
+    Degree.FAILURE: "the DR not met (the text gives it no name)",
+    Degree.DISASTER: f"IoS {DISASTER_IOS} or lower, against the DR or the dice, if fewer",
+    Degree.FLUBBED: (
+        f"trait {FLUB_TRAIT}, skill {FLUB_SKILL} and {FLUB_COUNT} or more {FLUB_FACE}s rolled"
+    ),
+}
 
 
 class SuccessFace(StrEnum):
@@ -108,13 +136,15 @@ class Options:
         """Build options from ``{variant key: choice}``, naming the bad key or choice."""
         known = {v.key: v for v in VARIANTS}
         chosen: dict[str, str] = {}
-        for key, value in values.items():
-            variant = known.get(key)
-            if variant is None:
-                raise InvalidInput("variants", key, "one of " + ", ".join(known))
-            if value not in variant.choices:
-                raise InvalidInput(f"variants.{key}", value, "one of " + ", ".join(variant.choices))
-            chosen[key] = str(value)
+        for given, value in values.items():
+            key = find_key(known, str(given))  # keys and choices as people type them
+            if key is None:
+                raise InvalidInput("variants", given, "one of " + ", ".join(known))
+            choice = find_key(known[key].choices, str(value)) if isinstance(value, str) else None
+            if choice is None:
+                expected = "one of " + ", ".join(known[key].choices)
+                raise InvalidInput(f"variants.{key}", value, expected)
+            chosen[key] = choice
         return Options(
             SuccessFace(chosen.get("success-face", SuccessFace.AT_OR_UNDER)),
             MissIos(chosen.get("miss-ios", MissIos.CONTINUOUS)),
@@ -160,8 +190,19 @@ def is_flub(trait: int, skill: int, tens_rolled: int) -> bool:
     return trait == FLUB_TRAIT and skill == FLUB_SKILL and tens_rolled >= FLUB_COUNT
 
 
-def degree(raw: int, successes: int, dr: int, flubbed: bool, options: Options) -> Degree:
-    """The degree from the raw count (before bonus points) and the final count."""
+def reachable_dr(dr: int, dice: int) -> int:
+    """The DR a miss is measured against: the DR, or the number of dice if that is lower.
+
+    A pool cannot roll more successes than it has dice, so a DR above the pool fails
+    whatever the dice show; a Disaster is a miss by three or more of what the dice could
+    have reached, so a pool where every die succeeds is never one (see the rulings)."""
+    return min(dr, dice)
+
+
+def degree(
+    raw: int, successes: int, dr: int, flubbed: bool, options: Options, *, dice: int
+) -> Degree:
+    """The degree from the raw count (before bonus points), the final count and the pool."""
     if flubbed:
         return Degree.FLUBBED
     increment = ios(successes, dr, options)
@@ -169,5 +210,8 @@ def degree(raw: int, successes: int, dr: int, flubbed: bool, options: Options) -
         needed_bonus = raw < dr
         if needed_bonus and (options.barely is BarelyRule.ALWAYS or increment < CRITICAL_IOS):
             return Degree.BARELY
-        return Degree.CRITICAL if increment >= CRITICAL_IOS else Degree.SUCCESS
-    return Degree.DISASTER if increment <= DISASTER_IOS else Degree.FAILURE
+        if increment >= CRITICAL_IOS:
+            return Degree.CRITICAL
+        return Degree.BASIC if increment == BASIC_IOS else Degree.SUCCESS
+    shortfall = ios(successes, reachable_dr(dr, dice), options)
+    return Degree.DISASTER if shortfall <= DISASTER_IOS else Degree.FAILURE

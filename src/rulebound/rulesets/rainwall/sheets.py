@@ -47,7 +47,7 @@ def character(sheet: Mapping[str, Any], catalogue: Catalogue) -> Character:
     if not isinstance(sheet, Mapping):
         raise InvalidInput("sheet", sheet, "a JSON object with name, traits and skills")
     try:
-        found = Character.model_validate(dict(sheet))
+        found = Character.model_validate(catalogue.spelled(sheet))
     except ValidationError as exc:
         raise input_error(exc, root="sheet") from None
     problems: list[InvalidInput] = []

@@ -1,12 +1,27 @@
-"""The Rainwall designer table: dice (trait) by skill, for a given DR, per bonus."""
+"""The Rainwall designer table: dice (trait) by skill, for a given DR, per bonus.
+
+The table is one sweep, not a hundred requests: for a skill and a bonus the counts
+of fixed dice (``odds._fixed_table``) serve every number of dice at once, and a
+cell only adds up ``comb(n, raw) * free**raw`` times the ways the failures reach
+what the DR still needs. Every cell equals ``check_odds(...).p_success``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
+from math import comb
 
-from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid, build_panel
+from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid
 from rulebound.rulesets.rainwall import rules
-from rulebound.rulesets.rainwall.odds import success_chance
+from rulebound.rulesets.rainwall.odds import (
+    SLOT,
+    first_success,
+    fixed_table,
+    pool_faces,
+    success_chance,
+    success_weights,
+)
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Options
 
@@ -14,18 +29,63 @@ SCORES: tuple[int, ...] = tuple(range(rules.MIN_SCORE, rules.MAX_SCORE + 1))
 
 
 def chance(dice: int, skill: int, dr: int, bonus: int, options: Options) -> Cell:
-    """P(success) after the optimal spend of the bonus points."""
+    """P(success) after the optimal spend of the bonus points, for one cell."""
     request = RainwallRequest(dice=dice, skill=skill, dr=dr, bonus=bonus, options=options)
     return success_chance(request.checked())
 
 
+def _unbought_column(skill: int, dr: int, options: Options) -> list[Fraction]:
+    """Without bonus points no failure is fixed: each row is a binomial tail, read off
+    one power of ``free * X + failing`` (as ``odds.success_weights`` does for one cell)."""
+    free, _, _ = pool_faces(skill, 0, options)
+    packed, slot, mask = (free << SLOT) + rules.DIE_SIDES - free, SLOT, (1 << SLOT) - 1
+    column = []
+    for dice in SCORES:
+        if dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL:
+            hits = success_weights(dice, skill, 0, options, dr)
+        else:
+            need = first_success(dr, dice, options)
+            hits = ((packed**dice) >> (slot * need)) % mask if need <= dice else 0
+        column.append(Fraction(hits, rules.DIE_SIDES**dice))
+    return column
+
+
+def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]:
+    """P(success) for every number of dice in ``SCORES``, sharing one table of fixes."""
+    if not bonus:
+        return _unbought_column(skill, dr, options)
+    free, _, _ = pool_faces(skill, bonus, options)
+    failing = rules.DIE_SIDES - free
+    fixed = fixed_table(skill, bonus, options, SCORES[-1])
+    # tails[m][k]: ways m failing dice leave k or more of them fixed
+    tails = []
+    for counts in fixed:
+        tail, running = [], 0
+        for count in reversed(counts):
+            running += count
+            tail.append(running)
+        tails.append(tail[::-1])
+    column = []
+    for dice in SCORES:
+        if dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL:
+            hits = success_weights(dice, skill, bonus, options, dr)
+        else:
+            need = first_success(dr, dice, options)
+            hits = 0
+            for raw in range(dice + 1) if free else (0,):
+                rest, short = dice - raw, need - raw
+                if short <= 0:
+                    hits += comb(dice, raw) * free**raw * failing**rest
+                elif short < len(tails[rest]):
+                    hits += comb(dice, raw) * free**raw * tails[rest][short]
+        column.append(Fraction(hits, rules.DIE_SIDES**dice))
+    return column
+
+
 def _panel(dr: int, bonus: int, options: Options) -> GridPanel:
-    return build_panel(
-        f"DR {dr}, bonus +{bonus}",
-        SCORES,
-        SCORES,
-        lambda dice, skill: chance(dice, skill, dr, bonus, options),
-    )
+    columns = [_column(skill, dr, bonus, options) for skill in SCORES]
+    cells = tuple(tuple(column[row] for column in columns) for row in range(len(SCORES)))
+    return GridPanel(f"DR {dr}, bonus +{bonus}", cells)
 
 
 def success_grid(
@@ -33,7 +93,8 @@ def success_grid(
 ) -> OddsGrid:
     """One panel per bonus; rows are the dice rolled, columns the skill score."""
     chosen = options or Options()
-    RainwallRequest(dice=1, skill=1, dr=dr)  # names a bad DR before any work
+    for bonus in bonuses:  # names a bad DR or bonus before any work
+        RainwallRequest(dice=1, skill=1, dr=dr, bonus=bonus, options=chosen).checked()
     return OddsGrid(
         ruleset="rainwall",
         title=f"Rainwall, DR {dr}",
