@@ -25,7 +25,8 @@ def multisets(dice: int) -> list[tuple[tuple[int, ...], Fraction]]:
 
 
 def judge(faces: tuple[int, ...], skill: int, dr: int, bonus: int) -> tuple[int, str]:
-    """(IoS, degree) by the rules text: fix the cheapest failures, IoS = successes - DR + 1."""
+    """(IoS, degree) by the rules text: fix the cheapest failures, IoS = successes - DR + 1;
+    IoS 1 is a Basic Success; a miss is a Disaster by three of what the dice could reach."""
     raw = sum(face <= skill for face in faces)
     after = raw
     for price in sorted(face - skill for face in faces if face > skill):
@@ -35,9 +36,10 @@ def judge(faces: tuple[int, ...], skill: int, dr: int, bonus: int) -> tuple[int,
         after += 1
     ios = after - dr + 1
     if after >= dr:
-        degree = "barely" if raw < dr else "critical" if ios >= 3 else "success"
+        named = "critical" if ios >= 3 else "basic" if ios == 1 else "success"
+        degree = "barely" if raw < dr else named
     else:
-        degree = "disaster" if ios <= -3 else "failure"
+        degree = "disaster" if after - min(dr, len(faces)) + 1 <= -3 else "failure"
     return ios, degree
 
 
@@ -53,6 +55,7 @@ def test_seed_example_by_hand(odds_json: OddsJson, exact_pairs: ExactPairs) -> N
     assert set(exact["degrees"]) == {
         "critical",
         "success",
+        "basic",
         "barely",
         "failure",
         "disaster",
@@ -76,7 +79,7 @@ def test_keys_equal_enumeration(
         degrees[degree] += p
     assert exact["ios"] == ios
     assert {k: v for k, v in exact["degrees"].items() if v} == degrees
-    assert exact["p_success"] == sum(degrees[d] for d in ("critical", "success", "barely"))
+    assert exact["p_success"] == sum(degrees[d] for d in ("critical", "success", "basic", "barely"))
 
 
 def test_text_view_has_bars() -> None:

@@ -65,18 +65,23 @@ def test_one_die_by_hand() -> None:
 
 def test_two_dice_by_hand() -> None:
     exact = check_odds(RainwallRequest(dice=2, skill=5, dr=2, bonus=1))
-    # both at or under 5 (1/4), or one under and the other a 6 (2 * 1/2 * 1/10)
-    assert exact.degrees[Degree.SUCCESS] == Fraction(1, 4)
+    # both at or under 5 (1/4, IoS 1: Basic), or one under and the other a 6 (2 * 1/2 * 1/10)
+    assert exact.degrees[Degree.BASIC] == Fraction(1, 4)
     assert exact.degrees[Degree.BARELY] == Fraction(1, 10)
     assert exact.p_success == Fraction(7, 20)
 
 
 def test_disaster_by_hand_in_both_readings() -> None:
-    request = RainwallRequest(dice=1, skill=1, dr=4)
+    request = RainwallRequest(dice=4, skill=1, dr=4)
     # continuous: 0 successes is IoS -3 (disaster), 1 success is IoS -2
-    assert check_odds(request).degrees[Degree.DISASTER] == Fraction(9, 10)
-    skip = RainwallRequest(dice=1, skill=1, dr=4, options=Options(miss_ios=MissIos.SKIP_ZERO))
-    assert check_odds(skip).degrees[Degree.DISASTER] == 1
+    assert check_odds(request).degrees[Degree.DISASTER] == Fraction(9, 10) ** 4
+    skip = RainwallRequest(dice=4, skill=1, dr=4, options=Options(miss_ios=MissIos.SKIP_ZERO))
+    one = 4 * Fraction(1, 10) * Fraction(9, 10) ** 3  # skip-zero: 1 success is IoS -3 too
+    assert check_odds(skip).degrees[Degree.DISASTER] == Fraction(9, 10) ** 4 + one
+    # one die against DR 4 cannot reach it: a miss is measured against 1 (the rulings)
+    lone = RainwallRequest(dice=1, skill=1, dr=4)
+    assert check_odds(lone).degrees[Degree.DISASTER] == 0
+    assert check_odds(lone).degrees[Degree.FAILURE] == 1
 
 
 def test_flub_chance_is_three_or_more_tens_in_ten_dice() -> None:

@@ -24,6 +24,48 @@ U = TypeVar("U", bound=Hashable)
 V = TypeVar("V", bound=Hashable)
 
 
+def _coprime_maker() -> Callable[[int, int], Fraction] | None:
+    """A way to build a ``Fraction`` from a numerator and denominator already in lowest
+    terms, skipping the constructor's type checks (over half its time): the classmethod
+    Python 3.12 added, or, before it, setting the two slots ``Fraction`` has always had.
+    None unless the result is indistinguishable from ``Fraction(3, 4)``."""
+    made: Callable[[int, int], Fraction] | None = getattr(Fraction, "_from_coprime_ints", None)
+    if made is None:
+
+        def made(numerator: int, denominator: int) -> Fraction:
+            fraction = object.__new__(Fraction)
+            fraction._numerator = numerator  # type: ignore[attr-defined]
+            fraction._denominator = denominator  # type: ignore[attr-defined]
+            return fraction
+
+    try:
+        probe = made(3, 4)
+    except (AttributeError, TypeError):
+        return None
+    plain = Fraction(3, 4)
+    same = (probe.numerator, probe.denominator, hash(probe), repr(probe)) == (
+        3,
+        4,
+        hash(plain),
+        repr(plain),
+    )
+    return made if same and probe == plain and type(probe) is Fraction else None
+
+
+_COPRIME = _coprime_maker()
+
+
+def exact(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for plain ints and a positive denominator,
+    about twice as fast: every probability the engines report is built here."""
+    if _COPRIME is None:
+        return Fraction(numerator, denominator)
+    divisor = math.gcd(numerator, denominator)
+    if divisor == 1:
+        return _COPRIME(numerator, denominator)
+    return _COPRIME(numerator // divisor, denominator // divisor)
+
+
 def _sorted_if_possible(keys: Iterable[T]) -> list[T]:
     keys = list(keys)
     try:
@@ -54,7 +96,7 @@ class Distribution(Generic[T]):
         self._settle(cleaned)
 
     def _settle(self, cleaned: dict[T, int]) -> None:
-        divisor = reduce(math.gcd, cleaned.values())
+        divisor = math.gcd(*cleaned.values())
         if divisor == 1:
             self._weights = {k: cleaned[k] for k in _sorted_if_possible(cleaned)}
         else:
@@ -111,14 +153,15 @@ class Distribution(Generic[T]):
         return self._weights.get(outcome, 0)
 
     def probability(self, outcome: T) -> Fraction:
-        return Fraction(self._weights.get(outcome, 0), self._total)
+        return exact(self._weights.get(outcome, 0), self._total)
 
     def probability_where(self, predicate: Callable[[T], bool]) -> Fraction:
         hits = sum(w for k, w in self._weights.items() if predicate(k))
-        return Fraction(hits, self._total)
+        return exact(hits, self._total)
 
     def probabilities(self) -> dict[T, Fraction]:
-        return {k: Fraction(w, self._total) for k, w in self._weights.items()}
+        total = self._total
+        return {k: exact(w, total) for k, w in self._weights.items()}
 
     def mean(self, value: Callable[[T], int | Fraction] | None = None) -> Fraction:
         if value is None:

@@ -14,6 +14,9 @@ from rulebound.core.errors import LimitExceeded
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_dice_per_roll: int = 24
+    max_pool_dice: int = 320
+    """Dice in one exact-odds pool (a homebrew pool): odds count faces, never rolls, so a
+    pool may be far larger than a roll; the engines answer 320 dice in milliseconds."""
     max_sides: int = 1000
     max_pushes: int = 3
     max_modifier: int = 20

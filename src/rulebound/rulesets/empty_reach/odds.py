@@ -10,16 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cache
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from rulebound.core.distribution import Distribution, sum_all
+from rulebound.core.errors import InvalidInput
+from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.rulesets import contract
 from rulebound.rulesets.contract import Chances, Extra
-from rulebound.rulesets.empty_reach.check import PreparedCheck
-from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 from rulebound.rulesets.empty_reach.rules import (
+    BASE_PUSHES,
     GEAR_CHECK_SIDES,
     GEAR_LOSS_FACES,
+    LADDER,
     StepDie,
     bane_counts,
     is_bane,
@@ -27,6 +29,10 @@ from rulebound.rulesets.empty_reach.rules import (
     risks_gear,
     successes_on,
 )
+
+if TYPE_CHECKING:  # the odds read a prepared check; a pool needs neither module
+    from rulebound.rulesets.empty_reach.check import PreparedCheck
+    from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 
 K = TypeVar("K", bound=Hashable)
 
@@ -43,11 +49,15 @@ Verdict = Literal["win", "tie", "loss"]
 """An opposed roll for the active side: more successes win, a tie fails."""
 
 
-def _planned(check: PreparedCheck) -> list[tuple[StepDie, str]]:
-    dice = [(check.pool.attribute, "attribute")]
+PoolDie = tuple[int, str]
+"""One die of a pool: (sides, role), the role being "attribute", "skill" or "gear"."""
+
+
+def _planned(check: PreparedCheck) -> list[PoolDie]:
+    dice = [(check.pool.attribute.value, "attribute")]
     if check.pool.skill is not None:
-        dice.append((check.pool.skill, "skill"))
-    return dice + [(die, "gear") for die in check.gear_dice]
+        dice.append((check.pool.skill.value, "skill"))
+    return dice + [(die.value, "gear") for die in check.gear_dice]
 
 
 def _tally(face: int, role: str, check: PreparedCheck, rerolled: int = 0) -> Tally:
@@ -61,15 +71,8 @@ def _tally_for(face: int, role: str, gear_banes: str, rerolled: int = 0) -> Tall
     return (successes_on(face), bane, 0, rerolled)
 
 
-def _die_after_pushes(
-    die: StepDie, role: str, check: PreparedCheck, pushes: int
-) -> Distribution[Tally]:
-    """One die under "always push": each push rerolls it while it shows neither success nor 1."""
-    return _settled_die(die.value, role, check.request.options.gear_banes, pushes)
-
-
 @cache
-def _settled_die(sides: int, role: str, gear_banes: str, pushes: int) -> Distribution[Tally]:
+def _settled_weights(sides: int, pushes: int) -> dict[tuple[int, int], int]:
     """Weights over (face, rerolled) after up to ``pushes`` default rerolls, on a common total.
 
     Each push keeps a settled face (a success or a 1) at ``sides`` times its weight and
@@ -84,20 +87,43 @@ def _settled_die(sides: int, role: str, gear_banes: str, pushes: int) -> Distrib
         for face in range(1, sides + 1):
             following[(face, 1)] = following.get((face, 1), 0) + moving
         weights = following
+    return weights
+
+
+@cache
+def _settled_die(sides: int, role: str, gear_banes: str, pushes: int) -> Distribution[Tally]:
+    """One die under "always push": each push rerolls it while it shows neither success nor 1."""
     tallies: dict[Tally, int] = {}
-    for (face, rerolled), w in weights.items():
+    for (face, rerolled), w in _settled_weights(sides, pushes).items():
         tally = _tally_for(face, role, gear_banes, rerolled)
         tallies[tally] = tallies.get(tally, 0) + w
     return Distribution(tallies)
+
+
+@cache
+def _settled_outcomes(sides: int, banes: bool, pushes: int) -> dict[Outcome, int]:
+    """One die's (successes, banes) weights after up to ``pushes`` default rerolls (what a
+    pool's outcome adds up), on the common total ``sides ** (pushes + 1)``; ``banes`` says
+    whether a 1 on it counts. As ``_settled_weights``, less the rerolled flag."""
+    moves = [rerolled_by_default(face) for face in range(1, sides + 1)]
+    weights = [1] * sides
+    for _ in range(pushes):
+        moving = sum(w for w, move in zip(weights, moves, strict=True) if move)
+        weights = [
+            moving if move else w * sides + moving for w, move in zip(weights, moves, strict=False)
+        ]
+    outcomes: dict[Outcome, int] = {}
+    for face, w in enumerate(weights, start=1):
+        key = (successes_on(face), 1 if banes and is_bane(face) else 0)
+        outcomes[key] = outcomes.get(key, 0) + w
+    return outcomes
 
 
 State = tuple[int, int]
 """One die as it stands: (face, 1 if a push has rerolled it)."""
 
 
-def _if_failed(
-    dice: Sequence[tuple[StepDie, str]], check: PreparedCheck, pushes: int
-) -> Distribution[Tally]:
+def _if_failed(dice: Sequence[PoolDie], gear_banes: str, pushes: int) -> Distribution[Tally]:
     """Push with the default choice while the whole roll has no success, up to ``pushes`` times.
 
     A failure is a per-die event (every die shows no success), so given a failure the
@@ -106,7 +132,7 @@ def _if_failed(
     """
 
     def tallied(state: Distribution[State], role: str) -> Distribution[Tally]:
-        return state.map(lambda s: _tally(s[0], role, check, s[1]))
+        return state.map(lambda s: _tally_for(s[0], role, gear_banes, s[1]))
 
     def pushed(state: Distribution[State], sides: int) -> Distribution[State]:
         def reroll(s: State) -> Distribution[State]:
@@ -123,22 +149,96 @@ def _if_failed(
             failed *= state.probability_where(lambda s: not successes_on(s[0]))
         if left == 0 or failed == 0:
             return whole
-        after = [pushed(state, die.value) for state, (die, _) in zip(states, dice, strict=True)]
+        after = [pushed(state, sides) for state, (sides, _) in zip(states, dice, strict=True)]
         parts = [(failed, settle(after, left - 1))]
         if failed < 1:
             parts.insert(0, (1 - failed, _given(whole, lambda t: t[0] > 0)))
         return _mix(parts)
 
-    return settle([Distribution.die(die.value).map(lambda f: (f, 0)) for die, _ in dice], pushes)
+    return settle([Distribution.die(sides).map(lambda f: (f, 0)) for sides, _ in dice], pushes)
+
+
+def pool_tallies(
+    dice: Sequence[PoolDie], policy: PushPolicy, pushes: int, gear_banes: str
+) -> Distribution[Tally]:
+    """The joint tally of a pool under a push policy with ``pushes`` pushes allowed."""
+    if policy == "never" or not pushes:
+        return sum_all(_settled_die(sides, role, gear_banes, 0) for sides, role in dice)
+    if policy == "if-failed":
+        return _if_failed(dice, gear_banes, pushes)
+    return sum_all(_settled_die(sides, role, gear_banes, pushes) for sides, role in dice)
 
 
 def tally_distribution(check: PreparedCheck, policy: PushPolicy = "never") -> Distribution[Tally]:
     """Joint distribution of the final tally under a push policy (pushes up to the roll's limit)."""
-    dice = _planned(check)
-    pushes = check.max_pushes if policy != "never" else 0
-    if policy == "if-failed":
-        return _if_failed(dice, check, pushes)
-    return sum_all(_die_after_pushes(d, r, check, pushes) for d, r in dice)
+    return pool_tallies(_planned(check), policy, check.max_pushes, check.request.options.gear_banes)
+
+
+GEAR_BANES = ("base-dice", "gear-dice")
+MAX_GEAR_DICE = 6
+"""An item grants at most six extra dice (``GearInUse.dice``)."""
+
+
+def _step_sides(field: str, die: object) -> int:
+    if isinstance(die, StepDie):
+        return die.value
+    if type(die) is int and die in _STEP_SIDES:
+        return die
+    return StepDie.parse(field, die).value
+
+
+_STEP_SIDES = frozenset(die.value for die in LADDER)
+
+
+def pool_outcomes(
+    attribute: int | str | StepDie,
+    skill: int | str | StepDie | None = None,
+    gear: Sequence[int | str | StepDie] = (),
+    policy: PushPolicy = "never",
+    pushes: int = BASE_PUSHES,
+    gear_banes: str = "base-dice",
+    limits: Limits = DEFAULT_LIMITS,
+) -> Distribution[Outcome]:
+    """(successes, banes) of a pool of dice as they are rolled, after a push policy.
+
+    The pool-level entry point: no request, no content, no modifiers to step the dice;
+    each die is its number of sides (6, 8, 10, 12) or its label ("D8"). Equal to
+    ``outcome_distribution(prepare(request), policy)`` for the pool a request prepares.
+    """
+    dice = [(_step_sides("attribute", attribute), "attribute")]
+    if skill is not None:
+        dice.append((_step_sides("skill", skill), "skill"))
+    dice += [(_step_sides(f"gear[{i}]", die), "gear") for i, die in enumerate(gear)]
+    if len(gear) > MAX_GEAR_DICE:
+        raise InvalidInput("gear", len(gear), f"at most {MAX_GEAR_DICE} extra dice")
+    if policy not in PUSH_POLICIES:
+        raise InvalidInput("policy", policy, "one of " + ", ".join(PUSH_POLICIES))
+    if type(pushes) is not int or not 0 <= pushes <= limits.max_pushes:
+        raise InvalidInput("pushes", pushes, f"0 to {limits.max_pushes} pushes")
+    if gear_banes not in GEAR_BANES:
+        raise InvalidInput("gear_banes", gear_banes, "one of " + ", ".join(GEAR_BANES))
+    if policy == "if-failed" and pushes:
+        tallies = _if_failed(dice, gear_banes, pushes)
+        return tallies.map(lambda t: (t[0], t[1] + t[2]))
+    allowed = pushes if policy == "always" else 0
+    parts = [
+        _settled_outcomes(sides, bane_counts(role, gear_banes), allowed) for sides, role in dice
+    ]
+    weights = parts[0]
+    for part in parts[1:]:
+        weights = _add_outcomes(weights, part)
+    return Distribution._trusted(dict(weights))
+
+
+def _add_outcomes(a: dict[Outcome, int], b: dict[Outcome, int]) -> dict[Outcome, int]:
+    """The outcome weights of two independent parts of a pool, added up."""
+    out: dict[Outcome, int] = {}
+    get = out.get
+    for (s1, b1), w1 in a.items():
+        for (s2, b2), w2 in b.items():
+            key = (s1 + s2, b1 + b2)
+            out[key] = get(key, 0) + w1 * w2
+    return out
 
 
 def _given(dist: Distribution[K], keep: Callable[[K], bool]) -> Distribution[K]:

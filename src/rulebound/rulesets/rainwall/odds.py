@@ -1,15 +1,27 @@
 """Exact odds of a check, without enumerating the 10^n rolls.
 
-The greedy spend only cares how many dice show each face, so the engine walks
-the faces in ascending order (which is also cheapest-failure-first order),
-choosing how many of the remaining dice show each face (a binomial weight)
-and spending points on them as the greedy would. Faces the spend treats alike
-are walked as one class of ``w`` faces (weight ``comb(left, k) * w**k``): every
-success face below 10, and every failure below 10 that the bonus can never
-fix. Face 10 is its own class wherever the flub rule can count it. Once the
-points left cannot buy the next class (prices only rise), the remaining dice
-are placed in one step. The state is small (dice left, raw successes, points
-left, dice fixed, tens), so n = 10 is instant.
+The greedy spend only cares how many dice show each face, and it buys the
+cheapest failures first, so what a roll scores depends on three counts: the
+dice showing a success face (``raw``), the dice it fixes with the bonus
+(``fixed``, never more than the bonus), and, for the flub rule only, the tens.
+
+**Pools** (``pool_weights``, any number of dice). The ``r`` dice on success
+faces weigh ``comb(n, r) * free**r``; the other ``m = n - r`` dice fall on the
+failure faces, and how many of those the greedy fixes is counted once for
+every ``m`` at the same time (``_fixed_counts``): walk the fixable faces in
+price order with ``L`` dice left and ``P`` points left, putting ``x`` of the
+``L`` dice on the face; once a face holds more dice than ``P`` buys, or ``P``
+buys nothing more, the dice left fall anywhere in one step. The tables are
+indexed by ``(face, P)`` and hold every ``L``, so the whole pool costs about
+``n * bonus**2`` big-integer steps plus ``n * bonus`` to combine: 320 dice in
+milliseconds, where enumerating counts per face grows like ``n**3``.
+
+**Tens** (``outcome_weights``, a request's ten dice at most). Where the flub
+rule can count tens, the engine walks classes of faces in ascending order
+with the tens kept apart: every success face below 10 is one class of ``w``
+faces (weight ``comb(left, k) * w**k``), every failure the bonus can never fix
+another, and face 10 its own; once the points left cannot buy the next class,
+the remaining dice are placed in one step.
 """
 
 from __future__ import annotations
@@ -22,6 +34,8 @@ from math import comb
 from types import MappingProxyType
 
 from rulebound.core.distribution import Distribution
+from rulebound.core.errors import InvalidInput, LimitExceeded
+from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Degree, Options
@@ -122,6 +136,148 @@ def outcome_distribution(
     return Distribution(outcome_weights(dice, skill, bonus, options))
 
 
+# pools ---------------------------------------------------------------------------------
+
+Pair = tuple[int, int]
+"""(successes as rolled, successes after the optimal spend)."""
+
+
+@cache
+def pool_faces(skill: int, bonus: int, options: Options) -> tuple[int, tuple[int, ...], int]:
+    """(success faces, the prices of the faces the bonus can fix in ascending order, the
+    failure faces it never can), read from ``rules.cost`` face by face."""
+    free = unfixable = 0
+    prices: list[int] = []
+    for face in range(1, rules.DIE_SIDES + 1):
+        price = rules.cost(face, skill, options)
+        if price == 0:
+            free += 1
+        elif price is None or price > bonus:
+            unfixable += 1
+        else:
+            prices.append(price)
+    return free, tuple(prices), unfixable
+
+
+def _fixed_counts(
+    prices: tuple[int, ...], unfixable: int, bonus: int, most: int
+) -> list[list[int]]:
+    """``counts[m][f]``: how many ways ``m`` dice on failure faces leave the greedy spend
+    ``f`` of them fixed, for every ``m`` up to ``most`` at once.
+
+    ``table(c, points)[L]`` counts the ways ``L`` dice fall on the failure faces from the
+    ``c``-th fixable one on, by the dice fixed among them. A face holding more dice than
+    the points buy ends the buying (what is left cannot buy a dearer face), as does a
+    face the points cannot buy at all: the rest of the dice then fall anywhere at once.
+    """
+    memo: dict[tuple[int, int], list[list[int]]] = {}
+    classes = len(prices)
+    binomials = [[1]]  # binomials[left][x] for x up to the bonus: no face takes more fixes
+    for left in range(1, most + 1):
+        above = binomials[-1]
+        row = [1] + [above[x - 1] + above[x] for x in range(1, min(left, bonus + 1))]
+        binomials.append([*row, 1] if left <= bonus else row)
+
+    def table(c: int, points: int) -> list[list[int]]:
+        found = memo.get((c, points))
+        if found is not None:
+            return found
+        rows: list[list[int]]
+        if c == classes or points < prices[c]:
+            faces = classes - c + unfixable
+            rows = [[faces**left] for left in range(most + 1)]
+        else:
+            price = prices[c]
+            affordable = points // price
+            later = classes - c - 1 + unfixable
+            below = [table(c + 1, points - x * price) for x in range(affordable + 1)]
+            spread = [later**e for e in range(most + 1)]
+            rows = []
+            for left in range(most + 1):
+                vector = [0] * (affordable + 1 + len(below[0][0]))
+                placed = 0
+                choose = binomials[left]
+                for x in range(min(left, affordable) + 1):
+                    ways = choose[x]
+                    placed += ways * spread[left - x]
+                    for f, count in enumerate(below[x][left - x], start=x):
+                        vector[f] += ways * count
+                if left > affordable:  # more dice here than the points buy
+                    vector[affordable] += (later + 1) ** left - placed
+                while len(vector) > 1 and not vector[-1]:
+                    vector.pop()
+                rows.append(vector)
+        memo[(c, points)] = rows
+        return rows
+
+    return table(0, bonus)
+
+
+@cache
+def _pool_counts(skill: int, bonus: int, options: Options, most: int) -> list[list[int]]:
+    _, prices, unfixable = pool_faces(skill, bonus, options)
+    return _fixed_counts(prices, unfixable, bonus, most)
+
+
+def fixed_table(skill: int, bonus: int, options: Options, dice: int) -> list[list[int]]:
+    """The fixed-dice counts for ``dice`` dice or fewer (cached per 10-dice band)."""
+    most = max(rules.MAX_SCORE, -(-dice // rules.MAX_SCORE) * rules.MAX_SCORE)
+    return _pool_counts(skill, bonus, options, most)
+
+
+def pool_weights(
+    dice: int, skill: int, bonus: int, options: Options, split_raw: bool = True
+) -> dict[Pair, int]:
+    """How many of the 10^dice rolls give each (raw, after) pair, for any number of dice.
+
+    Without ``split_raw`` the rolled successes are not told apart from the bought ones
+    (raw is reported as 0), which is all P(success) needs.
+    """
+    free, _, _ = pool_faces(skill, bonus, options)
+    fixed = fixed_table(skill, bonus, options, dice)
+    weights: dict[Pair, int] = {}
+    for raw in range(dice + 1) if free else (0,):
+        ways = comb(dice, raw) * free**raw
+        shown = raw if split_raw else 0
+        for f, count in enumerate(fixed[dice - raw]):
+            if count:
+                key = (shown, raw + f)
+                weights[key] = weights.get(key, 0) + ways * count
+    return weights
+
+
+@cache
+def first_success(dr: int, dice: int, options: Options) -> int:
+    """The fewest successes that succeed against ``dr`` with ``dice`` dice (no flub), as
+    ``rules.degree`` judges them; more successes succeed too (tests check it for every
+    pool). One more than any count a pool can make when none succeeds."""
+    most = dice + DEFAULT_LIMITS.max_modifier
+
+    def wins(count: int) -> bool:
+        return rules.degree(count, count, dr, False, options, dice=dice).succeeded
+
+    count = min(dr, most + 1)  # the DR itself first: usually the answer
+    if count <= most and wins(count):
+        while count > 0 and wins(count - 1):
+            count -= 1
+        return count
+    while count <= most and not wins(count):
+        count += 1
+    return count
+
+
+def _flub_possible(dice: int, skill: int) -> bool:
+    return dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL
+
+
+def _check_outcomes(dice: int, skill: int, bonus: int, options: Options) -> Distribution[Outcome]:
+    """(raw, after, tens) of a pool; tens are counted only where the flub rule reads them."""
+    if _flub_possible(dice, skill):
+        return outcome_distribution(dice, skill, bonus, options)
+    pairs = pool_weights(dice, skill, bonus, options)
+    return Distribution._trusted({(raw, after, 0): w for (raw, after), w in pairs.items()})
+
+
 @dataclass(frozen=True, slots=True)
 class RainwallOdds:
     """Exact odds of one request: counts before and after the spend, IoS and degrees."""
@@ -134,39 +290,155 @@ class RainwallOdds:
     p_success: Fraction
 
 
+@dataclass(frozen=True, slots=True)
+class PoolOdds:
+    """Exact odds of a pool of any size (a homebrew pool): the same figures as a check's."""
+
+    dice: int
+    skill: int
+    dr: int
+    bonus: int
+    options: Options
+    raw_successes: dict[int, Fraction]
+    successes: dict[int, Fraction]
+    ios: dict[int, Fraction]
+    degrees: dict[Degree, Fraction]
+    p_success: Fraction
+
+
+Figures = tuple[
+    dict[int, Fraction], dict[int, Fraction], dict[int, Fraction], dict[Degree, Fraction], Fraction
+]
+
+
+def _figures(
+    outcomes: Distribution[Outcome], dice: int, skill: int, dr: int, opts: Options
+) -> Figures:
+    def degree_of_outcome(o: Outcome) -> Degree:
+        flubbed = rules.is_flub(dice, skill, o[2])
+        return rules.degree(o[0], o[1], dr, flubbed, opts, dice=dice)
+
+    degrees = outcomes.map(degree_of_outcome).probabilities()
+    every_degree = {d: degrees.get(d, Fraction(0)) for d in Degree}
+    return (
+        outcomes.map(lambda o: o[0]).probabilities(),
+        outcomes.map(lambda o: o[1]).probabilities(),
+        outcomes.map(lambda o: rules.ios(o[1], dr, opts)).probabilities(),
+        every_degree,
+        sum((p for d, p in every_degree.items() if d.succeeded), Fraction(0)),
+    )
+
+
 def degree_of(request: RainwallRequest, outcome: Outcome) -> Degree:
     raw, after, ten_count = outcome
     flubbed = rules.is_flub(request.dice, request.skill, ten_count)
-    return rules.degree(raw, after, request.dr, flubbed, request.options)
+    return rules.degree(raw, after, request.dr, flubbed, request.options, dice=request.dice)
 
 
 def check_odds(request: RainwallRequest) -> RainwallOdds:
-    outcomes = outcome_distribution(request.dice, request.skill, request.bonus, request.options)
-    opts, dr = request.options, request.dr
-    degrees = outcomes.map(lambda o: degree_of(request, o)).probabilities()
-    every_degree = {d: degrees.get(d, Fraction(0)) for d in Degree}
-    return RainwallOdds(
-        request=request,
-        raw_successes=outcomes.map(lambda o: o[0]).probabilities(),
-        successes=outcomes.map(lambda o: o[1]).probabilities(),
-        ios=outcomes.map(lambda o: rules.ios(o[1], dr, opts)).probabilities(),
-        degrees=every_degree,
-        p_success=sum((p for d, p in every_degree.items() if d.succeeded), Fraction(0)),
+    dice, skill = request.dice, request.skill
+    outcomes = _check_outcomes(dice, skill, request.bonus, request.options)
+    return RainwallOdds(request, *_figures(outcomes, dice, skill, request.dr, request.options))
+
+
+def check_pool(dice: int, skill: int, dr: int, bonus: int, limits: Limits = DEFAULT_LIMITS) -> None:
+    """The caps on a pool: up to ``limits.max_pool_dice`` dice, skill 1-10, a DR the pool
+    (or the trait scale) could reach, a bonus within ``limits.max_modifier``."""
+    for name, value in (("dice", dice), ("skill", skill), ("dr", dr), ("bonus", bonus)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidInput(name, value, "an integer")
+    if dice < 1:
+        raise InvalidInput("dice", dice, f"1 to {limits.max_pool_dice} dice")
+    if dice > limits.max_pool_dice:
+        raise LimitExceeded("dice", dice, limits.max_pool_dice)
+    if not rules.MIN_SCORE <= skill <= rules.MAX_SCORE:
+        expected = f"an integer from {rules.MIN_SCORE} to {rules.MAX_SCORE} (the skill score)"
+        raise InvalidInput("skill", skill, expected)
+    top_dr = max(rules.MAX_DR, dice)
+    if not rules.MIN_DR <= dr <= top_dr:
+        raise InvalidInput("dr", dr, f"an integer from {rules.MIN_DR} to {top_dr}")
+    if bonus < 0:
+        raise InvalidInput("bonus", bonus, "0 or more bonus points")
+    limits.check_modifier("bonus", bonus)
+
+
+def pool_odds(
+    dice: int,
+    skill: int,
+    dr: int,
+    bonus: int = 0,
+    options: Options | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> PoolOdds:
+    """The odds of a pool of any size up to ``limits.max_pool_dice`` dice, without a request.
+
+    A homebrew rule may roll far more dice than a trait score gives; the figures are the
+    same as ``check_odds`` gives a request (equal for every pool a request can hold).
+    """
+    chosen = options or Options()
+    check_pool(dice, skill, dr, bonus, limits)
+    outcomes = _check_outcomes(dice, skill, bonus, chosen)
+    return PoolOdds(dice, skill, dr, bonus, chosen, *_figures(outcomes, dice, skill, dr, chosen))
+
+
+SLOT = 64
+"""Bits per count when counts are packed into one integer: 10^dice must fit."""
+MAX_PACKED_DICE = 19
+"""10^19 < 2^64: up to 19 dice, a count of rolls fits a slot (and so does any sum of them)."""
+
+
+def _unbought_weights(dice: int, skill: int, options: Options, dr: int) -> int:
+    """``success_weights`` without bonus points: no failure is fixed, so the count is a
+    binomial tail, read off one power of ``free * X + failing`` with ``X = 2**SLOT``
+    (the ways to roll ``r`` successes sit in slot ``r``, and slots add up modulo
+    ``X - 1``). Where the flub rule can count tens, they are summed over one by one."""
+    free, _, _ = pool_faces(skill, 0, options)
+    need = first_success(dr, dice, options)
+    if not _flub_possible(dice, skill):
+        if need > dice:
+            return 0
+        packed = ((free << SLOT) + rules.DIE_SIDES - free) ** dice
+        ways: int = (packed >> (SLOT * need)) % ((1 << SLOT) - 1)
+        return ways
+    ten_free = rules.cost(rules.FLUB_FACE, skill, options) == 0
+    others = free - ten_free  # success faces below 10
+    hits = 0
+    for tens in range(dice + 1):
+        if rules.is_flub(dice, skill, tens):
+            continue
+        short = max(need - (tens if ten_free else 0), 0)
+        if short <= dice - tens:
+            rest = ((others << SLOT) + rules.DIE_SIDES - 1 - others) ** (dice - tens)
+            hits += comb(dice, tens) * ((rest >> (SLOT * short)) % ((1 << SLOT) - 1))
+    return hits
+
+
+def success_weights(dice: int, skill: int, bonus: int, options: Options, dr: int) -> int:
+    """How many of the 10^dice rolls succeed against ``dr`` (flub included)."""
+    if not bonus and dice <= MAX_PACKED_DICE:
+        return _unbought_weights(dice, skill, options, dr)
+    if _flub_possible(dice, skill):
+        weights = outcome_weights(dice, skill, bonus, options, True, split_raw=False)
+        return sum(
+            w
+            for (_, after, tens), w in weights.items()
+            if rules.degree(
+                after, after, dr, rules.is_flub(dice, skill, tens), options, dice=dice
+            ).succeeded
+        )
+    return sum(
+        w
+        for (_, after), w in pool_weights(dice, skill, bonus, options, split_raw=False).items()
+        if rules.degree(after, after, dr, False, options, dice=dice).succeeded
     )
 
 
 def success_chance(request: RainwallRequest) -> Fraction:
-    """P(success) alone, in one pass (what a designer table needs).
+    """P(success) alone (what a designer table needs).
 
     Only the final count and, where the flub rule can read them, the tens matter:
     any count that reaches the DR succeeds, bought or rolled.
     """
-    dice, skill, dr, opts = request.dice, request.skill, request.dr, request.options
-    flub_possible = dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL
-    weights = outcome_weights(dice, skill, request.bonus, opts, flub_possible, split_raw=False)
-    hits = 0
-    for (_, after, tens), weight in weights.items():
-        flubbed = rules.is_flub(dice, skill, tens)
-        if rules.degree(after, after, dr, flubbed, opts).succeeded:
-            hits += weight
+    dice = request.dice
+    hits = success_weights(dice, request.skill, request.bonus, request.options, request.dr)
     return Fraction(hits, rules.DIE_SIDES**dice)

@@ -100,7 +100,7 @@ def evaluate(
         successes=successes,
         unspent=request.bonus - sum(allocation),
         ios=rules.ios(successes, request.dr, options),
-        degree=rules.degree(raw, successes, request.dr, flubbed, options),
+        degree=rules.degree(raw, successes, request.dr, flubbed, options, dice=request.dice),
         provenance=provenance,
         parent=parent,
     )
