@@ -47,8 +47,11 @@ PUBLIC_FIELDS = frozenset(
     }
 )
 """A new field of the entry view must be classified here: public, or content to withhold."""
-WITHHELD_FIELDS = frozenset({"withheld", "prev_hash", "hash"})
-"""All that the JSON export says of an entry the viewer may not know of."""
+WITHHELD_FIELDS = frozenset(
+    {"withheld", "seq", "privacy", "dice", "body_hash", "prev_hash", "hash"}
+)
+"""All that the JSON export says of an entry the viewer may not know of: what recomputes
+its link in the chain (issue 14 item 3), no salt, body or card."""
 EMPTY: tuple[Any, ...] = (None, False, "", [], {})
 
 

@@ -72,8 +72,6 @@ ANY_PLAYER = {
     "/t/{table_id}/characters",
     "/t/{table_id}/characters/import",
     "/t/{table_id}/create",
-    "/api/tables/{table_id}/dice/client-seed",
-    "/t/{table_id}/dice/client-seed",
 }
 """Writes any player may make (new characters of their own); observers may not."""
 
@@ -99,7 +97,6 @@ API_BODIES: dict[str, dict[str, Any]] = {
     "/api/tables/{table_id}/entries/{entry_id}/actions/{action}": {},
     "/api/tables/{table_id}/actions/{action}": {},
     "/api/tables/{table_id}/creation": {},
-    "/api/tables/{table_id}/dice/client-seed": {"client_seed": "lucky"},
     "/api/tables/{table_id}/dice/reveal": {},
 }
 """A well-formed body for each API route, so a refusal is not a 422 for its shape."""
@@ -119,7 +116,6 @@ PAGE_FORMS: dict[str, dict[str, str]] = {
     "/t/{table_id}/c/{character_id}/roll": {"skill": "Force"},
     "/t/{table_id}/c/{character_id}/act/{action}": {},
     "/t/{table_id}/create": {},
-    "/t/{table_id}/dice/client-seed": {"client_seed": "lucky"},
     "/t/{table_id}/dice/reveal": {},
 }
 """Form fields for each page route (the CSRF token is added per session)."""

@@ -3,6 +3,8 @@ under a CSP of ``script-src 'self'``; the front end never parses HTML into live 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -134,3 +136,29 @@ def test_the_front_end_builds_no_html_from_strings() -> None:
         assert sink not in code, sink
     assert "new DOMParser()" in code  # fragments are parsed inert, then cleaned
     assert "textContent" in code
+
+
+FORMULAS = ['=HYPERLINK("http://evil/","x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)"]
+
+
+def test_the_csv_export_never_starts_a_cell_with_a_formula(client: TestClient) -> None:
+    """Issue 14, item 11: a name a spreadsheet would run is written as text."""
+    made = client.post(
+        "/api/tables", json={"name": "T", "ruleset": "empty-reach", "gm_name": FORMULAS[0]}
+    )
+    assert made.status_code == 201, made.text
+    table_id = made.json()["table"]["id"]
+    gm = {"Authorization": "Bearer " + made.json()["session_token"]}
+    for name in FORMULAS[1:]:
+        assert (
+            client.post(
+                f"/api/tables/{table_id}/characters", json={"name": name}, headers=gm
+            ).status_code
+            == 201
+        )
+    text = client.get(f"/api/tables/{table_id}/log/export?format=csv", headers=gm).text
+    rows = list(csv.reader(io.StringIO(text)))
+    cells = [cell for row in rows[1:] for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+    assert "'" + FORMULAS[0] in cells
+    assert any(cell.startswith("'" + FORMULAS[0]) for cell in cells)

@@ -151,3 +151,20 @@ def test_rates_come_from_settings_text() -> None:
     assert settings.table_rate is None
     assert settings.anonymous_rate == Settings().anonymous_rate
     assert settings.max_body_bytes == 2048
+
+
+def test_observers_asking_for_chances_do_not_use_up_the_players_budget(
+    party: Party, clock: Clock
+) -> None:
+    """Issue 14, item 12: the observers of a table share a budget of their own."""
+    cid = party.character(party.player, "Ana")
+    clock.now += 10.0  # the table's budget is full again
+    chances = party.url(f"/characters/{cid}/chances")
+    force = {"form": {"skill": "Force"}}
+    asked = [
+        party.client.post(chances, json=force, headers=party.observer).status_code for _ in range(8)
+    ]
+    assert asked[:3] == [200, 200, 200]
+    assert asked[-1] == 429
+    rolled = [_make(party, who).status_code for who in (party.player, party.other, party.gm)]
+    assert rolled == [201, 201, 201]

@@ -91,14 +91,14 @@ def test_names_are_capped(party: Party) -> None:
     assert f"a name of 1 to {MAX_NAME} characters" in page.text
     sheet = {"name": long, "attributes": {"Strength": "D6"}}
     made = client.post(party.url("/characters"), json={"sheet": sheet}, headers=party.gm)
-    _field_error(made, "name", "at most")  # the ruleset's own cap (80) or ours (100)
+    _field_error(made, "name", "characters")  # the ruleset's own cap (80) or ours (100)
     cid = party.character(party.gm)
     edit = {"form": {"name": long}}
     edited = client.patch(party.url(f"/characters/{cid}"), json=edit, headers=party.gm)
-    _field_error(edited, "name", "at most")
+    _field_error(edited, "name", "characters")
     guided = seat_party(party.client, "guided-test")  # an adapter with no cap of its own
     made = client.post(guided.url("/characters"), json={"sheet": {"name": long}}, headers=guided.gm)
-    _field_error(made, "name", f"at most {MAX_NAME}")
+    _field_error(made, "name", f"1 to {MAX_NAME} characters")
 
 
 def test_notes_and_other_text_are_capped(party: Party) -> None:

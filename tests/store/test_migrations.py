@@ -12,6 +12,8 @@ from rulebound.store.migrate import alembic_config
 from rulebound.store.schema import metadata
 from rulebound.store.testing import sqlite_url
 
+from .conftest import new_table
+
 
 def test_the_migrations_build_exactly_the_schema(store: SqlStore) -> None:
     with store.engine.connect() as conn:
@@ -23,7 +25,7 @@ def test_the_migrations_build_exactly_the_schema(store: SqlStore) -> None:
 
 def test_opening_again_is_a_no_op_and_keeps_data(db_url: str) -> None:
     first = SqlStore(db_url)
-    table = first.create_table("Kept", "empty-reach", {}, observers=False)
+    table = new_table(first, "Kept")[0]
     first.close()
     again = SqlStore(db_url)
     assert again.table(table.id).name == "Kept"

@@ -3,14 +3,14 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from rulebound.store import Conflict, NotFound, SqlStore
+from rulebound.store import Conflict, NewEntry, NotFound, SqlStore
 from rulebound.store.schema import members
+
+from .conftest import character, new_table, seat
 
 
 def test_a_table_gets_three_distinct_unguessable_invite_tokens(store: SqlStore) -> None:
-    table = store.create_table(
-        "Night run", "empty-reach", {"gear_banes": "base-dice"}, observers=True
-    )
+    table = new_table(store, "Night run", {"gear_banes": "base-dice"}, observers=True)[0]
     tokens = {table.gm_token, table.player_token, table.observer_token}
     assert len(tokens) == 3
     assert all(t is not None and len(t) >= 32 for t in tokens)
@@ -18,14 +18,14 @@ def test_a_table_gets_three_distinct_unguessable_invite_tokens(store: SqlStore) 
 
 
 def test_without_observers_there_is_no_observer_link(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
+    table = new_table(store, "T", {}, observers=False)[0]
     assert table.observer_token is None
     with pytest.raises(NotFound):
         store.table_by_token("")
 
 
 def test_each_token_opens_its_own_role(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=True)
+    table = new_table(store, "T", {}, observers=True)[0]
     assert store.table_by_token(table.gm_token) == (table, "gm")
     assert store.table_by_token(table.player_token) == (table, "player")
     assert table.observer_token is not None
@@ -35,7 +35,7 @@ def test_each_token_opens_its_own_role(store: SqlStore) -> None:
 
 
 def test_rotating_a_token_kills_the_old_link(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=True)
+    table = new_table(store, "T", {}, observers=True)[0]
     rotated = store.rotate_token(table.id, "player")
     assert rotated.player_token != table.player_token
     with pytest.raises(NotFound):
@@ -48,39 +48,55 @@ def test_rotating_a_token_kills_the_old_link(store: SqlStore) -> None:
 
 
 def test_sessions_are_stored_only_as_hashes(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
-    member, token = store.add_member(table.id, "player", "Pia")
+    table = new_table(store, "T", {}, observers=False)[0]
+    member, token = seat(store, table.id, "player", "Pia")
     assert store.member_by_session(table.id, token) == member
     with store.engine.connect() as conn:
         stored = conn.execute(select(members.c.session_hash)).scalars().all()
     assert token not in stored
-    other = store.create_table("Other", "empty-reach", {}, observers=False)
+    other = new_table(store, "Other", {}, observers=False)[0]
     assert store.member_by_session(other.id, token) is None
     assert store.member_by_session(table.id, token + "x") is None
 
 
 def test_the_gm_can_revoke_and_grant(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
-    member, _ = store.add_member(table.id, "player", "Pia")
+    table = new_table(store, "T", {}, observers=False)[0]
+    member, _ = seat(store, table.id, "player", "Pia")
     granted = store.update_member(table.id, member.id, revoked=None, grant_all=True)
     assert granted.grant_all
     assert not granted.revoked
     revoked = store.update_member(table.id, member.id, revoked=True, grant_all=None)
     assert revoked.revoked
     assert revoked.grant_all
-    assert [m.id for m in store.members(table.id)] == [member.id]
+    assert [m.id for m in store.members(table.id)][1:] == [member.id]
     with pytest.raises(NotFound):
         store.update_member(table.id, member.id + 99, revoked=True, grant_all=None)
 
 
+def test_revoking_a_seat_replaces_its_invite_link_with_the_entry(store: SqlStore) -> None:
+    table, gm = new_table(store, observers=True)
+    player, _ = seat(store, table.id, "player", "Pia")
+    entry = NewEntry(table.id, "member", "public", gm.id, "Gina: Pia revoked")
+    store.update_member(table.id, player.id, revoked=True, grant_all=None, entry=entry)
+    after = store.table(table.id)
+    assert after.player_token != table.player_token
+    assert (after.gm_token, after.observer_token) == (table.gm_token, table.observer_token)
+    assert store.log(table.id)[-1].summary == "Gina: Pia revoked"
+    with pytest.raises(NotFound):
+        store.table_by_token(table.player_token)
+    store.update_member(table.id, player.id, revoked=False, grant_all=None)
+    assert store.table(table.id).player_token == after.player_token
+
+
 def test_characters_belong_to_their_table(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
-    other = store.create_table("U", "empty-reach", {}, observers=False)
-    member, _ = store.add_member(table.id, "player", "Pia")
-    made = store.create_character(table.id, member.id, {"name": "Ana"})
+    table = new_table(store, "T", {}, observers=False)[0]
+    other = new_table(store, "U", {}, observers=False)[0]
+    member, _ = seat(store, table.id, "player", "Pia")
+    made = character(store, table.id, member.id, {"name": "Ana"})
     assert (made.name, made.version, made.owner_id) == ("Ana", 1, member.id)
     assert store.characters(table.id) == [made]
     assert store.characters(other.id) == []
+    assert store.log(table.id)[-1].character_id == made.id
     with pytest.raises(NotFound):
         store.character(other.id, made.id)
     assert store.set_owner(table.id, made.id, None).owner_id is None

@@ -4,6 +4,7 @@ with RULEBOUND_TEST_PG_URL, PostgreSQL; a seated party; the export and ``rulebou
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,8 +65,17 @@ class Table:
         assert patched.status_code == 200, patched.text
         return int(made["id"])
 
-    def roll(self, who: str, cid: int, privacy: str = "public") -> Any:
-        body = {"form": {"skill": "Force"}, "privacy": privacy}
+    def contribution(self, value: str | None = None) -> dict[str, str]:
+        """What a roller sends with a roll: a fresh random value and the commitment it saw."""
+        return {"contribution": value or secrets.token_hex(16), "commitment": self.commitment()}
+
+    def commitment(self) -> str:
+        return str(self.dice()["commitment"])
+
+    def roll(
+        self, who: str, cid: int, privacy: str = "public", dice: dict[str, str] | None = None
+    ) -> Any:
+        body = {"form": {"skill": "Force"}, "privacy": privacy, "dice": dice or self.contribution()}
         return self.post(who, f"/characters/{cid}/roll", body)
 
     def push(self, who: str, rolled: Any) -> Any:
@@ -74,7 +84,7 @@ class Table:
         dice = [n for n, die in enumerate(card.get("dice", ())) if die["selectable"]]
         if not dice or not any(a["key"] == "push" for a in card.get("actions", ())):
             return None
-        body = {"params": {"reroll": dice[:1]}}
+        body = {"params": {"reroll": dice[:1]}, "dice": self.contribution()}
         return self.post(who, f"/entries/{rolled['id']}/actions/push", body)
 
     def dice(self, who: str = "gm") -> Any:
@@ -82,13 +92,6 @@ class Table:
 
     def reveal(self) -> Any:
         return self.post("gm", "/dice/reveal", code=200)
-
-    def client_seed(self, who: str, seed: str) -> Any:
-        answer = self.client.put(
-            self.url("/dice/client-seed"), json={"client_seed": seed}, headers=self.seats[who]
-        )
-        assert answer.status_code == 200, answer.text
-        return answer.json()
 
     def export(self, who: str = "gm") -> dict[str, Any]:
         answer = self.client.get(self.url("/log/export?format=json"), headers=self.seats[who])

@@ -1,14 +1,17 @@
-"""The store seals every entry into its table's chain, and hands each play a nonce of its own.
+"""The store seals every entry into its table's chain, with each play's own dice.
 
 Pass criteria: each entry's ``prev_hash`` is the hash before it and its hash is
-SHA-256(prev_hash + canonical content), per table, on SQLite and PostgreSQL;
-concurrent writers (threads of one process) neither fork the chain nor reuse a
-nonce; a failed play consumes no nonce.
+SHA-256(prev_hash + canonical content), per table, on SQLite and PostgreSQL; a play's
+dice come from the committed seed and its roller's contribution (refused when made
+under another commitment, or used before; chosen by the server, and marked so, when
+none is given); concurrent writers (threads of one process) never fork the chain; a
+failed play writes nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -18,7 +21,17 @@ from rulebound.core.canonical import canonical_json
 from rulebound.core.errors import RuleViolation
 from rulebound.core.random_source import Draw
 from rulebound.core.verifiable import commitment_for, verify_draws
-from rulebound.store import Dice, LogEntry, NewEntry, Privacy, SqlStore, Staged
+from rulebound.store import (
+    Conflict,
+    Contribution,
+    Dice,
+    LogEntry,
+    NewEntry,
+    Privacy,
+    SqlStore,
+    Staged,
+    TableRow,
+)
 from rulebound.trust.chain import GENESIS, body_hash, chain_hash, entry_body, entry_content
 
 THREADS = 8
@@ -30,6 +43,17 @@ def store(db_url: str) -> Iterator[SqlStore]:
     opened = SqlStore(db_url)
     yield opened
     opened.close()
+
+
+def _table(store: SqlStore, name: str = "T") -> TableRow:
+    table, _, _ = store.create_table(
+        name, "empty-reach", {}, observers=False, founder="Gina", summary="Gina opened it"
+    )
+    return table
+
+
+def _mine(store: SqlStore, table_id: int) -> Contribution:
+    return Contribution(secrets.token_hex(16), store.commitment(table_id))
 
 
 def _draw(
@@ -65,12 +89,13 @@ def _recompute(table_id: int, entries: list[LogEntry]) -> None:
         digest = hashlib.sha256(salted).hexdigest()
         assert digest == body_hash(entry.salt, body)
         dice = None
-        if entry.nonce is not None:
+        if entry.contribution is not None:
             dice = {
                 "commitment": entry.commitment,
-                "client_seed": entry.client_seed,
-                "nonce": entry.nonce,
+                "contribution": entry.contribution,
+                "server_chosen": entry.server_chosen,
             }
+        assert dice == entry.dice
         content = entry_content(table_id, entry.seq, entry.privacy, dice, digest)
         text = prev + canonical_json(content)
         assert entry.hash == hashlib.sha256(text.encode()).hexdigest()
@@ -79,66 +104,87 @@ def _recompute(table_id: int, entries: list[LogEntry]) -> None:
 
 
 def test_every_entry_is_chained_per_table(store: SqlStore) -> None:
-    one = store.create_table("One", "empty-reach", {}, observers=False)
-    two = store.create_table("Two", "empty-reach", {}, observers=False)
+    one, two = _table(store, "One"), _table(store, "Two")
     for i in range(3):
         store.append(NewEntry(one.id, "note", "public", None, f"one {i}"))
-        store.append_drawn(two.id, _draw(two.id, f"two {i}", "blind"))
+        store.append_drawn(two.id, _draw(two.id, f"two {i}", "blind"), _mine(store, two.id))
     store.append(NewEntry(two.id, "note", "gm", None, "ünïcode ✓"))
     for table in (one, two):
         _recompute(table.id, store.log(table.id))
     assert store.log(one.id)[0].prev_hash == GENESIS
     assert all(len(e.salt) == 64 for e in store.log(two.id))
-    assert len({e.salt for e in store.log(two.id)}) == 4
+    assert len({e.salt for e in store.log(two.id)}) == 5
 
 
 def test_dice_come_from_the_committed_seed_and_recompute_after_the_reveal(
     store: SqlStore,
 ) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
-    committed = store.fairness(table.id).commitment
+    table = _table(store)
+    committed = store.commitment(table.id)
+    assert store.log(table.id)[0].record["committed"] == committed
     assert store.seeds(table.id)[0].server_seed is None
-    store.set_client_seed(table.id, "pia", NewEntry(table.id, "client-seed", "public", None, "x"))
-    rolled = [store.append_drawn(table.id, _draw(table.id)) for _ in range(5)]
-    assert [e.nonce for e in rolled] == [1, 2, 3, 4, 5]
-    assert {(e.commitment, e.client_seed) for e in rolled} == {(committed, "pia")}
+    given = [_mine(store, table.id) for _ in range(4)]
+    rolled = [store.append_drawn(table.id, _draw(table.id), c) for c in given]
+    chosen = store.append_drawn(table.id, _draw(table.id))
+    assert [(e.contribution, e.server_chosen) for e in rolled] == [(c.value, False) for c in given]
+    assert chosen.server_chosen is True
+    assert chosen.contribution
+    assert len(chosen.contribution) == 32
+    assert {e.commitment for e in [*rolled, chosen]} == {committed}
+    assert {e.nonce for e in rolled} == {None}
     revealed = store.rotate_seed(
         table.id, lambda old, new: NewEntry(table.id, "seed", "public", None, "reveal")
     )
     seed = store.seeds(table.id)[0]
     assert seed.server_seed is not None
     assert commitment_for(seed.server_seed) == committed
-    assert store.fairness(table.id).commitment == store.seeds(table.id)[1].commitment
+    assert store.commitment(table.id) == store.seeds(table.id)[1].commitment
     assert store.seeds(table.id)[1].server_seed is None
-    for entry in rolled:
+    for entry in [*rolled, chosen]:
         draws = [Draw(sides, face) for sides, face in entry.record["draws"]]
-        assert verify_draws(seed.server_seed, "pia", entry.nonce or 0, draws) is None
-    after = store.append_drawn(table.id, _draw(table.id))
+        assert entry.contribution is not None
+        assert verify_draws(seed.server_seed, entry.contribution, 0, draws) is None
+    after = store.append_drawn(table.id, _draw(table.id), _mine(store, table.id))
     assert after.commitment != committed
-    assert after.nonce == 6
     _recompute(table.id, store.log(table.id))
     assert revealed.seq < after.seq
 
 
-def test_a_failed_play_takes_no_nonce_and_writes_nothing(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
+def test_a_contribution_counts_once_and_only_under_the_commitment_it_saw(
+    store: SqlStore,
+) -> None:
+    table = _table(store)
+    mine = _mine(store, table.id)
+    store.append_drawn(table.id, _draw(table.id), mine)
+    with pytest.raises(Conflict, match="already used"):
+        store.append_drawn(table.id, _draw(table.id), mine)
+    stale = _mine(store, table.id)
+    store.rotate_seed(table.id, lambda old, new: NewEntry(table.id, "seed", "public", None, "r"))
+    with pytest.raises(Conflict, match="committed to a new seed"):
+        store.append_drawn(table.id, _draw(table.id), stale)
+    assert store.last_seq(table.id) == 3
+
+
+def test_a_failed_play_writes_nothing(store: SqlStore) -> None:
+    table = _table(store)
+    mine = _mine(store, table.id)
 
     def refuse(dice: Dice) -> Staged:
         raise RuleViolation("roll", "not now")
 
     with pytest.raises(RuleViolation):
-        store.append_drawn(table.id, refuse)
-    assert store.fairness(table.id).nonce == 0
-    assert store.append_drawn(table.id, _draw(table.id)).nonce == 1
+        store.append_drawn(table.id, refuse, mine)
     assert store.last_seq(table.id) == 1
+    assert store.append_drawn(table.id, _draw(table.id), mine).contribution == mine.value
+    assert store.last_seq(table.id) == 2
 
 
-def test_threads_neither_fork_the_chain_nor_reuse_a_nonce(store: SqlStore) -> None:
-    table = store.create_table("T", "empty-reach", {}, observers=False)
+def test_threads_never_fork_the_chain(store: SqlStore) -> None:
+    table = _table(store)
 
     def work(i: int) -> None:
         if i % 3:
-            store.append_drawn(table.id, _draw(table.id, f"r{i}"))
+            store.append_drawn(table.id, _draw(table.id, f"r{i}"), _mine(store, table.id))
         else:
             store.append(NewEntry(table.id, "note", "public", None, f"n{i}"))
 
@@ -146,6 +192,6 @@ def test_threads_neither_fork_the_chain_nor_reuse_a_nonce(store: SqlStore) -> No
         list(pool.map(work, range(THREADS * EACH)))
     entries = store.log(table.id)
     _recompute(table.id, entries)
-    nonces = [e.nonce for e in entries if e.nonce is not None]
-    assert sorted(nonces) == list(range(1, len(nonces) + 1))
-    assert nonces == sorted(nonces)  # handed out in log order: taken inside the same transaction
+    assert len(entries) == 1 + THREADS * EACH
+    drawn = [e.contribution for e in entries if e.contribution is not None]
+    assert len(drawn) == len(set(drawn)) == sum(1 for i in range(THREADS * EACH) if i % 3)

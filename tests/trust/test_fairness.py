@@ -78,26 +78,15 @@ def test_the_commitment_is_public_and_the_seed_stays_secret_until_revealed(
     }
 
 
-def test_who_may_set_the_client_seed_and_reveal(table: Table) -> None:
-    for who in ("gm", "player", "other"):
-        assert table.client_seed(who, f"{who} seed")["client_seed"] == f"{who} seed"
-    put = table.client.put
-    refused = put(
-        table.url("/dice/client-seed"), json={"client_seed": "x"}, headers=table.seats["observer"]
-    )
-    assert refused.status_code == 403
-    for bad in ("a:b", "", "x" * 129):
-        answer = put(
-            table.url("/dice/client-seed"), json={"client_seed": bad}, headers=table.seats["gm"]
-        )
-        assert answer.status_code == 422, bad
-    tab = put(
-        table.url("/dice/client-seed"), json={"client_seed": "a\tb"}, headers=table.seats["gm"]
-    )
-    assert (tab.status_code, tab.json()["field"]) == (400, "client_seed")
+def test_only_the_game_master_reveals_and_nobody_sets_a_table_wide_seed(table: Table) -> None:
     for who in ("player", "observer"):
         assert table.post(who, "/dice/reveal", code=403)["error"] == "forbidden"
     assert len(table.dice()["seeds"]) == 1
+    gone = table.client.put(
+        table.url("/dice/client-seed"), json={"client_seed": "x"}, headers=table.seats["gm"]
+    )
+    assert gone.status_code in (404, 405)
+    assert set(table.dice()) == {"commitment", "seeds"}
 
 
 def test_each_roll_records_its_dice_and_recomputes_after_the_reveal(
@@ -105,22 +94,22 @@ def test_each_roll_records_its_dice_and_recomputes_after_the_reveal(
 ) -> None:
     cid = table.character("player")
     first = table.dice()["commitment"]
-    table.roll("player", cid)
-    table.client_seed("player", "pia's luck")
-    table.push("player", table.roll("player", cid))
+    sent = [table.contribution() for _ in range(2)]
+    table.roll("player", cid, dice=sent[0])
+    table.push("player", table.roll("player", cid, dice=sent[1]))
     table.roll("player", cid, "blind")
     table.reveal()
     after = table.roll("player", cid)
     doc = table.export("observer")
     seeds = {s["commitment"]: s["server_seed"] for s in doc["seeds"]}
     plays = [e for e in doc["entries"] if e.get("dice")]
-    assert [e["dice"]["nonce"] for e in plays] == list(range(1, len(plays) + 1))
-    assert [e["dice"]["client_seed"] for e in plays][:2] == ["", "pia's luck"]
+    assert [e["dice"]["contribution"] for e in plays][:2] == [c["contribution"] for c in sent]
+    assert {e["dice"]["server_chosen"] for e in plays} == {False}
     for entry in plays[:-1]:
         assert entry["dice"]["commitment"] == first
         dice, draws = entry["dice"], [Draw(s, f) for s, f in entry["body"]["record"]["draws"]]
         assert draws
-        assert verify_draws(seeds[first], dice["client_seed"], dice["nonce"], draws) is None
+        assert verify_draws(seeds[first], dice["contribution"], 0, draws) is None
     assert after["seq"] == plays[-1]["seq"]
     assert plays[-1]["dice"]["commitment"] != first
     assert verify(doc, tmp_path).code == 0
@@ -162,14 +151,17 @@ def test_every_ruleset_verifies_after_a_reveal(
     made = client.patch(table.url(f"/characters/{cid}"), json={"form": edit}, headers=gm)
     assert made.status_code == 200, made.text
     for privacy in ("public", "blind", "self"):
-        rolled = table.post("gm", f"/characters/{cid}/roll", {"form": form, "privacy": privacy})
+        body = {"form": form, "privacy": privacy, "dice": table.contribution()}
+        rolled = table.post("gm", f"/characters/{cid}/roll", body)
         for action in rolled["card"]["actions"][:1]:
             path = f"/entries/{rolled['id']}/actions/{action['key']}"
             params = _params(action["fields"], rolled["card"])
-            client.post(table.url(path), json={"params": params}, headers=gm)
+            sent = {"params": params, "dice": table.contribution()}
+            client.post(table.url(path), json=sent, headers=gm)
     for action in made.json()["actions"]:
         path = table.url(f"/characters/{cid}/actions/{action['key']}")
-        client.post(path, json={"params": _params(action["fields"])}, headers=gm)
+        sent = {"params": _params(action["fields"]), "dice": table.contribution()}
+        client.post(path, json=sent, headers=gm)
     for action in client.get(table.url("/actions"), headers=gm).json():
         path = table.url(f"/actions/{action['key']}")
         client.post(path, json={"params": _params(action["fields"])}, headers=gm)
@@ -205,7 +197,8 @@ def test_faces_rolled_through_the_table_are_uniform(client: TestClient) -> None:
     faces: dict[int, Counter[int]] = {}
     for entry in entries:
         draws = [Draw(s, f) for s, f in entry.record["draws"]]
-        assert verify_draws(seed, "", entry.nonce or 0, draws) is None
+        assert entry.contribution is not None
+        assert verify_draws(seed, entry.contribution, 0, draws) is None
         for draw in draws:
             faces.setdefault(draw.sides, Counter())[draw.face] += 1
     assert set(faces) >= {12}

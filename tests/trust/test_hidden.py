@@ -5,7 +5,8 @@ Pass criteria: a blind roll reaches its roller's export sealed (its hash and
 attacker can rebuild the exact body, yet none hashes to ``body_hash`` without
 the salt (256 random bits, never the same twice), while the real salt picks
 out exactly the true one; entries a member may not know of appear only as a
-link in the chain; once the seed is revealed every export shows them whole and
+link in the chain (its seq, privacy, dice and body hash: what recomputes its hash);
+once the seed is revealed every export shows them whole and
 verifies, while the log API and the feed still hide them.
 """
 
@@ -20,6 +21,7 @@ from rulebound.core.canonical import to_jsonable
 from rulebound.rulesets.plays import TableRules
 from rulebound.rulesets.registry import get_game
 from rulebound.trust.chain import MIN_SALT_BYTES, body_hash
+from rulebound.trust.export import LINK_FIELDS
 
 from .conftest import Table, verify
 
@@ -77,7 +79,9 @@ def test_an_entry_one_may_not_know_of_is_only_a_link(table: Table, tmp_path: Pat
     public = table.roll("player", cid, "public")
     doc = table.export("gm")
     link = doc["entries"][secret["seq"] - 1]
-    assert link == {"withheld": True, "prev_hash": link["prev_hash"], "hash": link["hash"]}
+    assert set(link) == set(LINK_FIELDS)
+    assert (link["seq"], link["privacy"]) == (secret["seq"], "self")
+    assert link["dice"] == {k: v for k, v in secret["dice"].items() if v is not None}
     assert _entry(doc, public["seq"])["prev_hash"] == link["hash"]
     verdict = verify(doc, tmp_path)
     assert verdict.code == 0

@@ -3,9 +3,11 @@
 Pass criteria: a clean export exits 0 with its summary; a file that is not an
 export exits 2; a forger who edits an exported entry and recomputes every hash
 after it is still caught at that entry (a die the revealed seed does not give, a
-nonce used twice, the wrong client seed or commitment, dice from no committed
-seed, a short salt), exit 1; a revealed seed that does not match its commitment
-is caught; the shown card must be the hashed one.
+contribution used twice, the wrong commitment, dice from no committed seed, a
+short salt), exit 1; a revealed seed that does not match its commitment is caught;
+the shown card must be the hashed one; a play whose contribution the server chose is
+counted as such. (Exports older than issue 14 and the forgeries of issue 14:
+``test_forgeries.py``.)
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from click.testing import CliRunner
 
 from rulebound.cli.app import app as cli_app
 from rulebound.store.testing import sqlite_url
-from rulebound.trust.chain import GENESIS, body_hash, chain_hash, entry_content
 
 from .conftest import Table, verify
+from .forge import reseal
 
 Doc = dict[str, Any]
 
@@ -36,27 +38,20 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def doc(table: Table) -> Doc:
-    """The GM's export: seqs 7 and 8 rolls, 9 a client seed, 10 a blind roll, 11 the reveal."""
+    """The GM's export: seqs 7 and 8 rolls, 9 a roll that sent no contribution, 10 a blind
+    roll, 11 the reveal."""
     cid = table.character("player")
     table.roll("player", cid)  # 7
     table.roll("player", cid)  # 8
-    table.client_seed("player", "pia")  # 9
+    body = {"form": {"skill": "Force"}, "privacy": "public"}
+    table.post("player", f"/characters/{cid}/roll", body)  # 9: the server chooses
     table.roll("player", cid, "blind")  # 10
     table.reveal()  # 11
     return table.export("gm")
 
 
 def _reseal(doc: Doc) -> Doc:
-    """What a forger does after an edit: recompute every body_hash and hash, in order."""
-    prev = GENESIS
-    for entry in doc["entries"]:
-        entry["prev_hash"] = prev
-        entry["body_hash"] = body_hash(entry["salt"], entry["body"])
-        content = entry_content(
-            doc["table_id"], entry["seq"], entry["privacy"], entry["dice"], entry["body_hash"]
-        )
-        entry["hash"] = prev = chain_hash(prev, content)
-    return doc
+    return reseal(doc)
 
 
 def _forge(doc: Doc, seq: int, change: Callable[[dict[str, Any]], None]) -> Doc:
@@ -83,7 +78,8 @@ def test_a_clean_export_passes_with_a_summary(doc: Doc, tmp_path: Path) -> None:
     path.write_text(json.dumps(doc), encoding="utf-8")
     done = CliRunner().invoke(cli_app, ["verify", str(path)])
     assert done.exit_code == 0, done.output
-    assert "3 committed plays" in done.stdout
+    assert "4 committed plays" in done.stdout
+    assert "server-chosen: 1 plays" in done.stdout
     assert done.stdout.rstrip().endswith("OK")
 
 
@@ -99,8 +95,7 @@ def test_a_file_that_is_no_export_exits_2(tmp_path: Path, content: str) -> None:
 
 FORGERIES: dict[str, tuple[int, Callable[[dict[str, Any]], None], str]] = {
     "another face": (8, _face, "the revealed seed gives"),
-    "a reused nonce": (8, _dice("nonce", 1), "nonce 1 was already used at entry 7"),
-    "another client seed": (10, _dice("client_seed", ""), "not 'pia' set at entry 9"),
+    "a reused contribution": (8, _dice("contribution", "(entry 7's)"), "already used at entry 7"),
     "another commitment": (8, _dice("commitment", "ab" * 32), "not the one in force"),
     "no commitment": (7, _dice("*", None), "not drawn from a committed seed"),
     "a short salt": (8, lambda e: e.update(salt="ab" * 8), "at least 128 random bits"),
@@ -111,6 +106,8 @@ FORGERIES: dict[str, tuple[int, Callable[[dict[str, Any]], None], str]] = {
 def test_a_resealed_forgery_is_caught_at_its_entry(doc: Doc, tmp_path: Path, name: str) -> None:
     seq, change, why = FORGERIES[name]
     assert verify(_reseal(copy.deepcopy(doc)), tmp_path).code == 0
+    if name == "a reused contribution":
+        change = _dice("contribution", doc["entries"][6]["dice"]["contribution"])
     verdict = verify(_forge(doc, seq, change), tmp_path)
     assert verdict.code == 1
     assert verdict.first == seq, verdict.problems

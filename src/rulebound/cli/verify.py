@@ -22,14 +22,21 @@ from rulebound.cli.output import JSON_HELP, emit_json, emit_text, rule_errors
     help="Accept plays whose dice came from no committed seed (logs from before "
     "verifiable dice); they are counted, not checked.",
 )
+@click.option(
+    "--earlier",
+    type=click.Path(path_type=Path),
+    help="An earlier copy of the same export: every entry it holds must be unchanged "
+    "(a log rewritten after the fact is named at its first changed entry).",
+)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
-def command(export: Path, allow_uncommitted: bool, as_json: bool) -> None:
+def command(export: Path, allow_uncommitted: bool, earlier: Path | None, as_json: bool) -> None:
     """Check an exported table log: the hash chain, the commitments and every die."""
     from rulebound.trust.verify import load_export, verify_export
 
     with rule_errors():
         doc = load_export(export)
-        report = verify_export(doc, allow_uncommitted=allow_uncommitted)
+        before = None if earlier is None else load_export(earlier)
+        report = verify_export(doc, allow_uncommitted=allow_uncommitted, earlier=before)
     if as_json:
         emit_json(report.as_json())
     else:

@@ -21,6 +21,8 @@ from rulebound.core.random_source import Draw
 SEED_BYTES = 32
 _SPACE = 1 << 256
 MAX_CLIENT_SEED = 128
+MAX_SIDES = 1 << 32
+"""Far past any die a game rolls; a die near 2**256 sides would reject (nearly) every value."""
 
 
 def new_server_seed() -> str:
@@ -79,8 +81,8 @@ class VerifiableSource:
         self.commitment = commitment_for(server_seed)
 
     def draw(self, sides: int) -> int:
-        if not isinstance(sides, int) or isinstance(sides, bool) or sides < 1:
-            raise InvalidInput("sides", sides, "a positive integer")
+        if not isinstance(sides, int) or isinstance(sides, bool) or not 1 <= sides <= MAX_SIDES:
+            raise InvalidInput("sides", str(sides)[:20], f"a whole number from 1 to {MAX_SIDES}")
         while True:
             face = derive_face(self._seed, self.client_seed, self.nonce, self.cursor, sides)
             self.cursor += 1

@@ -4,14 +4,21 @@ The web layer talks to ``Store`` only, so SQLite and PostgreSQL (``sql.py``)
 and any future backend answer the same calls. Rows come back as frozen
 dataclasses; JSON columns come back as plain dicts.
 
-The one write that matters is ``append``: a log entry and the sheet changes it
-causes are committed together or not at all, and a sheet change only applies
-when the character is still at the version the play was computed from.
+Every write is one transaction with the log entry that tells it: opening a table
+seats its game master and logs it, a join logs the join, a new character its
+creation, a revoke its entry (and the seat's invite link is replaced with it).
+``append`` commits a log entry and the sheet changes it causes together or not at
+all, and a sheet change only applies when the character is still at the version
+the play was computed from.
 
 Every entry is sealed into its table's hash chain inside that transaction
-(``rulebound.trust.chain``). ``append_drawn`` also hands the play the table's
-committed dice (seed, client seed and the next nonce) inside the same
-transaction, so the nonce, the chain and the entry can never disagree.
+(``rulebound.trust.chain``). ``append_drawn`` also hands the play its committed
+dice inside the same transaction: the table's current seed and the roller's own
+contribution (refused if the roller saw another commitment, or if it was used
+before), so the seed, the chain and the entry can never disagree.
+
+Characters are read as a viewer sees them (``Scope``): the stored sheet less the
+changes of entries the viewer may not see (``store.history``).
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ from typing import Any, Literal, Protocol
 
 from rulebound.core.errors import RuleboundError
 from rulebound.core.verifiable import VerifiableSource
+from rulebound.store.history import diff, merge
+from rulebound.trust.chain import dice_of
 
 Role = Literal["gm", "player", "observer"]
 ROLES: tuple[Role, ...] = ("gm", "player", "observer")
@@ -89,15 +98,37 @@ class CharacterRow:
     sheet: dict[str, Any]
     version: int
     updated_at: datetime
+    hidden: int = 0
+    """Changes of entries the reader may not see: ``sheet`` and ``version`` leave them out."""
+    stored: dict[str, Any] | None = None
+    """With ``hidden``, the stored sheet (every change applied): what a write lands on."""
+
+    @property
+    def stored_sheet(self) -> dict[str, Any]:
+        return self.sheet if self.stored is None else self.stored
+
+    @property
+    def stored_version(self) -> int:
+        return self.version + self.hidden
 
 
 @dataclass(frozen=True, slots=True)
 class SheetChange:
-    """Write ``sheet`` to a character, only if it is still at ``expected_version``."""
+    """Write ``sheet`` (the stored sheet after the play) to a character, only if it is still
+    at ``expected_version``; ``delta`` is what the play changed (``store.history``)."""
 
     character_id: int
     expected_version: int
     sheet: dict[str, Any]
+    delta: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, row: CharacterRow, after: dict[str, Any]) -> SheetChange:
+        """A play computed from ``row`` as its author saw it leaves ``after``: its delta, landed
+        on the stored sheet (``history.merge``)."""
+        delta = diff(row.sheet, after)
+        sheet = after if row.stored is None else merge(row.stored, delta)
+        return cls(row.id, row.stored_version, sheet, delta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,22 +165,47 @@ class LogEntry:
     salt: str = ""
     """The chain (``rulebound.trust.chain``): the salt hides the result inside ``hash``."""
     commitment: str | None = None
+    contribution: str | None = None
+    server_chosen: bool | None = None
+    """The committed dice the entry's draws came from (None: not a committed draw)."""
     client_seed: str | None = None
     nonce: int | None = None
-    """The committed dice the entry's draws came from (None: not a committed draw)."""
+    """Plays logged before per-roll contributions: the table's client seed and nonce."""
+
+    @property
+    def dice(self) -> dict[str, Any] | None:
+        """The entry's ``dice`` as the chain hashes them (``trust.chain.dice_of``)."""
+        return dice_of(
+            self.commitment,
+            self.contribution,
+            self.server_chosen,
+            client_seed=self.client_seed,
+            nonce=self.nonce,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """The roller's part of one play's dice: a fresh random value, made after they saw
+    ``commitment`` (the play is refused if the table has committed to another seed since)."""
+
+    value: str
+    commitment: str
 
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """A table's committed dice for one play: the secret seed, client seed and a fresh nonce."""
+    """One play's committed dice: the secret seed and the play's own contribution."""
 
     server_seed: str
     commitment: str
-    client_seed: str
-    nonce: int
+    contribution: str
+    server_chosen: bool
+    """True when the roller sent no contribution and the server chose it."""
 
     def source(self) -> VerifiableSource:
-        return VerifiableSource(self.server_seed, self.client_seed, self.nonce)
+        """Faces are HMAC-SHA256(seed, "contribution:0:cursor"): one play per contribution."""
+        return VerifiableSource(self.server_seed, self.contribution, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,15 +216,6 @@ class Seed:
     server_seed: str | None
     created_at: datetime
     revealed_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class Fairness:
-    """A table's dice now: the commitment in use, the client seed, the last nonce used."""
-
-    commitment: str
-    client_seed: str
-    nonce: int
 
 
 Staged = tuple[NewEntry, Sequence[SheetChange]]
@@ -185,8 +232,18 @@ class Scope:
 
 class Store(Protocol):
     def create_table(
-        self, name: str, ruleset: str, variants: dict[str, str], *, observers: bool
-    ) -> TableRow: ...
+        self,
+        name: str,
+        ruleset: str,
+        variants: dict[str, str],
+        *,
+        observers: bool,
+        founder: str,
+        summary: str,
+    ) -> tuple[TableRow, Member, str]:
+        """Open a table with a committed seed and seat ``founder`` as its game master, logged
+        as the first entry (which records the ruleset, variants and first commitment)."""
+        ...
 
     def table(self, table_id: int) -> TableRow: ...
 
@@ -196,8 +253,9 @@ class Store(Protocol):
         """Replace an invite token (the old link stops working); observers may be disabled."""
         ...
 
-    def add_member(self, table_id: int, role: Role, name: str) -> tuple[Member, str]:
-        """Create a member; returns it with its session token (stored only as a hash)."""
+    def add_member(self, table_id: int, role: Role, name: str, summary: str) -> tuple[Member, str]:
+        """Seat a member and log the join; returns it with its session token (stored only as
+        a hash)."""
         ...
 
     def member_by_session(self, table_id: int, token: str) -> Member | None: ...
@@ -207,16 +265,41 @@ class Store(Protocol):
     def members(self, table_id: int) -> list[Member]: ...
 
     def update_member(
-        self, table_id: int, member_id: int, *, revoked: bool | None, grant_all: bool | None
-    ) -> Member: ...
+        self,
+        table_id: int,
+        member_id: int,
+        *,
+        revoked: bool | None,
+        grant_all: bool | None,
+        entry: NewEntry | None = None,
+    ) -> Member:
+        """Revoking also replaces the invite link of the member's role, so that it cannot seat
+        them again; ``entry`` is logged in the same transaction."""
+        ...
 
     def create_character(
-        self, table_id: int, owner_id: int | None, sheet: dict[str, Any]
-    ) -> CharacterRow: ...
+        self,
+        table_id: int,
+        owner_id: int | None,
+        sheet: dict[str, Any],
+        summary: str,
+        *,
+        nonce: str | None = None,
+    ) -> CharacterRow:
+        """Create a character and log it (by its owner), spending ``nonce`` if given."""
+        ...
 
-    def character(self, table_id: int, character_id: int) -> CharacterRow: ...
+    def use_nonce(self, table_id: int, nonce: str) -> None:
+        """Spend a single-use value (Conflict if it was spent before)."""
+        ...
 
-    def characters(self, table_id: int) -> list[CharacterRow]: ...
+    def character(
+        self, table_id: int, character_id: int, scope: Scope | None = None
+    ) -> CharacterRow:
+        """The character as ``scope`` sees it (None: the stored sheet)."""
+        ...
+
+    def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]: ...
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow: ...
 
@@ -224,11 +307,19 @@ class Store(Protocol):
         """Write the entry and its sheet changes in one transaction; Conflict on a stale version."""
         ...
 
-    def append_drawn(self, table_id: int, build: Callable[[Dice], Staged]) -> LogEntry:
-        """Take the next nonce, build the play with those dice and append it, in one transaction."""
+    def append_drawn(
+        self,
+        table_id: int,
+        build: Callable[[Dice], Staged],
+        contribution: Contribution | None = None,
+    ) -> LogEntry:
+        """Build the play with the committed seed and the roller's contribution (None: the
+        server chooses one, marked so) and append it, in one transaction."""
         ...
 
-    def fairness(self, table_id: int) -> Fairness: ...
+    def commitment(self, table_id: int) -> str:
+        """The commitment to the seed the next play rolls under."""
+        ...
 
     def seeds(self, table_id: int) -> list[Seed]:
         """Every seed the table committed to, oldest first (secrets only once revealed)."""
@@ -238,10 +329,6 @@ class Store(Protocol):
         self, table_id: int, build: Callable[[Seed | None, Seed], NewEntry]
     ) -> LogEntry:
         """Reveal the current seed, commit to a fresh one, and log ``build(revealed, new)``."""
-        ...
-
-    def set_client_seed(self, table_id: int, client_seed: str, entry: NewEntry) -> LogEntry:
-        """Use ``client_seed`` for the following rolls, and log ``entry``: one transaction."""
         ...
 
     def log(self, table_id: int) -> list[LogEntry]:

@@ -8,6 +8,9 @@ has to upgrade its lock (the cause of "database is locked" under busy_timeout),
 and a plain deferred ``BEGIN`` for reads.
 
 PostgreSQL goes through psycopg 3 (``postgresql+psycopg://``) and the same code.
+
+Both engines hide SQL parameters from their errors (``hide_parameters``): a failed
+statement is logged without the values it carried (invite and session tokens among them).
 """
 
 from __future__ import annotations
@@ -44,11 +47,15 @@ def is_sqlite(url: str) -> bool:
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if not is_sqlite(url):
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     database = make_url(url).database
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5.0})
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 5.0},
+        hide_parameters=True,
+    )
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine

@@ -40,14 +40,23 @@ def member_row(row: Row[Any]) -> Member:
 
 def character_row(row: Row[Any]) -> CharacterRow:
     m = row._mapping
-    return _of(CharacterRow, m, sheet=dict(m["sheet"]), updated_at=_aware(m["updated_at"]))
+    return _of(
+        CharacterRow,
+        m,
+        sheet=dict(m["sheet"]),
+        updated_at=_aware(m["updated_at"]),
+        hidden=0,
+        stored=None,
+    )
 
 
 def entry_row(row: Row[Any]) -> LogEntry:
     m = row._mapping
+    chosen = m["server_chosen"]
     return _of(
         LogEntry,
         m,
+        server_chosen=None if chosen is None else bool(chosen),
         record=dict(m["record"]),
         card=None if m["card"] is None else dict(m["card"]),
         created_at=_aware(m["created_at"]),

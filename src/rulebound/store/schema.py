@@ -43,11 +43,7 @@ game_tables = Table(
     Column("player_token", String(64), nullable=False, unique=True),
     Column("observer_token", String(64), nullable=True, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("client_seed", String(128), nullable=False, server_default=""),
-    Column("nonce", Integer, nullable=False, server_default="0"),
 )
-"""``client_seed`` is the players' part of every roll's dice; ``nonce`` the last one handed
-out (each roll takes the next inside its write transaction, so none is ever reused)."""
 
 members = Table(
     "members",
@@ -72,7 +68,11 @@ characters = Table(
     Column("sheet", JSON, nullable=False),
     Column("version", Integer, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("base", JSON, nullable=False, server_default="{}"),
 )
+"""``sheet`` is the stored sheet (every change applied); ``base`` the sheet before the first
+change with a delta (``log_entries.deltas``): each viewer's sheet is ``base`` with the deltas
+they may see (``store.history``)."""
 
 log_entries = Table(
     "log_entries",
@@ -96,13 +96,20 @@ log_entries = Table(
     Column("commitment", String(64), nullable=True),
     Column("client_seed", String(128), nullable=True),
     Column("nonce", Integer, nullable=True),
+    Column("contribution", String(64), nullable=True),
+    Column("server_chosen", Boolean, nullable=True),
+    Column("deltas", JSON(none_as_null=True), nullable=True),
     UniqueConstraint("table_id", "seq"),
     Index("uq_log_entries_table_id_nonce", "table_id", "nonce", unique=True),
+    Index("uq_log_entries_table_id_contribution", "table_id", "contribution", unique=True),
 )
 """``UNIQUE(table_id, seq)`` orders each table's log; ``UNIQUE(parent_id)`` means a result
 is followed up at most once, so a chain of follow-ups never forks. ``prev_hash``/``hash``
-chain the entries and ``salt`` hides a result inside its hash (``rulebound.trust.chain``);
-``commitment``, ``client_seed`` and ``nonce`` say which committed dice a roll used."""
+chain the entries and ``salt`` hides a result inside its hash (``rulebound.trust.chain``).
+``commitment`` and ``contribution`` say which committed dice a roll used: the seed, and the
+roller's own random value (``server_chosen`` when the roller sent none), never used twice at
+a table; plays logged before per-roll contributions name the table's ``client_seed`` and a
+``nonce`` instead. ``deltas`` holds, per character id, the sheet leaves the entry changed."""
 
 table_seeds = Table(
     "table_seeds",
@@ -115,6 +122,15 @@ table_seeds = Table(
     Column("revealed_at", DateTime(timezone=True), nullable=True),
 )
 """Each table's committed seeds: the unrevealed one rolls the dice; revealed ones are public."""
+
+used_nonces = Table(
+    "used_nonces",
+    metadata,
+    Column("nonce", String(64), primary_key=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""Single-use values a signed form carried (guided creation's steps): once posted, spent."""
 
 secrets_table = Table(
     "server_secrets",

@@ -6,8 +6,12 @@ both, concurrent writers queue instead of failing with "database is locked".
 
 Appending to a table's log holds that table's lock (``SELECT ... FOR UPDATE`` on
 its row; on SQLite the database write lock) while it reads the last entry, takes
-the next seq and nonce, and seals the entry into the hash chain, so two writers
-(threads or processes) can never fork the chain or reuse a nonce.
+the next seq, reads the seed in force and seals the entry into the hash chain, so
+two writers (threads or processes) can never fork the chain. A contribution is used
+once per table (a unique index).
+
+Every method that changes something writes its log entry in the same transaction:
+one user action is one commit, or nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, Select, and_, func, or_, select, text, update
+from sqlalchemy import Connection, Row, Select, and_, func, not_, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -29,8 +33,8 @@ from rulebound.core.verifiable import commitment_for, new_server_seed
 from rulebound.store.base import (
     CharacterRow,
     Conflict,
+    Contribution,
     Dice,
-    Fairness,
     LogEntry,
     Member,
     NewEntry,
@@ -43,6 +47,7 @@ from rulebound.store.base import (
     TableRow,
 )
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
+from rulebound.store.history import fold
 from rulebound.store.migrate import upgrade
 from rulebound.store.rows import character_row, entry_row, member_row, seed_row, table_row
 from rulebound.store.schema import (
@@ -52,6 +57,7 @@ from rulebound.store.schema import (
     members,
     secrets_table,
     table_seeds,
+    used_nonces,
 )
 from rulebound.trust.chain import GENESIS, dice_of, entry_body, seal
 
@@ -115,8 +121,15 @@ class SqlStore:
     # tables and invites
 
     def create_table(
-        self, name: str, ruleset: str, variants: dict[str, str], *, observers: bool
-    ) -> TableRow:
+        self,
+        name: str,
+        ruleset: str,
+        variants: dict[str, str],
+        *,
+        observers: bool,
+        founder: str,
+        summary: str,
+    ) -> tuple[TableRow, Member, str]:
         values = {
             "name": name,
             "ruleset": ruleset,
@@ -126,11 +139,20 @@ class SqlStore:
             "observer_token": new_token() if observers else None,
             "created_at": _now(),
         }
-        with self._write() as conn:
-            table_id = conn.execute(game_tables.insert().values(**values)).inserted_primary_key
-            assert table_id is not None
-            _commit_seed(conn, int(table_id[0]))
-        return self.table(int(table_id[0]))
+        seated: list[tuple[Member, str]] = []
+
+        def write(conn: Connection) -> _Prepared:
+            key = conn.execute(game_tables.insert().values(**values)).inserted_primary_key
+            assert key is not None
+            table_id = int(key[0])
+            seed = _commit_seed(conn, table_id)
+            seated.append(_seat(conn, table_id, "gm", founder))
+            record = {"ruleset": ruleset, "variants": dict(variants), "committed": seed.commitment}
+            gm = seated[0][0].id
+            return _Prepared(NewEntry(table_id, "join", "public", gm, summary, record=record))
+
+        logged = self._logged(write)
+        return self.table(logged.table_id), *seated[0]
 
     def table(self, table_id: int) -> TableRow:
         query = select(game_tables).where(game_tables.c.id == table_id)
@@ -158,35 +180,21 @@ class SqlStore:
     def rotate_token(self, table_id: int, role: Role, *, disable: bool = False) -> TableRow:
         if disable and role != "observer":
             raise Conflict("invite", "only the observer link can be switched off")
-        column = f"{role}_token"
         with self._write() as conn:
-            done = conn.execute(
-                update(game_tables)
-                .where(game_tables.c.id == table_id)
-                .values({column: None if disable else new_token()})
-            )
-            if done.rowcount == 0:
-                raise NotFound("table", table_id)
+            _rotate(conn, table_id, role, disable=disable)
         return self.table(table_id)
 
     # members
 
-    def add_member(self, table_id: int, role: Role, name: str) -> tuple[Member, str]:
-        token = new_token()
-        values = {
-            "table_id": table_id,
-            "role": role,
-            "name": name,
-            "session_hash": token_hash(token),
-            "revoked": False,
-            "grant_all": False,
-            "created_at": _now(),
-        }
-        with self._write() as conn:
-            key = conn.execute(members.insert().values(**values)).inserted_primary_key
-            assert key is not None
-            row = conn.execute(select(members).where(members.c.id == key[0])).one()
-        return member_row(row), token
+    def add_member(self, table_id: int, role: Role, name: str, summary: str) -> tuple[Member, str]:
+        seated: list[tuple[Member, str]] = []
+
+        def write(conn: Connection) -> _Prepared:
+            seated.append(_seat(conn, table_id, role, name))
+            return _Prepared(NewEntry(table_id, "join", "public", seated[0][0].id, summary))
+
+        self._logged(write)
+        return seated[0]
 
     def member_by_session(self, table_id: int, token: str) -> Member | None:
         query = select(members).where(
@@ -206,48 +214,91 @@ class SqlStore:
             return [member_row(row) for row in conn.execute(query)]
 
     def update_member(
-        self, table_id: int, member_id: int, *, revoked: bool | None, grant_all: bool | None
+        self,
+        table_id: int,
+        member_id: int,
+        *,
+        revoked: bool | None,
+        grant_all: bool | None,
+        entry: NewEntry | None = None,
     ) -> Member:
         values = {
             k: v for k, v in (("revoked", revoked), ("grant_all", grant_all)) if v is not None
         }
         where = and_(members.c.table_id == table_id, members.c.id == member_id)
-        with self._write() as conn:
+
+        def write(conn: Connection) -> _Prepared:
+            row = conn.execute(select(members).where(where)).first()
+            if row is None:
+                raise NotFound("member", member_id)
             if values:
                 conn.execute(update(members).where(where).values(**values))
-            row = conn.execute(select(members).where(where)).first()
-        if row is None:
-            raise NotFound("member", member_id)
-        return member_row(row)
+            if revoked:
+                _rotate(conn, table_id, member_row(row).role)
+            assert entry is not None
+            return _Prepared(entry)
+
+        if entry is not None:
+            self._logged(write)
+        elif values:
+            with self._write() as conn:
+                conn.execute(update(members).where(where).values(**values))
+        return self.member(table_id, member_id)
 
     # characters
 
     def create_character(
-        self, table_id: int, owner_id: int | None, sheet: dict[str, Any]
+        self,
+        table_id: int,
+        owner_id: int | None,
+        sheet: dict[str, Any],
+        summary: str,
+        *,
+        nonce: str | None = None,
     ) -> CharacterRow:
         values = {
             "table_id": table_id,
             "owner_id": owner_id,
             "name": _sheet_name(sheet),
             "sheet": sheet,
+            "base": sheet,
             "version": 1,
             "updated_at": _now(),
         }
-        with self._write() as conn:
+
+        def write(conn: Connection) -> _Prepared:
+            if nonce is not None:
+                _spend(conn, table_id, nonce)
             key = conn.execute(characters.insert().values(**values)).inserted_primary_key
             assert key is not None
-        return self.character(table_id, int(key[0]))
+            made = NewEntry(table_id, "character", "public", owner_id, summary, int(key[0]))
+            return _Prepared(made)
 
-    def character(self, table_id: int, character_id: int) -> CharacterRow:
+        logged = self._logged(write)
+        assert logged.character_id is not None
+        return self.character(table_id, logged.character_id)
+
+    def use_nonce(self, table_id: int, nonce: str) -> None:
+        with self._write() as conn:
+            _spend(conn, table_id, nonce)
+
+    def character(
+        self, table_id: int, character_id: int, scope: Scope | None = None
+    ) -> CharacterRow:
         query = select(characters).where(
             characters.c.table_id == table_id, characters.c.id == character_id
         )
-        return character_row(self._one(query, "character", character_id))
+        with self._read() as conn:
+            row = conn.execute(query).first()
+            if row is None:
+                raise NotFound("character", character_id)
+            return _as_seen(conn, table_id, scope, [row])[0]
 
-    def characters(self, table_id: int) -> list[CharacterRow]:
+    def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]:
         query = select(characters).where(characters.c.table_id == table_id)
         with self._read() as conn:
-            return [character_row(row) for row in conn.execute(query.order_by(characters.c.id))]
+            rows = list(conn.execute(query.order_by(characters.c.id)))
+            return _as_seen(conn, table_id, scope, rows)
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
         where = and_(characters.c.table_id == table_id, characters.c.id == character_id)
@@ -264,13 +315,18 @@ class SqlStore:
     def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
         return self._logged(lambda _conn: _Prepared(entry, changes))
 
-    def append_drawn(self, table_id: int, build: Callable[[Dice], Staged]) -> LogEntry:
+    def append_drawn(
+        self,
+        table_id: int,
+        build: Callable[[Dice], Staged],
+        contribution: Contribution | None = None,
+    ) -> LogEntry:
         def write(conn: Connection) -> _Prepared:
-            dice = _next_dice(conn, table_id)
+            dice = _next_dice(conn, table_id, contribution)
             entry, changes = build(dice)
             if entry.table_id != table_id:
                 raise ValueError("a play drawn with one table's dice must be logged at that table")
-            return _Prepared(entry, changes, dice)
+            return _Prepared(entry, changes, dice, locked=True)
 
         return self._logged(write)
 
@@ -281,29 +337,51 @@ class SqlStore:
         try:
             with self._write() as conn:
                 ready = prepare(conn)
-                logged = _append(conn, ready.entry, ready.changes, ready.dice, self.sqlite)
+                logged = _append(
+                    conn,
+                    ready.entry,
+                    ready.changes,
+                    ready.dice,
+                    self.sqlite,
+                    locked=ready.locked,
+                )
         except IntegrityError as exc:
-            parent = None if ready is None else ready.entry.parent_id
-            if parent is not None and self.has_child(parent):
-                raise Conflict("follow-up", "this result was already followed up") from None
-            raise Conflict("log", "a concurrent write won; try again") from exc
-        for listener in self.listeners:
-            listener(logged.table_id, logged.seq)
+            raise self._lost(ready) from exc
+        self._woken(logged.table_id, logged.seq)
         return logged
+
+    def _lost(self, ready: _Prepared | None) -> Conflict:
+        """Why a write's constraint failed: a result already followed up, a contribution
+        already used, or a concurrent writer."""
+        parent = None if ready is None else ready.entry.parent_id
+        if parent is not None and self.has_child(parent):
+            return Conflict("follow-up", "this result was already followed up")
+        if ready is not None and ready.dice is not None and not ready.dice.server_chosen:
+            c = log_entries.c
+            used = select(c.id).where(
+                c.table_id == ready.entry.table_id, c.contribution == ready.dice.contribution
+            )
+            with self._read() as conn:
+                if conn.execute(used).first() is not None:
+                    return Conflict(
+                        "dice",
+                        "this contribution was already used at this table: make a fresh"
+                        " random one for each roll",
+                    )
+        return Conflict("log", "a concurrent write won; try again")
+
+    def _woken(self, table_id: int, seq: int) -> None:
+        for listener in self.listeners:
+            listener(table_id, seq)
 
     # committed dice
 
-    def fairness(self, table_id: int) -> Fairness:
-        query = select(game_tables.c.client_seed, game_tables.c.nonce).where(
-            game_tables.c.id == table_id
-        )
+    def commitment(self, table_id: int) -> str:
         with self._read() as conn:
-            row = conn.execute(query).first()
             seed = _current_seed(conn, table_id)
-        if row is None:
-            raise NotFound("table", table_id)
-        commitment = "" if seed is None else str(seed.commitment)
-        return Fairness(commitment, str(row.client_seed), int(row.nonce))
+            if seed is None and conn.execute(_table_exists(table_id)).first() is None:
+                raise NotFound("table", table_id)
+        return "" if seed is None else str(seed.commitment)
 
     def seeds(self, table_id: int) -> list[Seed]:
         c = table_seeds.c
@@ -325,19 +403,7 @@ class SqlStore:
                 )
                 revealed = replace(seed_row(old), server_seed=old.server_seed, revealed_at=now)
             entry = build(revealed, seed_row(_commit_seed(conn, table_id)))
-            return _Prepared(entry)
-
-        return self._logged(write)
-
-    def set_client_seed(self, table_id: int, client_seed: str, entry: NewEntry) -> LogEntry:
-        def write(conn: Connection) -> _Prepared:
-            _lock_table(conn, table_id)
-            conn.execute(
-                update(game_tables)
-                .where(game_tables.c.id == table_id)
-                .values(client_seed=client_seed)
-            )
-            return _Prepared(entry)
+            return _Prepared(entry, locked=True)
 
         return self._logged(write)
 
@@ -422,6 +488,15 @@ def visible_to(scope: Scope) -> ColumnElement[bool]:
     return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "blind", "self")), mine))
 
 
+def shown_to(scope: Scope) -> ColumnElement[bool]:
+    """The log rows a viewer sees whole (``Viewer.sees_fully``): a blind roll is the GMs'."""
+    c = log_entries.c
+    mine = c.actor_id == scope.member_id
+    if scope.is_gm:
+        return or_(c.privacy.in_(("public", "gm", "blind")), and_(c.privacy == "self", mine))
+    return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "self")), mine))
+
+
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """What one appending transaction writes: the entry, its sheet changes, its dice."""
@@ -429,13 +504,89 @@ class _Prepared:
     entry: NewEntry
     changes: Sequence[SheetChange] = ()
     dice: Dice | None = None
+    locked: bool = False
+    """The table's lock is already held by this transaction."""
+
+
+def _table_exists(table_id: int) -> Select[Any]:
+    return select(game_tables.c.id).where(game_tables.c.id == table_id)
 
 
 def _lock_table(conn: Connection, table_id: int) -> None:
     """Hold the table's row until commit (PostgreSQL); SQLite's write lock already covers it."""
-    locked = select(game_tables.c.id).where(game_tables.c.id == table_id)
-    if conn.execute(locked.with_for_update()).first() is None:
+    if conn.execute(_table_exists(table_id).with_for_update()).first() is None:
         raise NotFound("table", table_id)
+
+
+def _seat(conn: Connection, table_id: int, role: Role, name: str) -> tuple[Member, str]:
+    token = new_token()
+    values = {
+        "table_id": table_id,
+        "role": role,
+        "name": name,
+        "session_hash": token_hash(token),
+        "revoked": False,
+        "grant_all": False,
+        "created_at": _now(),
+    }
+    key = conn.execute(members.insert().values(**values)).inserted_primary_key
+    assert key is not None
+    return member_row(conn.execute(select(members).where(members.c.id == key[0])).one()), token
+
+
+def _rotate(conn: Connection, table_id: int, role: Role, *, disable: bool = False) -> None:
+    column = f"{role}_token"
+    done = conn.execute(
+        update(game_tables)
+        .where(game_tables.c.id == table_id)
+        .values({column: None if disable else new_token()})
+    )
+    if done.rowcount == 0:
+        raise NotFound("table", table_id)
+
+
+def _spend(conn: Connection, table_id: int, nonce: str) -> None:
+    """Spend a single-use value: a second spend is refused (the primary key holds it)."""
+    used = select(used_nonces.c.nonce).where(used_nonces.c.nonce == nonce)
+    if conn.execute(used).first() is not None:
+        raise Conflict("nonce", "this step was already taken: go on from the step it led to")
+    conn.execute(used_nonces.insert().values(nonce=nonce, table_id=table_id, created_at=_now()))
+
+
+def _as_seen(
+    conn: Connection, table_id: int, scope: Scope | None, rows: Sequence[Row[Any]]
+) -> list[CharacterRow]:
+    """Characters as ``scope`` sees them: base plus the deltas of the entries it sees whole."""
+    stored = [character_row(row) for row in rows]
+    if scope is None or not rows:
+        return stored
+    c = log_entries.c
+    changed = select(c.deltas).where(c.table_id == table_id, c.deltas.is_not(None))
+    hidden: dict[int, int] = {}
+    for deltas in conn.execute(changed.where(not_(shown_to(scope)))).scalars():
+        for key in deltas:
+            hidden[int(key)] = hidden.get(int(key), 0) + 1
+    if not hidden.keys() & {row.id for row in stored}:
+        return stored
+    seen = list(conn.execute(changed.where(shown_to(scope)).order_by(c.seq)).scalars())
+    found = []
+    for row, raw in zip(stored, rows, strict=True):
+        if row.id not in hidden:
+            found.append(row)
+            continue
+        key = str(row.id)
+        sheet = fold(raw._mapping["base"], (d[key] for d in seen if key in d))
+        found.append(
+            replace(
+                row,
+                name=_sheet_name(sheet),
+                sheet=sheet,
+                version=row.version - hidden[row.id],
+                hidden=hidden[row.id],
+                stored=row.sheet,
+            )
+        )
+    return found
 
 
 def _append(
@@ -444,10 +595,14 @@ def _append(
     changes: Sequence[SheetChange],
     dice: Dice | None,
     sqlite: bool,
+    *,
+    locked: bool = False,
 ) -> LogEntry:
-    """Apply the sheet changes and seal the entry onto the end of its table's chain."""
+    """Apply the sheet changes and seal the entry onto the end of its table's chain (the
+    table locked first, unless ``locked`` says this transaction already holds it)."""
     c = log_entries.c
-    _lock_table(conn, entry.table_id)
+    if not locked:
+        _lock_table(conn, entry.table_id)
     last = conn.execute(
         select(c.seq, c.hash).where(c.table_id == entry.table_id).order_by(c.seq.desc()).limit(1)
     ).first()
@@ -465,18 +620,23 @@ def _append(
         "changed": [change.character_id for change in changes],
         "created_at": _now(),
     }
-    drawn = dice_of(*((dice.commitment, dice.client_seed, dice.nonce) if dice else (None,) * 3))
-    sealed = seal(entry.table_id, seq, entry.privacy, drawn, entry_body(**values), prev)
-    values |= {
+    drawn: dict[str, Any] = {"commitment": None, "contribution": None, "server_chosen": None}
+    if dice is not None:
+        drawn = {
+            "commitment": dice.commitment,
+            "contribution": dice.contribution,
+            "server_chosen": dice.server_chosen,
+        }
+    content = dice_of(drawn["commitment"], drawn["contribution"], drawn["server_chosen"])
+    sealed = seal(entry.table_id, seq, entry.privacy, content, entry_body(**values), prev)
+    values |= drawn | {
         "table_id": entry.table_id,
         "seq": seq,
         "privacy": entry.privacy,
         "prev_hash": prev,
         "hash": sealed.hash,
         "salt": sealed.salt,
-        "commitment": None if dice is None else dice.commitment,
-        "client_seed": None if dice is None else dice.client_seed,
-        "nonce": None if dice is None else dice.nonce,
+        "deltas": {str(ch.character_id): ch.delta for ch in changes} if changes else None,
     }
     key = conn.execute(log_entries.insert().values(**values)).inserted_primary_key
     assert key is not None
@@ -507,18 +667,20 @@ def _commit_seed(conn: Connection, table_id: int) -> Any:
     return _current_seed(conn, table_id)
 
 
-def _next_dice(conn: Connection, table_id: int) -> Dice:
-    """Lock the table and hand out its next nonce with the current seed and client seed."""
-    c = game_tables.c
-    row = conn.execute(
-        select(c.client_seed, c.nonce).where(c.id == table_id).with_for_update()
-    ).first()
-    if row is None:
-        raise NotFound("table", table_id)
+def _next_dice(conn: Connection, table_id: int, given: Contribution | None) -> Dice:
+    """Lock the table and pair its seed in force with the play's contribution: the roller's,
+    if made under that very commitment, else (none given) one the server chooses."""
+    _lock_table(conn, table_id)
     seed = _current_seed(conn, table_id) or _commit_seed(conn, table_id)
-    nonce = int(row.nonce) + 1
-    conn.execute(update(game_tables).where(c.id == table_id).values(nonce=nonce))
-    return Dice(str(seed.server_seed), str(seed.commitment), str(row.client_seed), nonce)
+    if given is None:
+        return Dice(str(seed.server_seed), str(seed.commitment), secrets.token_hex(16), True)
+    if given.commitment != seed.commitment:
+        raise Conflict(
+            "dice",
+            "the table has committed to a new seed since this contribution was made:"
+            " reload and roll again",
+        )
+    return Dice(str(seed.server_seed), str(seed.commitment), given.value, False)
 
 
 def _apply_change(conn: Connection, table_id: int, change: SheetChange) -> None:

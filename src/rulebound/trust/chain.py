@@ -14,8 +14,10 @@ bits per entry, shown with the body to those who may see it, so publishing
 ``hash`` and ``body_hash`` of a hidden roll tells nobody its result: guessing
 a d20 would also mean guessing the salt.
 
-``dice`` names the committed seed, client seed and nonce the entry's draws came
-from (None for entries without a committed draw).
+``dice`` names what the entry's draws came from (None for entries without a committed
+draw): the seed commitment and the roller's own contribution to that roll (whether the
+roller made it or the server chose it); entries logged before issue 14 name the table's
+client seed and a table-wide nonce instead (``OLD_DICE_FIELDS``).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ BODY_FIELDS = (
     "created_at",
 )
 CONTENT_FIELDS = ("table_id", "seq", "privacy", "dice", "body_hash")
-DICE_FIELDS = ("commitment", "client_seed", "nonce")
+DICE_FIELDS = ("commitment", "contribution", "server_chosen")
+OLD_DICE_FIELDS = ("commitment", "client_seed", "nonce")
 
 
 def new_salt() -> str:
@@ -86,9 +89,23 @@ def entry_body(
 
 
 def dice_of(
-    commitment: str | None, client_seed: str | None, nonce: int | None
+    commitment: str | None,
+    contribution: str | None,
+    server_chosen: bool | None = None,
+    *,
+    client_seed: str | None = None,
+    nonce: int | None = None,
 ) -> dict[str, Any] | None:
-    if commitment is None or nonce is None:
+    """An entry's ``dice``: per-roll (a contribution), old (a client seed and a nonce) or None."""
+    if commitment is None:
+        return None
+    if contribution is not None:
+        return {
+            "commitment": commitment,
+            "contribution": contribution,
+            "server_chosen": bool(server_chosen),
+        }
+    if nonce is None:
         return None
     return {"commitment": commitment, "client_seed": client_seed or "", "nonce": int(nonce)}
 

@@ -1,23 +1,33 @@
-"""The dice half of ``rulebound verify``: seeds, client seeds, nonces, faces and replays.
+"""The dice half of ``rulebound verify``: seeds, contributions, nonces, faces and replays.
 
-Fed the entries in chain order (``DiceCheck.entry``), it follows the table's
-dice state as the log tells it: ``seed`` entries reveal a seed and name the
-next commitment, ``client-seed`` entries set the client seed. Each play with
-committed dice must use the commitment and client seed in force at its place in
-the log and a nonce never used before; under a revealed seed its draws are
-recomputed with ``verify_draws``, and a roll chain is rebuilt with the
-ruleset's ``card(chain)`` and compared with the card that was logged.
+Fed the entries in chain order, it follows the table's dice state as the log tells it:
+the first entry names the ruleset, the variants and the first commitment; ``seed``
+entries reveal a seed and name the next commitment. Each play with committed dice must
+use the commitment in force at its place in the log, never one already revealed, and:
+
+- a per-roll contribution (``chain.DICE_FIELDS``) that no other entry used; its faces are
+  ``VerifiableSource(seed, contribution, 0)``;
+- or, for plays logged before per-roll contributions (``chain.OLD_DICE_FIELDS``), the
+  client seed last set and the table's next nonce: nonces follow one another in log
+  order, so a forger cannot give a roll an unused nonce whose faces suit them.
+
+Under a revealed seed every face is recomputed, a roll chain is rebuilt with the ruleset's
+``card(chain)`` and compared with the card that was logged, and no entry may be kept from
+the export (revealing a seed discloses every play made under it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import RuleboundError
 from rulebound.core.random_source import Draw
 from rulebound.core.verifiable import commitment_for, verify_draws
+from rulebound.trust.chain import DICE_FIELDS, OLD_DICE_FIELDS
+from rulebound.trust.export import OLD_FORMAT
 
 if TYPE_CHECKING:
     from rulebound.rulesets.plays import TableRules
@@ -25,6 +35,12 @@ if TYPE_CHECKING:
 
 REPLAYED = ("roll", "follow-up")
 COMPARED = ("outcome", "succeeded", "dice")
+CONTRIBUTION = re.compile(r"[0-9a-f]{32,64}")
+HASH = re.compile(r"[0-9a-f]{64}")
+MAX_CHAIN = 1000
+"""Follow-ups in one chain that verify replays (no game comes near it)."""
+BROKEN = (RuleboundError, TypeError, ValueError, KeyError, AttributeError, IndexError)
+"""What a crafted record can make a game's replay raise."""
 
 
 class DiceCheck:
@@ -33,44 +49,64 @@ class DiceCheck:
     ) -> None:
         self.report = report
         self.allow_uncommitted = allow_uncommitted
+        self.old_format = doc.get("format") == OLD_FORMAT
+        self.ruleset, self.variants = doc.get("ruleset"), doc.get("variants")
         self.seeds: dict[str, str] = {}
         """Revealed seeds by commitment: from the export's list and from the chain."""
         self.revealed_at: dict[str, int] = {}
         self.commitment: str | None = None
         self.client_seed = ""
         self.client_seed_at: int | None = None
+        self.nonce, self.nonce_at, self.gap = 0, 0, False
         self.nonces: dict[int, int] = {}
-        self.bodies: dict[Any, Mapping[str, Any]] = {}
-        self.rules = _rules(str(doc.get("ruleset")), report)
-        for seed in doc.get("seeds") or ():
-            if not isinstance(seed, Mapping):
-                continue
-            report.seeds += 1
-            commitment, secret = seed.get("commitment"), seed.get("server_seed")
-            if secret is None:
-                continue
-            report.revealed += 1
-            if check_seed(commitment, secret):
-                self.seeds[str(commitment)] = str(secret)
-            else:
-                report.add(
-                    None, f"seed {str(commitment)[:16]}…: the revealed seed does not hash to it"
-                )
+        self.contributions: dict[str, int] = {}
+        self.per_roll_at: int | None = None
+        self.kept: list[tuple[int, str]] = []
+        """Plays this export does not show whole: (seq, commitment)."""
+        self.bodies: dict[int, Mapping[str, Any]] = {}
+        self.rules = _rules(self.ruleset, report)
+        seeds = doc.get("seeds")
+        for seed in seeds if isinstance(seeds, list) else ():
+            if isinstance(seed, Mapping):
+                self._listed(seed)
+
+    def _listed(self, seed: Mapping[str, Any]) -> None:
+        self.report.seeds += 1
+        commitment, secret = seed.get("commitment"), seed.get("server_seed")
+        if secret is None:
+            return
+        self.report.revealed += 1
+        if check_seed(commitment, secret):
+            self.seeds[str(commitment)] = str(secret)
+        else:
+            self.report.add(
+                None, f"seed {str(commitment)[:16]}…: the revealed seed does not hash to it"
+            )
+
+    # entries, in chain order
 
     def entry(self, seq: int, item: Mapping[str, Any]) -> None:
         body = item.get("body")
         if not isinstance(body, Mapping):
-            self._sealed(seq, item.get("dice"))
+            self.hidden(seq, item.get("dice"), withheld=False)
             return
-        self.bodies[item.get("id")] = body
         found = body.get("record")
         record: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+        if seq == 1:
+            self._table(record)
         if body.get("kind") == "seed":
             self._seed_entry(seq, record)
         elif body.get("kind") == "client-seed":
             self.client_seed, self.client_seed_at = str(record.get("client_seed")), seq
-        dice = item.get("dice")
-        draws = record.get("draws") or []
+        self._play(seq, item, body, record)
+        entry_id = item.get("id")
+        if isinstance(entry_id, int):
+            self.bodies.setdefault(entry_id, body)
+
+    def _play(
+        self, seq: int, item: Mapping[str, Any], body: Mapping[str, Any], record: Mapping[str, Any]
+    ) -> None:
+        dice, draws = item.get("dice"), record.get("draws") or []
         if dice is None:
             if draws:
                 self.report.uncommitted += 1
@@ -81,12 +117,53 @@ class DiceCheck:
             return
         self._faces(seq, dice, draws)
         if body.get("kind") in REPLAYED and self.rules is not None:
-            self._replay(seq, body)
+            self._replay(seq, item.get("id"), body)
 
-    def _sealed(self, seq: int, dice: Any) -> None:
-        """A play whose body this export does not hold: its dice are public, its faces not."""
-        if isinstance(dice, Mapping) and self._dice_in_force(seq, dice):
+    def hidden(self, seq: int, dice: Any, *, withheld: bool) -> None:
+        """A play this export does not show whole (sealed, or a withheld link)."""
+        if dice is None:
+            if not self.allow_uncommitted:
+                self.report.add(
+                    seq,
+                    f"{'a withheld' if withheld else 'a sealed'} entry must be a play with"
+                    " committed dice (only plays are ever hidden)",
+                )
+            return
+        if self._dice_in_force(seq, dice):
             self.report.pending += 1
+            self.kept.append((seq, str(dice["commitment"])))
+
+    def unknown(self) -> None:
+        """A format-1 withheld link: it may have used the next nonce, or no dice at all."""
+        self.gap = True
+
+    def finish(self) -> None:
+        for seq, commitment in self.kept:
+            if commitment in self.seeds:
+                where = self.revealed_at.get(commitment)
+                at = "" if where is None else f" at entry {where}"
+                self.report.add(
+                    seq,
+                    f"its seed was revealed{at}, so every export must show it whole"
+                    " (a public entry passed off as someone's hidden roll?)",
+                )
+
+    # the table, the seeds and the dice in force
+
+    def _table(self, record: Mapping[str, Any]) -> None:
+        if "ruleset" not in record:
+            self.report.notes.append(
+                "table: the chain does not record its ruleset (opened before it did)"
+            )
+            return
+        for key, shown in (("ruleset", self.ruleset), ("variants", self.variants)):
+            if record.get(key) != shown:
+                self.report.add(
+                    1, f"its {key} {record.get(key)!r} is not the export's {key} {shown!r}"
+                )
+        committed = record.get("committed")
+        if isinstance(committed, str):
+            self.commitment = committed
 
     def _seed_entry(self, seq: int, record: Mapping[str, Any]) -> None:
         shown = record.get("revealed")
@@ -99,17 +176,18 @@ class DiceCheck:
             self.revealed_at.setdefault(commitment, seq)
         self.commitment = str(record.get("committed"))
 
-    def _dice_in_force(self, seq: int, dice: Mapping[str, Any]) -> bool:
-        commitment, client, nonce = (
-            dice.get("commitment"),
-            dice.get("client_seed"),
-            dice.get("nonce"),
-        )
-        if not isinstance(nonce, int) or not isinstance(commitment, str):
-            self.report.add(seq, "its dice name no commitment and nonce")
+    def _dice_in_force(self, seq: int, dice: Any) -> bool:
+        if isinstance(dice, Mapping) and "contribution" in dice:
+            fresh = self._contribution(seq, dice)
+        elif isinstance(dice, Mapping) and "nonce" in dice:
+            fresh = self._old(seq, dice)
+        else:
+            self.report.add(seq, "its dice name no commitment and contribution")
             return False
-        self._nonce(seq, nonce)
+        if not fresh:
+            return False
         self.report.rolls += 1
+        commitment = str(dice["commitment"])
         if commitment in self.revealed_at:
             at = self.revealed_at[commitment]
             self.report.add(seq, f"it rolled with a seed already revealed at entry {at}")
@@ -118,6 +196,53 @@ class DiceCheck:
                 seq, f"it rolled with commitment {commitment[:16]}…, not the one in force"
             )
         self.commitment = commitment
+        return True
+
+    def _contribution(self, seq: int, dice: Mapping[str, Any]) -> bool:
+        value = dice.get("contribution")
+        if (
+            set(dice) != set(DICE_FIELDS)
+            or not _matches(HASH, dice.get("commitment"))
+            or not _matches(CONTRIBUTION, value)
+            or not isinstance(dice.get("server_chosen"), bool)
+        ):
+            self.report.add(
+                seq,
+                "its dice must be exactly a commitment, a contribution (32 to 64 hex digits)"
+                " and server_chosen",
+            )
+            return False
+        if self.old_format:
+            self.report.add(seq, f"a {OLD_FORMAT} export holds no per-roll contributions")
+            return False
+        first = self.contributions.setdefault(str(value), seq)
+        if first != seq:
+            self.report.add(
+                seq, f"its contribution was already used at entry {first} (each roll needs its own)"
+            )
+        if self.per_roll_at is None:
+            self.per_roll_at = seq
+        self.report.server_chosen += bool(dice["server_chosen"])
+        return True
+
+    def _old(self, seq: int, dice: Mapping[str, Any]) -> bool:
+        nonce, client = dice.get("nonce"), dice.get("client_seed")
+        if (
+            set(dice) != set(OLD_DICE_FIELDS)
+            or not isinstance(nonce, int)
+            or isinstance(nonce, bool)
+            or not isinstance(client, str)
+            or not isinstance(dice.get("commitment"), str)
+        ):
+            self.report.add(seq, "its dice must be exactly a commitment, a client seed and a nonce")
+            return False
+        if self.per_roll_at is not None:
+            self.report.add(
+                seq,
+                "it rolled with the table's client seed and nonce after per-roll contributions"
+                f" began at entry {self.per_roll_at}",
+            )
+        self._nonce(seq, nonce)
         if client != self.client_seed:
             where = (
                 "by default" if self.client_seed_at is None else f"at entry {self.client_seed_at}"
@@ -128,20 +253,38 @@ class DiceCheck:
         return True
 
     def _nonce(self, seq: int, nonce: int) -> None:
-        first = self.nonces.setdefault(nonce, seq)
-        if first != seq:
-            self.report.add(seq, f"nonce {nonce} was already used at entry {first}")
+        """Each play took the table's next nonce inside the transaction that logged it."""
+        if nonce in self.nonces:
+            self.report.add(seq, f"nonce {nonce} was already used at entry {self.nonces[nonce]}")
+        elif nonce < self.nonce:
+            self.report.add(
+                seq, f"nonce {nonce} goes back: entry {self.nonce_at} used nonce {self.nonce}"
+            )
+        elif nonce > self.nonce + 1 and not self.gap:
+            self.report.add(
+                seq, f"nonce {nonce} skips nonce {self.nonce + 1}: each play takes the next one"
+            )
+        self.nonces.setdefault(nonce, seq)
+        if nonce > self.nonce:
+            self.nonce, self.nonce_at = nonce, seq
+        self.gap = False
 
-    def _faces(self, seq: int, dice: Mapping[str, Any], draws: Sequence[Any]) -> None:
+    # faces and replays
+
+    def _faces(self, seq: int, dice: Mapping[str, Any], draws: Any) -> None:
         secret = self.seeds.get(str(dice["commitment"]))
         if secret is None:
             self.report.pending += 1
             return
+        if "contribution" in dice:
+            client, nonce = str(dice["contribution"]), 0
+        else:
+            client, nonce = str(dice["client_seed"]), int(dice["nonce"])
         try:
-            recorded = [Draw(int(sides), int(face)) for sides, face in draws]
-            wrong = verify_draws(secret, str(dice["client_seed"]), int(dice["nonce"]), recorded)
+            recorded = [_draw(pair) for pair in draws]
+            wrong = verify_draws(secret, client, nonce, recorded)
         except (RuleboundError, TypeError, ValueError) as exc:
-            self.report.add(seq, f"its draws cannot be checked: {exc}")
+            self.report.add(seq, f"its draws cannot be checked: {exc}"[:200])
             return
         if wrong is not None:
             sides = recorded[wrong.index].sides
@@ -153,26 +296,50 @@ class DiceCheck:
             return
         self.report.dice += len(recorded)
 
-    def _replay(self, seq: int, body: Mapping[str, Any]) -> None:
+    def _replay(self, seq: int, entry_id: Any, body: Mapping[str, Any]) -> None:
         chain = [body]
-        while chain[0].get("parent_id") is not None:
-            parent = self.bodies.get(chain[0]["parent_id"])
-            if parent is None:
+        while (parent := chain[0].get("parent_id")) is not None:
+            if parent == entry_id:
+                self.report.add(seq, "it follows itself up")
+                return
+            found = self.bodies.get(parent) if isinstance(parent, int) else None
+            if found is None:
                 return  # a link the exporting member may not see: nothing to replay
-            chain.insert(0, parent)
-        if chain[0].get("kind") != "roll" or not isinstance(body.get("card"), Mapping):
+            if len(chain) >= MAX_CHAIN:
+                self.report.add(seq, f"its chain of follow-ups is longer than {MAX_CHAIN}")
+                return
+            chain.insert(0, found)
+        card = body.get("card")
+        if chain[0].get("kind") != "roll" or not isinstance(card, Mapping):
             return
         assert self.rules is not None
+        records = [b.get("record") for b in chain]
+        objects = [dict(r) for r in records if isinstance(r, Mapping)]
+        if len(objects) != len(records):
+            self.report.add(seq, "its record does not replay: a record is not a JSON object")
+            return
         try:
-            card = to_jsonable(self.rules.card([dict(b["record"]) for b in chain]))
-        except RuleboundError as exc:
-            self.report.add(seq, f"its record does not replay: {exc}")
+            replayed = to_jsonable(self.rules.card(objects))
+        except BROKEN as exc:
+            self.report.add(seq, f"its record does not replay: {exc}"[:200])
             return
         for key in COMPARED:
-            if card.get(key) != body["card"].get(key):
+            if replayed.get(key) != card.get(key):
                 self.report.add(seq, f"replaying its record gives a different {key} than it logged")
                 return
         self.report.cards += 1
+
+
+def _draw(pair: Any) -> Draw:
+    if not isinstance(pair, list | tuple) or len(pair) != 2:
+        raise ValueError(f"{str(pair)[:40]} is not a [sides, face] pair")
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in pair):
+        raise ValueError(f"{str(pair)[:40]} is not a pair of whole numbers")
+    return Draw(pair[0], pair[1])
+
+
+def _matches(pattern: re.Pattern[str], value: Any) -> bool:
+    return isinstance(value, str) and pattern.fullmatch(value) is not None
 
 
 def check_seed(commitment: Any, server_seed: Any) -> bool:
@@ -183,13 +350,19 @@ def check_seed(commitment: Any, server_seed: Any) -> bool:
         return False
 
 
-def _rules(ruleset: str, report: Report) -> TableRules[Any, Any] | None:
+def _rules(ruleset: Any, report: Report) -> TableRules[Any, Any] | None:
     from rulebound.core.errors import UnknownRuleset
     from rulebound.rulesets.plays import TableRules
     from rulebound.rulesets.registry import get_game
 
     try:
+        if not isinstance(ruleset, str):
+            raise UnknownRuleset("ruleset", ruleset, "a ruleset key")
         return TableRules(get_game(ruleset))
     except UnknownRuleset:
-        report.notes.append(f"cards: not replayed (ruleset {ruleset!r} is not installed)")
+        report.add(
+            None,
+            f"ruleset {str(ruleset)[:40]!r} is not installed here, so no card can be replayed"
+            " (install it; or the export names a ruleset the table never had)",
+        )
         return None

@@ -3,7 +3,7 @@
 One JSON object::
 
     {
-      "format": "rulebound-log/1",
+      "format": "rulebound-log/2",
       "table": "Night run", "table_id": 1, "ruleset": "empty-reach", "variants": {...},
       "seeds": [{"commitment": hex, "server_seed": hex | null, "created_at", "revealed_at"}],
       "entries": [ENTRY, ...]          # every entry of the table, by seq
@@ -12,22 +12,32 @@ One JSON object::
 Each ENTRY is one of three shapes, by what the exporting member may see:
 
 - **whole**: the entry as the log API shows it (``seq``, ``kind``, ``privacy``,
-  ``card``, ``record``, ``summary``...) plus ``prev_hash``, ``hash``, ``dice``
-  (``{"commitment", "client_seed", "nonce"}`` or null), ``body_hash``, ``salt``
-  and ``body`` (the hashed fields, ``chain.BODY_FIELDS``). ``disclosed`` is true
-  when the member could not see it at the table but its seed has been revealed.
+  ``card``, ``record``, ``summary``...) plus ``prev_hash``, ``hash``, ``dice``,
+  ``body_hash``, ``salt`` and ``body`` (the hashed fields, ``chain.BODY_FIELDS``).
+  ``disclosed`` is true when the member could not see it at the table but its seed has
+  been revealed.
 - **sealed** (a blind roll, to its roller): the redacted view (``hidden``: true)
   with ``prev_hash``, ``hash``, ``dice`` and ``body_hash``, but ``salt`` and
   ``body`` null. Its hash can be checked; its result cannot be guessed.
-- **withheld** (an entry the member may not know of): ``{"withheld": true,
-  "prev_hash", "hash"}`` only, holding its place in the chain; its seq is the
-  one after the entry before it.
+- **withheld** (an entry the member may not know of): ``{"withheld": true, "seq",
+  "privacy", "dice", "body_hash", "prev_hash", "hash"}``: what recomputes its hash, and
+  nothing of its body.
 
-Every seed whose ``server_seed`` is given must hash to its ``commitment``; the
+``dice`` is ``{"commitment", "contribution", "server_chosen"}`` (the roll's own input:
+the roller's fresh random value, or one the server chose when the roller sent none), or
+``{"commitment", "client_seed", "nonce"}`` for plays logged before per-roll contributions,
+or null. Every seed whose ``server_seed`` is given must hash to its ``commitment``; the
 log's ``seed`` entries repeat each reveal inside the chain.
+
+Format 1 (``OLD_FORMAT``, before issue 14) differs only in its withheld links, which were
+bare (``withheld``, ``prev_hash``, ``hash``): ``rulebound verify`` still reads it, and says
+that such links cannot be recomputed.
 """
 
 from __future__ import annotations
 
-FORMAT = "rulebound-log/1"
+FORMAT = "rulebound-log/2"
+OLD_FORMAT = "rulebound-log/1"
+FORMATS = (FORMAT, OLD_FORMAT)
 WITHHELD = "withheld"
+LINK_FIELDS = ("withheld", "seq", "privacy", "dice", "body_hash", "prev_hash", "hash")

@@ -5,14 +5,22 @@ seq of the entry it is found at, the first one first:
 
 - the chain: seqs follow one another (a missing seq is a deleted entry), each
   ``prev_hash`` is the hash of the entry before, each hash is
-  ``SHA-256(prev_hash + canonical content)``;
+  ``SHA-256(prev_hash + canonical content)``, withheld links included (a public entry
+  is never withheld);
 - the commitments: each shown body hashes, with its salt (at least 128 bits),
   to the entry's ``body_hash``, and what the entry shows is what it hashed;
   each revealed seed hashes to its commitment;
-- the dice (``trust.dice``): each roll's dice come from the seed committed at
-  the time, the client seed set at the time and a nonce never used before; once
-  its seed is revealed every face is recomputed, and roll chains are replayed
-  through the ruleset's own ``card(chain)``.
+- the table: its ruleset is installed here, and is the one (with the variants) its first
+  entry records;
+- the dice (``trust.dice``): each roll's dice come from the seed committed at the time,
+  with a contribution no other roll used (or, for old plays, the client seed set at the
+  time and the next nonce); once its seed is revealed every face is recomputed, roll
+  chains are replayed through the ruleset's own ``card(chain)``, and no entry under it
+  may be kept from the export.
+
+Whatever a file holds, it ends in a verdict: a crafted entry is a problem at its seq,
+never an exception. ``earlier`` compares an earlier copy of the same export: an entry's
+hash never changes, so a rewrite is named at the first entry that differs.
 """
 
 from __future__ import annotations
@@ -26,10 +34,11 @@ from typing import Any
 from rulebound.core.errors import InvalidInput
 from rulebound.trust.chain import GENESIS, MIN_SALT_BYTES, body_hash, chain_hash, entry_content
 from rulebound.trust.dice import DiceCheck
-from rulebound.trust.export import FORMAT, WITHHELD
+from rulebound.trust.export import FORMATS, OLD_FORMAT, WITHHELD
 
 SHOWN_FIELDS = ("kind", "actor_id", "character_id", "parent_id", "record", "card", "summary")
 HEX = frozenset("0123456789abcdef")
+PRIVACY = ("public", "gm", "blind", "self")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +57,11 @@ class Report:
     entries: int = 0
     sealed: int = 0
     withheld: int = 0
+    old_links: int = 0
     seeds: int = 0
     revealed: int = 0
     rolls: int = 0
+    server_chosen: int = 0
     dice: int = 0
     pending: int = 0
     uncommitted: int = 0
@@ -73,6 +84,16 @@ class Report:
             f" seeds; {self.pending} plays await a reveal",
             f"cards: {self.cards} results replayed through the ruleset",
         ]
+        if self.server_chosen:
+            lines.append(
+                f"server-chosen: {self.server_chosen} plays whose contribution the server"
+                " chose (the roller sent none): the host could have picked their dice"
+            )
+        if self.old_links:
+            lines.append(
+                f"old links: {self.old_links} withheld links of a {OLD_FORMAT} export carry no"
+                " content, so their hashes are not recomputed (export again for a full check)"
+            )
         if self.uncommitted:
             lines.append(f"uncommitted: {self.uncommitted} plays with dice from no committed seed")
         return lines + self.notes
@@ -88,11 +109,12 @@ class Report:
 def load_export(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput("file", str(path), f"a readable JSON log export ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidInput("format", _get(data, "format"), f"a log export in format {FORMAT}")
-    if not isinstance(data.get("entries"), list) or not isinstance(data.get("table_id"), int):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise InvalidInput("file", str(path), f"a readable JSON log export ({why})") from None
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
+        raise InvalidInput("format", _get(data, "format"), f"a log export in format {FORMATS[0]}")
+    if not isinstance(data.get("entries"), list) or not _is_int(data.get("table_id")):
         raise InvalidInput("entries", "(missing)", "an export with table_id and entries")
     return data
 
@@ -101,62 +123,127 @@ def _get(data: Any, key: str) -> Any:
     return data.get(key) if isinstance(data, Mapping) else None
 
 
-def verify_export(doc: Mapping[str, Any], *, allow_uncommitted: bool = False) -> Report:
+def verify_export(
+    doc: Mapping[str, Any],
+    *,
+    allow_uncommitted: bool = False,
+    earlier: Mapping[str, Any] | None = None,
+) -> Report:
     report = Report()
-    dice = DiceCheck(doc, report, allow_uncommitted=allow_uncommitted)
-    table_id = doc.get("table_id")
-    prev, expected = GENESIS, 1
+    walk = _Walk(doc, report, DiceCheck(doc, report, allow_uncommitted=allow_uncommitted))
     for item in doc.get("entries", []):
-        if not isinstance(item, Mapping):
-            report.add(expected, "not an entry (a JSON object)")
-            expected += 1
-            continue
-        if item.get(WITHHELD):
-            if item.get("prev_hash") != prev:
-                report.add(expected, _broken_link(expected))
-            report.withheld += 1
-            report.entries += 1
-            prev, expected = str(item.get("hash")), expected + 1
-            continue
-        seq = item.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            report.add(expected, "has no seq")
-            seq = expected
-        if seq > expected:
-            gone = f"entry {expected}" if seq == expected + 1 else f"entries {expected}-{seq - 1}"
-            report.add(expected, f"missing: the log jumps to entry {seq} ({gone} deleted?)")
-        elif seq < expected:
-            report.add(seq, f"out of order: it comes after entry {expected - 1}")
-        elif item.get("prev_hash") != prev:
-            report.add(seq, _broken_link(seq))
-        _check_entry(table_id, seq, item, report)
-        dice.entry(seq, item)
-        report.entries += 1
-        prev, expected = str(item.get("hash")), seq + 1
+        walk.step(item)
+    walk.dice.finish()
+    if earlier is not None:
+        compare_earlier(doc, earlier, report)
     report.problems.sort(key=lambda p: -1 if p.seq is None else p.seq)
     return report
 
 
-def _broken_link(seq: int) -> str:
-    before = "the start of the log" if seq == 1 else f"entry {seq - 1}"
-    return f"prev_hash is not the hash of {before} (an entry was changed, removed or moved)"
+class _Walk:
+    """The chain, entry by entry: where each one sits, and the hash it links to."""
+
+    def __init__(self, doc: Mapping[str, Any], report: Report, dice: DiceCheck) -> None:
+        self.report, self.dice = report, dice
+        self.table_id = doc.get("table_id")
+        self.old = doc.get("format") == OLD_FORMAT
+        self.prev, self.expected = GENESIS, 1
+
+    def step(self, item: Any) -> None:
+        seq = self.expected
+        try:
+            seq = self._entry(item)
+        except Exception as exc:  # a crafted entry ends in a verdict, never a traceback
+            self.report.add(seq, f"it cannot be checked ({type(exc).__name__}: {exc})"[:200])
+        self.report.entries += 1
+        self.prev = str(item.get("hash")) if isinstance(item, Mapping) else self.prev
+        self.expected = seq + 1
+
+    def _entry(self, item: Any) -> int:
+        report = self.report
+        if not isinstance(item, Mapping):
+            report.add(self.expected, "not an entry (a JSON object)")
+            return self.expected
+        if item.get(WITHHELD) and self.old and "privacy" not in item:
+            self._link(self.expected, item)
+            report.withheld += 1
+            report.old_links += 1
+            self.dice.unknown()
+            return self.expected
+        given = item.get("seq")
+        seq = given if isinstance(given, int) and not isinstance(given, bool) else self.expected
+        if seq is not given and not item.get(WITHHELD):
+            report.add(self.expected, "has no seq")
+        if seq > self.expected:
+            gone = self.expected
+            span = f"entry {gone}" if seq == gone + 1 else f"entries {gone}-{seq - 1}"
+            report.add(gone, f"missing: the log jumps to entry {seq} ({span} deleted?)")
+        elif seq < self.expected:
+            report.add(seq, f"out of order: it comes after entry {self.expected - 1}")
+        else:
+            self._link(seq, item)
+        if item.get(WITHHELD):
+            self._withheld(seq, item)
+        else:
+            _check_entry(self.table_id, seq, item, report)
+            self.dice.entry(seq, item)
+        return seq
+
+    def _link(self, seq: int, item: Mapping[str, Any]) -> None:
+        if item.get("prev_hash") != self.prev:
+            before = "the start of the log" if seq == 1 else f"entry {seq - 1}"
+            self.report.add(
+                seq,
+                f"prev_hash is not the hash of {before} (an entry was changed, removed or moved)",
+            )
+
+    def _withheld(self, seq: int, item: Mapping[str, Any]) -> None:
+        self.report.withheld += 1
+        missing = [k for k in ("seq", "privacy", "dice", "body_hash") if k not in item]
+        if missing:
+            self.report.add(seq, f"a withheld link must carry its {', '.join(missing)}")
+            return
+        if not _content_matches(self.table_id, seq, item, self.report):
+            return
+        if item["privacy"] == "public":
+            self.report.add(seq, "a public entry is never withheld from an export")
+            return
+        self.dice.hidden(seq, item.get("dice"), withheld=True)
+
+
+def _content_matches(table_id: Any, seq: int, item: Mapping[str, Any], report: Report) -> bool:
+    prev, digest, dice = item.get("prev_hash"), item.get("body_hash"), item.get("dice")
+    if not (_is_hash(prev) and _is_hash(item.get("hash")) and _is_hash(digest)):
+        report.add(seq, "prev_hash, hash and body_hash must be SHA-256 hex digests")
+        return False
+    if item.get("privacy") not in PRIVACY:
+        report.add(seq, f"its privacy must be one of {', '.join(PRIVACY)}")
+        return False
+    if dice is not None and not isinstance(dice, Mapping):
+        report.add(seq, "its dice must be an object or null")
+        return False
+    content = entry_content(table_id, seq, str(item["privacy"]), dice, str(digest))
+    if chain_hash(str(prev), content) != item.get("hash"):
+        report.add(seq, "its content does not match its hash (edited after it was logged?)")
+        return False
+    return True
 
 
 def _check_entry(table_id: Any, seq: int, item: Mapping[str, Any], report: Report) -> None:
-    prev, digest = item.get("prev_hash"), item.get("body_hash")
-    if not (_is_hash(prev) and _is_hash(item.get("hash")) and _is_hash(digest)):
-        report.add(seq, "prev_hash, hash and body_hash must be SHA-256 hex digests")
+    if not _content_matches(table_id, seq, item, report):
         return
-    content = entry_content(table_id, seq, str(item.get("privacy")), item.get("dice"), str(digest))
-    if chain_hash(str(prev), content) != item.get("hash"):
-        report.add(seq, "its content does not match its hash (edited after it was logged?)")
-    body, salt = item.get("body"), item.get("salt")
+    body, salt, digest = item.get("body"), item.get("salt"), item.get("body_hash")
     if body is None or salt is None:
         if item.get("privacy") == "public" or not item.get("hidden"):
             report.add(seq, "the body of an entry shown to this member is missing")
         report.sealed += 1
         return
-    if not isinstance(salt, str) or len(salt) < 2 * MIN_SALT_BYTES or set(salt) - HEX:
+    if (
+        not isinstance(salt, str)
+        or len(salt) < 2 * MIN_SALT_BYTES
+        or len(salt) % 2
+        or not _hex(salt)
+    ):
         report.add(seq, f"its salt must be at least {MIN_SALT_BYTES * 8} random bits, in hex")
         return
     if not isinstance(body, Mapping) or body_hash(salt, body) != digest:
@@ -168,5 +255,38 @@ def _check_entry(table_id: Any, seq: int, item: Mapping[str, Any], report: Repor
             return
 
 
+def compare_earlier(doc: Mapping[str, Any], earlier: Mapping[str, Any], report: Report) -> None:
+    """Every entry of an earlier copy of this export must be in this one, with the same hash."""
+    if earlier.get("table_id") != doc.get("table_id"):
+        report.add(None, "the earlier copy is the export of another table")
+        return
+    now = [e for e in doc.get("entries", []) if isinstance(e, Mapping)]
+    for seq, old in enumerate(earlier.get("entries") or [], start=1):
+        if not isinstance(old, Mapping):
+            continue
+        if seq > len(now):
+            report.add(seq, "missing: the earlier copy of this export has this entry")
+            return
+        if now[seq - 1].get("hash") != old.get("hash"):
+            report.add(
+                seq,
+                "its hash is not the one an earlier copy of this export holds"
+                " (the log was rewritten from here)",
+            )
+            return
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _hex(value: str) -> bool:
+    return not set(value) - HEX
+
+
+def _even_hex(value: str) -> bool:
+    return len(value) % 2 == 0 and _hex(value)
+
+
 def _is_hash(value: Any) -> bool:
-    return isinstance(value, str) and len(value) == 64 and not set(value) - HEX
+    return isinstance(value, str) and len(value) == 64 and _hex(value)

@@ -16,8 +16,9 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Respons
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import ActionView
-from rulebound.store import LogEntry, Member, NotFound, Role
+from rulebound.store import Contribution, LogEntry, Member, NotFound, Role
 from rulebound.web.api_models import (
     ActionIn,
     ChancesIn,
@@ -28,6 +29,7 @@ from rulebound.web.api_models import (
     CreateTableIn,
     CreationIn,
     CreationOut,
+    DiceIn,
     EntryOut,
     FollowUpIn,
     JoinIn,
@@ -46,6 +48,7 @@ from rulebound.web.api_models import (
     error_responses,
 )
 from rulebound.web.auth import Viewer
+from rulebound.web.caps import shown
 from rulebound.web.creation import advance, pending
 from rulebound.web.deps import (
     character_detail,
@@ -60,7 +63,7 @@ from rulebound.web.deps import (
 from rulebound.web.fairness import export_document
 from rulebound.web.feed import stream
 from rulebound.web.security import limit_anonymous
-from rulebound.web.service import Seat
+from rulebound.web.service import Seat, contribution_of
 from rulebound.web.views import CSV_COLUMNS, chances_view, context_for, csv_row, entry_view
 
 ERRORS = error_responses(
@@ -126,6 +129,10 @@ def table_out(request: Request, viewer: Viewer) -> TableOut:
 def _seat(request: Request, seat: Seat) -> SeatOut:
     viewer = Viewer(seat.table, seat.member, "", via_cookie=False)
     return SeatOut(table=table_out(request, viewer), session_token=seat.session)
+
+
+def _dice(given: DiceIn | None) -> Contribution | None:
+    return None if given is None else contribution_of(given.contribution, given.commitment)
 
 
 def _entry(request: Request, viewer: Viewer, entry_id: int) -> EntryOut:
@@ -195,7 +202,7 @@ def update_member(table_id: int, member_id: int, body: MemberPatch, request: Req
 @router.get(TABLE + "/characters", response_model=list[CharacterOut])
 def list_characters(table_id: int, request: Request) -> list[dict[str, Any]]:
     viewer = viewer_for(request, table_id)
-    rows = service_of(request).store.characters(table_id)
+    rows = service_of(request).characters(viewer)
     return [character_summary(request, viewer, row) for row in rows]
 
 
@@ -209,7 +216,7 @@ def create_character(table_id: int, body: CharacterIn, request: Request) -> dict
 @router.get(CHAR, response_model=CharacterDetailOut)
 def get_character(table_id: int, character_id: int, request: Request) -> dict[str, Any]:
     viewer = viewer_for(request, table_id)
-    row = service_of(request).store.character(table_id, character_id)
+    row = service_of(request).character(viewer, character_id)
     return character_detail(request, viewer, row)
 
 
@@ -240,8 +247,8 @@ def set_owner(table_id: int, character_id: int, body: OwnerIn, request: Request)
 
 @router.get(CHAR + "/export", response_model=dict[str, Any])
 def export_character(table_id: int, character_id: int, request: Request) -> Response:
-    viewer_for(request, table_id)
-    row = service_of(request).store.character(table_id, character_id)
+    viewer = viewer_for(request, table_id)
+    row = service_of(request).character(viewer, character_id)
     body = json.dumps(row.sheet, indent=2, ensure_ascii=False) + "\n"
     filename = "".join(ch for ch in row.name if ch.isalnum() or ch in "-_") or "character"
     headers = {"Content-Disposition": f'attachment; filename="{filename}.json"'}
@@ -258,7 +265,9 @@ def chances(table_id: int, character_id: int, body: ChancesIn, request: Request)
 @router.post(CHAR + "/roll", response_model=EntryOut, status_code=201)
 def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> EntryOut:
     viewer = writer_for(request, table_id)
-    entry = service_of(request).roll(viewer, character_id, body.form, body.privacy)
+    entry = service_of(request).roll(
+        viewer, character_id, body.form, body.privacy, _dice(body.dice)
+    )
     return _entry(request, viewer, entry.id)
 
 
@@ -268,7 +277,9 @@ def sheet_action(
 ) -> EntryOut:
     viewer = writer_for(request, table_id)
     service = service_of(request)
-    entry = service.sheet_act(viewer, character_id, action, body.params, body.privacy)
+    entry = service.sheet_act(
+        viewer, character_id, action, body.params, body.privacy, _dice(body.dice)
+    )
     return _entry(request, viewer, entry.id)
 
 
@@ -284,7 +295,7 @@ def follow_up(
     table_id: int, entry_id: int, action: str, body: FollowUpIn, request: Request
 ) -> EntryOut:
     viewer = writer_for(request, table_id)
-    entry = service_of(request).follow_up(viewer, entry_id, action, body.params)
+    entry = service_of(request).follow_up(viewer, entry_id, action, body.params, _dice(body.dice))
     return _entry(request, viewer, entry.id)
 
 
@@ -298,7 +309,9 @@ def table_actions(table_id: int, request: Request) -> list[ActionView]:
 @router.post(TABLE + "/actions/{action}", response_model=EntryOut, status_code=201)
 def table_action(table_id: int, action: str, body: ActionIn, request: Request) -> EntryOut:
     viewer = writer_for(request, table_id)
-    entry = service_of(request).table_act(viewer, action, body.params, body.privacy)
+    entry = service_of(request).table_act(
+        viewer, action, body.params, body.privacy, _dice(body.dice)
+    )
     return _entry(request, viewer, entry.id)
 
 
@@ -373,13 +386,21 @@ async def feed(
 ) -> StreamingResponse:
     """Entries after ``Last-Event-ID`` (or ``after``) that you may see, then live ones."""
     viewer = await run_in_threadpool(viewer_for, request, table_id)
-    resume = last_event_id or ""
-    start = after if after is not None else int(resume) if resume.isdigit() else 0
+    start = after if after is not None else resume_after(last_event_id)
     return StreamingResponse(
         event_stream(request, viewer, start, follow),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+def resume_after(last_event_id: str | None) -> int:
+    """The seq a reconnecting feed resumes after (``Last-Event-ID``; none: the start)."""
+    if not last_event_id:
+        return 0
+    if last_event_id.isascii() and last_event_id.isdigit() and int(last_event_id) <= MAX_SEQ:
+        return int(last_event_id)
+    raise InvalidInput("Last-Event-ID", shown(last_event_id), f"a seq from 0 to {MAX_SEQ}")
 
 
 def event_stream(request: Request, viewer: Viewer, start: int, follow: bool) -> AsyncIterator[str]:

@@ -37,7 +37,8 @@ Request booleans are ``StrictBool`` for the same reason (lax mode takes ``1`` or
 class ErrorOut(BaseModel):
     error: str = Field(
         description="invalid-input, rule-violation, conflict, forbidden, not-found, "
-        "rate-limited, bad-request (a body that is not JSON)"
+        "rate-limited, bad-request (a body that is not JSON), unavailable (the database "
+        "cannot be written: nothing was saved)"
     )
     detail: str
     field: str | None = None
@@ -195,18 +196,50 @@ class ChancesOut(BaseModel):
     extras: list[ExtraOut] = Field(description="Named figures: E[successes], P(bane)...")
 
 
+class DiceIn(BaseModel):
+    """The roller's part of a play's dice. Make a fresh one for every play, after reading the
+    commitment: the server cannot know it before the play arrives, so it cannot pick your
+    dice. Without it the server chooses one and marks the play ``server_chosen``."""
+
+    contribution: str = Field(
+        pattern=r"^[0-9a-f]{32,64}$",
+        description="16 to 32 fresh random bytes as lowercase hex, never used before",
+    )
+    commitment: str = Field(
+        pattern=r"^[0-9a-f]{64}$",
+        description="The commitment you saw (GET /api/tables/ID/dice): refused with 409 if "
+        "the table has committed to another seed since",
+    )
+
+
+DICE_HELP = "Your contribution to this play's dice (leave it out: the server chooses one)"
+
+
 class RollIn(BaseModel):
     form: FormData = {}
     privacy: PrivacyMode = "public"
+    dice: DiceIn | None = Field(None, description=DICE_HELP)
 
 
 class ActionIn(BaseModel):
     params: FormData = {}
     privacy: PrivacyMode = "public"
+    dice: DiceIn | None = Field(None, description=DICE_HELP)
 
 
 class FollowUpIn(BaseModel):
     params: FormData = {}
+    dice: DiceIn | None = Field(None, description=DICE_HELP)
+
+
+class DiceUsedOut(BaseModel):
+    commitment: str
+    contribution: str | None = Field(None, description="The play's own input to its dice")
+    server_chosen: bool | None = Field(
+        None, description="True: the roller sent no contribution, the server chose it"
+    )
+    client_seed: str | None = Field(None, description="Plays logged before contributions")
+    nonce: int | None = None
 
 
 class EntryOut(BaseModel):
@@ -227,6 +260,7 @@ class EntryOut(BaseModel):
     card: Card | None
     record: dict[str, Any] | None
     can_act: bool
+    dice: DiceUsedOut | None = Field(None, description="What the play's dice came from")
 
 
 class LogPageOut(BaseModel):

@@ -3,6 +3,12 @@
 The state travels with the form (so a step can be reloaded or resumed), but it
 is signed with a server secret and bound to the table and member: a player
 cannot edit rolled values or skip a restriction by posting a forged state.
+
+Each signed state also carries a fresh nonce, spent when its step is taken (in the
+same transaction as the character, on the last step), so a step cannot be posted
+twice to fish for other dice. With the table's committed dice (the default), a
+step's dice come from a server secret and that nonce, and the first step's from the
+member and how many characters they own: reloading the start shows the same rolls.
 """
 
 from __future__ import annotations
@@ -11,12 +17,14 @@ import base64
 import hashlib
 import hmac
 import json
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from rulebound.core.canonical import canonical_json, to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.core.random_source import SystemSource
+from rulebound.core.random_source import RandomSource, SystemSource
+from rulebound.core.verifiable import VerifiableSource
 from rulebound.rulesets.contract import Choice, CreationStep, Field
 from rulebound.store import CharacterRow
 from rulebound.web.auth import Forbidden, Viewer
@@ -38,7 +46,8 @@ def unsign(secret: bytes, viewer: Viewer, blob: str | None) -> dict[str, Any]:
     if not blob:
         return {}
     body, _, mac = blob.rpartition(".")
-    if not body or not hmac.compare_digest(mac, _mac(secret, viewer, body)):
+    expected = _mac(secret, viewer, body).encode()
+    if not body or not hmac.compare_digest(mac.encode("utf-8", "replace"), expected):
         raise InvalidInput(
             "state", "(tampered or from another table)", "the state of the last step"
         )
@@ -57,10 +66,12 @@ class StepResult:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """The step last shown, rebuilt from its signed blob: its state and its form."""
+    """The step last shown, rebuilt from its signed blob: its state, its form, its nonce."""
 
     step: CreationStep
     blob: str | None
+    nonce: str | None = None
+    """Spent when this step is taken (None: the start, which has none)."""
 
 
 _GUIDED: dict[str, bool] = {}
@@ -99,7 +110,20 @@ def pending(service: TableService, viewer: Viewer, blob: str | None) -> Pending:
         state=dict(payload.get("state") or {}),
         notes=tuple(str(n) for n in view.get("notes", ())),
     )
-    return Pending(step, blob)
+    nonce = payload.get("nonce")
+    if blob and not isinstance(nonce, str):
+        raise InvalidInput("state", "(from before single-use steps)", "a step to start again")
+    return Pending(step, blob, nonce if isinstance(nonce, str) else None)
+
+
+def _source(service: TableService, viewer: Viewer, last: Pending) -> RandomSource:
+    """The step's dice: fixed by its nonce (or, for the start, by who starts and how many
+    characters they own), so the same step never rolls twice differently."""
+    if not service.committed:
+        return service.source(viewer.table.id)
+    owned = sum(row.owner_id == viewer.member.id for row in service.characters(viewer))
+    start = f"start-{viewer.table.id}-{viewer.member.id}-{owned}"
+    return VerifiableSource(service.store.secret("creation-dice").hex(), last.nonce or start, 0)
 
 
 def advance(
@@ -110,15 +134,17 @@ def advance(
         raise Forbidden("observers watch the table; they cannot act")
     rules = service.game(viewer.table.ruleset).table
     check_caps(form)
-    step = rules.creation(last.step.state, form, service.source(viewer.table.id))
+    step = rules.creation(last.step.state, form, _source(service, viewer, last))
     if step is None:
         raise RuleViolation(
             "creation", "this ruleset has no guided creation; create a sheet instead"
         )
     view = {"title": step.title, "fields": to_jsonable(step.fields), "notes": list(step.notes)}
-    payload = {"state": dict(step.state), "view": view}
+    payload = {"state": dict(step.state), "view": view, "nonce": secrets.token_hex(16)}
     signed = sign(service.store.secret("creation"), viewer, payload)
     made = None
     if step.sheet is not None:
-        made = service.new_character(viewer, None, step.sheet)
+        made = service.new_character(viewer, None, step.sheet, nonce=last.nonce)
+    elif last.nonce is not None:
+        service.store.use_nonce(viewer.table.id, last.nonce)
     return StepResult(step, signed, made)

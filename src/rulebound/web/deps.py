@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from starlette.requests import Request
 
-from rulebound.store import CharacterRow, LogEntry
+from rulebound.store import CharacterRow, Contribution, LogEntry
 from rulebound.web.auth import CSRF_HEADER, Viewer, check_csrf, check_role, find_viewer
 from rulebound.web.security import Limiter
-from rulebound.web.service import TableService
+from rulebound.web.service import TableService, contribution_of
 from rulebound.web.settings import Settings
 from rulebound.web.views import context_for, entry_view
 
@@ -54,6 +54,11 @@ def writer_for(request: Request, table_id: int, sent_token: str | None = None) -
     check_role(viewer)
     limiter_of(request).member(viewer)
     return viewer
+
+
+def posted_dice(form: Mapping[str, Any]) -> Contribution | None:
+    """A page form's contribution (``app.js`` adds it to every form that rolls dice)."""
+    return contribution_of(form.get("contribution"), form.get("commitment"))
 
 
 def entry_views(

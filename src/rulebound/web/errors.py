@@ -5,16 +5,27 @@ InvalidInput -> 400 (naming field, value and what is expected), Forbidden ->
 (with ``Retry-After``). The framework's own refusals under ``/api`` (a body that
 is not JSON, an unknown path) take the same shape, and an id too large for the
 database is a 404 like any id that names nothing.
+
+A database that cannot be written (a full disk, a read-only file or server) is a 503:
+the transaction rolled back, so nothing of the action was saved. The log line says
+which error it was, never the statement's parameters (``store.engine`` hides them).
+
+Whatever a request held, its echo in an error is valid JSON and UTF-8: a ``NaN`` or a
+lone surrogate is shown as text.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -43,19 +54,32 @@ def describe(exc: RuleboundError) -> tuple[int, dict[str, Any]]:
 
 
 def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, str | int | float | bool):
+    """``value`` as JSON that encodes: finite numbers, UTF-8 text, lists and objects."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if value is None or isinstance(value, int | float | bool):
         return value
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return repr(value)
+        return {_jsonable(str(k)): _jsonable(v) for k, v in value.items()}
+    return _jsonable(repr(value))
 
 
 async def handle(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RuleboundError)
     status, body = describe(exc)
     headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    return answer(request, status, body, headers)
+
+
+def answer(
+    request: Request, status: int, described: dict[str, Any], headers: dict[str, str] | None
+) -> Response:
+    """An error as JSON under ``/api`` (or when asked for), else as the error page."""
+    body = _jsonable(described)
     wants_json = request.headers.get("accept", "").startswith("application/json")
     if request.url.path.startswith("/api/") or wants_json:
         return JSONResponse(body, status_code=status, headers=headers)
@@ -71,6 +95,13 @@ async def handle(request: Request, exc: Exception) -> Response:
 HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed"}
 OUT_OF_RANGE = ("NumericValueOutOfRange",)
 """PostgreSQL's answer to an id past its integer type (SQLite raises OverflowError)."""
+UNWRITABLE = ("25006", "53")
+"""PostgreSQL SQLSTATEs: a read-only transaction; insufficient resources (53100: disk full)."""
+UNAVAILABLE = (
+    "The table's database cannot be written right now (its disk may be full, or it is"
+    " read-only): nothing of this action was saved. Try again later."
+)
+log = logging.getLogger("rulebound.web")
 
 
 async def handle_http(request: Request, exc: Exception) -> Response:
@@ -82,16 +113,30 @@ async def handle_http(request: Request, exc: Exception) -> Response:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
-async def handle_out_of_range(request: Request, exc: Exception) -> Response:
-    """An id no row can have (past the database's integer range) names nothing: 404."""
+async def handle_database(request: Request, exc: Exception) -> Response:
+    """An id no row can have (past the database's integer range) names nothing: 404. A
+    database that cannot be written: 503. Anything else is a server error."""
     cause = exc.orig if isinstance(exc, DBAPIError) else exc
-    if not isinstance(cause, OverflowError) and type(cause).__name__ not in OUT_OF_RANGE:
-        raise exc
-    return await handle(request, NotFound("item", "an id out of range"))
+    if isinstance(cause, OverflowError) or type(cause).__name__ in OUT_OF_RANGE:
+        return await handle(request, NotFound("item", "an id out of range"))
+    state = str(getattr(cause, "sqlstate", "") or "")
+    if isinstance(exc, OperationalError) or state.startswith(UNWRITABLE):
+        log.error("database unavailable: %s: %s", type(cause).__name__, str(cause)[:200])
+        body = {"error": "unavailable", "detail": UNAVAILABLE}
+        return answer(request, 503, body, {"Retry-After": "30"})
+    raise exc
+
+
+async def handle_validation(request: Request, exc: Exception) -> Response:
+    """A malformed request (422), with whatever it held echoed as valid JSON."""
+    assert isinstance(exc, RequestValidationError)
+    detail = _jsonable(jsonable_encoder(exc.errors(), custom_encoder={float: _jsonable}))
+    return JSONResponse({"detail": detail}, status_code=422)
 
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RuleboundError, handle)
     app.add_exception_handler(HTTPException, handle_http)
-    app.add_exception_handler(OverflowError, handle_out_of_range)
-    app.add_exception_handler(DBAPIError, handle_out_of_range)
+    app.add_exception_handler(RequestValidationError, handle_validation)
+    app.add_exception_handler(OverflowError, handle_database)
+    app.add_exception_handler(DBAPIError, handle_database)

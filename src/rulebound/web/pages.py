@@ -20,7 +20,14 @@ from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.store import ROLES, Role
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
 from rulebound.web.creation import has_guided_creation
-from rulebound.web.deps import character_summary, entry_views, service_of, viewer_for, writer_for
+from rulebound.web.deps import (
+    character_summary,
+    entry_views,
+    posted_dice,
+    service_of,
+    viewer_for,
+    writer_for,
+)
 from rulebound.web.fairness import dice_state
 from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat
@@ -138,7 +145,7 @@ def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
     table = service.store.table(viewer.table.id)
     entries = service.store.entries(table.id, viewer.scope, limit=30)
     game = service.game(table.ruleset)
-    rows = service.store.characters(table.id)
+    rows = service.characters(viewer)
     return {
         "viewer": viewer,
         "table": table,
@@ -166,7 +173,7 @@ async def table_page(table_id: int, request: Request) -> HTMLResponse:
 async def characters_fragment(table_id: int, request: Request) -> HTMLResponse:
     viewer = await off_loop(lambda: viewer_for(request, table_id))
     service = service_of(request)
-    rows = await off_loop(lambda: service.store.characters(table_id))
+    rows = await off_loop(lambda: service.characters(viewer))
     summaries = [character_summary(request, viewer, row) for row in rows]
     return page(request, "_characters.html", viewer=viewer, characters=summaries)
 
@@ -215,7 +222,8 @@ async def table_action(table_id: int, action: str, request: Request) -> Response
     )
     params = parse_form(view.fields if view else (), form)
     privacy = form.get("privacy", "public")
-    entry = await off_loop(lambda: service.table_act(viewer, action, params, privacy))
+    dice = posted_dice(form)
+    entry = await off_loop(lambda: service.table_act(viewer, action, params, privacy, dice))
     return back(f"/t/{table_id}#e{entry.id}")
 
 
@@ -229,7 +237,8 @@ async def follow_up(table_id: int, entry_id: int, action: str, request: Request)
         (a.get("fields", []) for a in card_actions if a.get("key") == action), []
     )
     params = parse_form([_field(f) for f in fields], form)
-    entry = await off_loop(lambda: service.follow_up(viewer, entry_id, action, params))
+    dice = posted_dice(form)
+    entry = await off_loop(lambda: service.follow_up(viewer, entry_id, action, params, dice))
     return back(f"/t/{table_id}#e{entry.id}")
 
 

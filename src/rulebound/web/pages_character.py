@@ -15,7 +15,13 @@ from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.web.auth import CSRF_FIELD, Viewer
 from rulebound.web.creation import StepResult, advance, pending
-from rulebound.web.deps import character_detail, guarded_for, service_of, viewer_for
+from rulebound.web.deps import (
+    character_detail,
+    guarded_for,
+    posted_dice,
+    service_of,
+    viewer_for,
+)
 from rulebound.web.pages import back, off_loop, page, posted
 from rulebound.web.views import chances_view
 
@@ -34,7 +40,7 @@ def character_context(
     request: Request, viewer: Viewer, character_id: int, **extra: Any
 ) -> dict[str, Any]:
     service = service_of(request)
-    row = service.store.character(viewer.table.id, character_id)
+    row = service.character(viewer, character_id)
     detail = character_detail(request, viewer, row)
     dialog_values = form_values(detail["dialog"], extra.pop("dialog_values", {}))
     chances: list[dict[str, Any]] = []
@@ -82,10 +88,9 @@ async def _uploaded(form: Any) -> dict[str, Any]:
         await upload.close()
     try:
         sheet = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(
-            "sheet", str(text)[:60], f"a character file in JSON ({exc.msg})"
-        ) from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise InvalidInput("sheet", str(text)[:60], f"a character file in JSON ({why})") from None
     if not isinstance(sheet, dict):
         raise InvalidInput("sheet", sheet, "a JSON object (a character file)")
     return sheet
@@ -111,7 +116,7 @@ async def edit_sheet(table_id: int, character_id: int, request: Request) -> Resp
     row = await off_loop(lambda: service.editable(viewer, character_id))
     fields = service.game(viewer.table.ruleset).table.sheet_view(row.sheet).fields
     values = parse_form(fields, form)
-    version = int(str(form.get("version", row.version)))
+    version = version_of(form.get("version", row.version))
     try:
         await off_loop(lambda: service.edit_sheet(viewer, character_id, values, version))
     except InvalidInput as exc:
@@ -132,9 +137,16 @@ async def import_sheet(table_id: int, character_id: int, request: Request) -> Re
     return back(f"/t/{table_id}/c/{character_id}#sheet")
 
 
+def version_of(value: Any) -> int:
+    text = str(value)
+    if not (text.isascii() and text.isdigit() and len(text) < 10):
+        raise InvalidInput("version", text[:40], "the sheet's version number")
+    return int(text)
+
+
 def _dialog_fields(request: Request, viewer: Viewer, character_id: int) -> Any:
     service = service_of(request)
-    row = service.store.character(viewer.table.id, character_id)
+    row = service.character(viewer, character_id)
     return service.game(viewer.table.ruleset).table.dialog(row.sheet)
 
 
@@ -157,9 +169,10 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
     fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
     values = parse_form(fields, form)
     privacy = form.get("privacy", "public")
+    dice = posted_dice(form)
     try:
         entry = await off_loop(
-            lambda: service_of(request).roll(viewer, character_id, values, privacy)
+            lambda: service_of(request).roll(viewer, character_id, values, privacy, dice)
         )
     except InvalidInput as exc:
         errors = _errors(fields, exc)
@@ -173,13 +186,16 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
 async def sheet_action(table_id: int, character_id: int, action: str, request: Request) -> Response:
     viewer, form = await posted(request, table_id)
     service = service_of(request)
-    row = await off_loop(lambda: service.store.character(table_id, character_id))
+    row = await off_loop(lambda: service.character(viewer, character_id))
     rules = service.game(viewer.table.ruleset).table
     actions = rules.sheet_actions(row.sheet, viewer.table.variants)
     view = next((a for a in actions if a.key == action), None)
     params = parse_form(view.fields if view else (), form)
     privacy = form.get("privacy", "public")
-    entry = await off_loop(lambda: service.sheet_act(viewer, character_id, action, params, privacy))
+    dice = posted_dice(form)
+    entry = await off_loop(
+        lambda: service.sheet_act(viewer, character_id, action, params, privacy, dice)
+    )
     return back(f"/t/{table_id}#e{entry.id}")
 
 

@@ -54,6 +54,10 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": "Too many requests: wait Retry-After seconds",
         "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds"}},
     },
+    503: {
+        "model": ErrorOut,
+        "description": "The database cannot be written (disk full, read-only): nothing saved",
+    },
 }
 """What every API route may also answer, documented in the OpenAPI schema (``app.py``)."""
 
@@ -97,11 +101,14 @@ class Limiter:
         self.buckets = Buckets()
 
     def member(self, viewer: Viewer) -> None:
+        """Charge a seat and its table; observers (who only ask for chances) share a table
+        budget of their own, so they cannot use up the players'."""
         charges: list[Charge] = []
         if self.session is not None:
             charges.append(("session", ("session", viewer.member.id), self.session))
         if self.table is not None:
-            charges.append(("table", ("table", viewer.table.id), self.table))
+            who = "observers" if viewer.member.role == "observer" else "table"
+            charges.append(("table", (who, viewer.table.id), self.table))
         self.buckets.take(charges)
 
     def client(self, request: Request) -> None:

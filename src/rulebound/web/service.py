@@ -5,12 +5,19 @@ and has the store commit the log entry with the sheet change it causes. It
 never looks at which ruleset it is driving.
 
 Plays that draw dice go through ``_logged_play``: by default the store hands
-the play the table's committed dice (seed, client seed, next nonce) inside the
-transaction that logs it, so every logged die can be recomputed after a reveal.
+the play the table's committed seed and the roller's own contribution (or one it
+chooses, marked so, when the roller sent none) inside the transaction that logs
+it, so every logged die can be recomputed after a reveal.
+
+Characters are read as the viewer sees them (``Store.character`` with the viewer's
+scope): a play is computed from that sheet, and its change lands on the stored one
+(``SheetChange.of``), so hidden plays never show on the sheets of those who may not
+see them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,9 +30,11 @@ from rulebound.store import (
     PRIVACY_MODES,
     CharacterRow,
     Conflict,
+    Contribution,
     LogEntry,
     Member,
     NewEntry,
+    NotFound,
     Privacy,
     SheetChange,
     Staged,
@@ -33,20 +42,25 @@ from rulebound.store import (
     TableRow,
 )
 from rulebound.web.auth import Forbidden, Viewer
-from rulebound.web.caps import MAX_NAME, NAME_CONTROL, check_caps, check_sheet, shown
+from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
 from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
+CONTRIBUTION = re.compile(r"[0-9a-f]{32,64}")
+COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
-def clean_name(field: str, value: object, limit: int = MAX_NAME) -> str:
-    raw = str(value or "")
-    if NAME_CONTROL.search(raw):
-        raise InvalidInput(field, shown(value), "a name without control characters")
-    text = " ".join(raw.split())
-    if not 1 <= len(text) <= limit:
-        raise InvalidInput(field, shown(value), f"a name of 1 to {limit} characters")
-    return text
+def contribution_of(value: object, commitment: object) -> Contribution | None:
+    """The roller's part of a play's dice, as sent (None: the roller sent none)."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not CONTRIBUTION.fullmatch(value):
+        expected = "32 to 64 lowercase hex digits, fresh random for this roll"
+        raise InvalidInput("contribution", shown(value), expected)
+    if not isinstance(commitment, str) or not COMMITMENT.fullmatch(commitment):
+        expected = "the commitment shown when the contribution was made (64 hex digits)"
+        raise InvalidInput("commitment", shown(commitment), expected)
+    return Contribution(value, commitment)
 
 
 def privacy_of(value: object) -> Privacy:
@@ -102,8 +116,11 @@ class TableService:
     ) -> Seat:
         title, gm = clean_name("name", name, MAX_TABLE_NAME), clean_name("gm_name", gm_name)
         chosen = self.variants(self.game(ruleset), variants)
-        table = self.store.create_table(title, ruleset, chosen, observers=observers)
-        return self._seat(table, "gm", gm, "opened the table as game master")
+        summary = f"{gm} opened the table as game master"
+        table, member, session = self.store.create_table(
+            title, ruleset, chosen, observers=observers, founder=gm, summary=summary
+        )
+        return Seat(table, member, session)
 
     def variants(self, game: TableGame, given: Mapping[str, str]) -> dict[str, str]:
         return game.table.variants(given)
@@ -111,11 +128,8 @@ class TableService:
     def join(self, token: str, name: str) -> Seat:
         table, role = self.store.table_by_token(token)
         words = {"gm": "game master", "player": "player", "observer": "observer"}[role]
-        return self._seat(table, role, clean_name("name", name), f"joined as {words}")
-
-    def _seat(self, table: TableRow, role: Any, name: str, what: str) -> Seat:
-        member, session = self.store.add_member(table.id, role, name)
-        self.store.append(NewEntry(table.id, "join", "public", member.id, f"{name} {what}"))
+        who = clean_name("name", name)
+        member, session = self.store.add_member(table.id, role, who, f"{who} joined as {words}")
         return Seat(table, member, session)
 
     def rotate(self, viewer: Viewer, role: Any, *, disable: bool) -> TableRow:
@@ -125,23 +139,29 @@ class TableService:
     def update_member(
         self, viewer: Viewer, member_id: int, *, revoked: bool | None, grant_all: bool | None
     ) -> Member:
+        """Revoke or restore a seat, or let a player play any character (the game master).
+        Revoking replaces the seat's invite link too; the table's creator keeps their seat."""
         self.require_gm(viewer)
         if member_id == viewer.member.id and revoked:
             raise RuleViolation("revoke", "a game master cannot revoke their own seat")
-        member = self.store.update_member(
-            viewer.table.id, member_id, revoked=revoked, grant_all=grant_all
-        )
+        seated = self.store.members(viewer.table.id)
+        member = next((m for m in seated if m.id == member_id), None)
+        if member is None:
+            raise NotFound("member", member_id)
+        if revoked and member.id == seated[0].id:
+            raise RuleViolation("revoke", "the seat of the table's creator cannot be revoked")
         changes = []
         if revoked is not None:
             changes.append("revoked" if revoked else "restored")
         if grant_all is not None:
             changes.append("may play any character" if grant_all else "plays own characters")
+        entry = None
         if changes:
             summary = f"{viewer.member.name}: {member.name} " + ", ".join(changes)
-            self.store.append(
-                NewEntry(viewer.table.id, "member", "public", viewer.member.id, summary)
-            )
-        return member
+            entry = NewEntry(viewer.table.id, "member", "public", viewer.member.id, summary)
+        return self.store.update_member(
+            viewer.table.id, member_id, revoked=revoked, grant_all=grant_all, entry=entry
+        )
 
     def set_owner(self, viewer: Viewer, character_id: int, owner_id: int | None) -> CharacterRow:
         self.require_gm(viewer)
@@ -159,14 +179,26 @@ class TableService:
 
     # characters
 
+    def character(self, viewer: Viewer, character_id: int) -> CharacterRow:
+        """The character as ``viewer`` sees it (without the changes hidden from them)."""
+        return self.store.character(viewer.table.id, character_id, viewer.scope)
+
+    def characters(self, viewer: Viewer) -> list[CharacterRow]:
+        return self.store.characters(viewer.table.id, viewer.scope)
+
     def editable(self, viewer: Viewer, character_id: int) -> CharacterRow:
-        row = self.store.character(viewer.table.id, character_id)
+        row = self.character(viewer, character_id)
         if not viewer.may_edit(row):
             raise Forbidden("you may only act for your own characters")
         return row
 
     def new_character(
-        self, viewer: Viewer, name: str | None, sheet: Mapping[str, Any] | None = None
+        self,
+        viewer: Viewer,
+        name: str | None,
+        sheet: Mapping[str, Any] | None = None,
+        *,
+        nonce: str | None = None,
     ) -> CharacterRow:
         if viewer.member.role == "observer":
             raise Forbidden("observers watch the table; they cannot act")
@@ -179,12 +211,10 @@ class TableService:
             else rules.new_sheet(clean_name("name", name))
         )
         check_sheet(made)
-        row = self.store.create_character(viewer.table.id, viewer.member.id, made)
-        summary = f"{viewer.member.name} created {row.name}"
-        self.store.append(
-            NewEntry(viewer.table.id, "character", "public", viewer.member.id, summary, row.id)
+        summary = f"{viewer.member.name} created {str(made.get('name') or 'Unnamed')[:200]}"
+        return self.store.create_character(
+            viewer.table.id, viewer.member.id, made, summary, nonce=nonce
         )
-        return row
 
     def edit_sheet(
         self, viewer: Viewer, character_id: int, form: Mapping[str, Any], version: int | None
@@ -214,20 +244,25 @@ class TableService:
         check_sheet(sheet)
         summary = f"{viewer.member.name} {verb} {row.name}"
         entry = NewEntry(viewer.table.id, "sheet", "public", viewer.member.id, summary, row.id)
-        self.store.append(entry, [SheetChange(row.id, row.version, sheet)])
-        return self.store.character(viewer.table.id, row.id)
+        self.store.append(entry, [SheetChange.of(row, sheet)])
+        return self.character(viewer, row.id)
 
     # rolls and follow-ups
 
     def chances(self, viewer: Viewer, character_id: int, form: Mapping[str, Any]) -> Chances:
-        row = self.store.character(viewer.table.id, character_id)
+        row = self.character(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
         return rules.chances(row.sheet, capped(form), viewer.table.variants)
 
     def roll(
-        self, viewer: Viewer, character_id: int, form: Mapping[str, Any], privacy: object
+        self,
+        viewer: Viewer,
+        character_id: int,
+        form: Mapping[str, Any],
+        privacy: object,
+        contribution: Contribution | None = None,
     ) -> LogEntry:
-        return self._sheet_play(viewer, character_id, form, privacy)
+        return self._sheet_play(viewer, character_id, form, privacy, contribution)
 
     def sheet_act(
         self,
@@ -236,8 +271,9 @@ class TableService:
         action: str,
         params: Mapping[str, Any],
         privacy: object,
+        contribution: Contribution | None = None,
     ) -> LogEntry:
-        return self._sheet_play(viewer, character_id, params, privacy, action)
+        return self._sheet_play(viewer, character_id, params, privacy, contribution, action)
 
     def _sheet_play(
         self,
@@ -245,6 +281,7 @@ class TableService:
         character_id: int,
         form: Mapping[str, Any],
         privacy: object,
+        contribution: Contribution | None,
         action: str | None = None,
     ) -> LogEntry:
         """A roll (no ``action``) or a sheet action, by a character the viewer may play."""
@@ -261,17 +298,24 @@ class TableService:
             play = rules.sheet_act(row.sheet, action, form, variants, source)
             return self._staged(viewer, "sheet-action", mode, row, play)
 
-        return self._logged_play(viewer, stage)
+        return self._logged_play(viewer, stage, contribution)
 
     def follow_up(
-        self, viewer: Viewer, entry_id: int, action: str, params: Mapping[str, Any]
+        self,
+        viewer: Viewer,
+        entry_id: int,
+        action: str,
+        params: Mapping[str, Any],
+        contribution: Contribution | None = None,
     ) -> LogEntry:
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
+        if not viewer.knows_of(leaf):
+            raise NotFound("log entry", entry_id)  # as for a missing one: no hint it exists
+        if not viewer.sees_fully(leaf):
+            raise Forbidden("a blind roll's result is the game master's to follow up")
         if leaf.card is None or not root.record:
             raise RuleViolation("follow-up", "this entry has nothing to follow up")
-        if not viewer.sees_fully(leaf):
-            raise Forbidden("you cannot see this result")
         if root.character_id is None:
             self.require_gm(viewer)
         row = None if root.character_id is None else self.editable(viewer, root.character_id)
@@ -290,15 +334,23 @@ class TableService:
                 return self._staged_unowned(viewer, root.privacy, play, leaf.id)
             return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
 
-        return self._logged_play(viewer, stage)
+        return self._logged_play(viewer, stage, contribution)
 
-    def _logged_play(self, viewer: Viewer, stage: Callable[[RandomSource], Staged]) -> LogEntry:
-        """Compute a play from dice and log it: with the table's committed dice (the default),
-        drawn and logged in one transaction; else with the injected source."""
+    def _logged_play(
+        self,
+        viewer: Viewer,
+        stage: Callable[[RandomSource], Staged],
+        contribution: Contribution | None,
+    ) -> LogEntry:
+        """Compute a play from dice and log it: with the table's committed seed and the
+        roller's contribution (the default), drawn and logged in one transaction; else with
+        the injected source."""
         if not self.committed:
             entry, changes = stage(self.source(viewer.table.id))
             return self.store.append(entry, changes)
-        return self.store.append_drawn(viewer.table.id, lambda dice: stage(dice.source()))
+        return self.store.append_drawn(
+            viewer.table.id, lambda dice: stage(dice.source()), contribution
+        )
 
     def _staged_unowned(self, viewer: Viewer, privacy: Privacy, play: Play, parent: int) -> Staged:
         """A follow-up of a game-master tool (an extended check's next turn): no sheet to change."""
@@ -307,11 +359,16 @@ class TableService:
         return _entry(viewer, "follow-up", privacy, play, parent=parent), []
 
     def table_act(
-        self, viewer: Viewer, action: str, params: Mapping[str, Any], privacy: object
+        self,
+        viewer: Viewer,
+        action: str,
+        params: Mapping[str, Any],
+        privacy: object,
+        contribution: Contribution | None = None,
     ) -> LogEntry:
         mode = privacy_of(privacy)
         self.require_gm(viewer)
-        rows = {str(row.id): row for row in self.store.characters(viewer.table.id)}
+        rows = {str(row.id): row for row in self.characters(viewer)}
         rules = self.game(viewer.table.ruleset).table
         sheets = {key: row.sheet for key, row in rows.items()}
         params, variants = capped(params), viewer.table.variants
@@ -322,10 +379,10 @@ class TableService:
             for key, sheet in play.sheets.items():
                 if key not in rows:
                     raise InvalidInput("sheets", key, "characters of this table")
-                changes.append(SheetChange(rows[key].id, rows[key].version, dict(sheet)))
+                changes.append(SheetChange.of(rows[key], dict(sheet)))
             return _entry(viewer, "table-action", mode, play), changes
 
-        return self._logged_play(viewer, stage)
+        return self._logged_play(viewer, stage, contribution)
 
     def _staged(
         self,
@@ -337,7 +394,7 @@ class TableService:
         parent: int | None = None,
     ) -> Staged:
         entry = _entry(viewer, kind, privacy, play, row, parent)
-        changes = [] if play.sheet is None else [SheetChange(row.id, row.version, play.sheet)]
+        changes = [] if play.sheet is None else [SheetChange.of(row, play.sheet)]
         return entry, changes
 
 

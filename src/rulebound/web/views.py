@@ -65,6 +65,7 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
         "parent_id": entry.parent_id,
         "created_at": entry.created_at.isoformat(),
         "changed": list(entry.changed),
+        "dice": entry.dice,
     }
     if not viewer.sees_fully(entry):
         who = view["character"] or "a character"
@@ -135,7 +136,17 @@ CSV_COLUMNS = (
 )
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet reads a cell starting with one of these as a formula (or strips it)."""
+
+
 def csv_row(view: Mapping[str, Any]) -> list[str]:
     card = view.get("card") or {}
     values = dict(view) | {"title": card.get("title", ""), "outcome": card.get("outcome", "")}
-    return ["" if values.get(col) is None else str(values[col]) for col in CSV_COLUMNS]
+    return [_cell(values.get(col)) for col in CSV_COLUMNS]
+
+
+def _cell(value: Any) -> str:
+    """A CSV cell as text, never a formula: one that would start one gets a leading '."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text

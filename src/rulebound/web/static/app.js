@@ -25,6 +25,71 @@ function inert(html) {
 
 const csrfToken = () => $('meta[name="csrf-token"]')?.content || "";
 
+// ---- fair dice: this browser's own contribution to every roll ----
+// Each form that rolls dice (data-dice) gets a fresh random contribution made here, right
+// after reading the table's current commitment, so the server cannot know it before the
+// roll arrives. The contributions sent are kept in this browser, and each of your rolls
+// on the page says whether its contribution is one this browser made.
+
+const SENT = "rulebound-contributions";
+
+function sentHere() {
+  try { return new Set(JSON.parse(localStorage.getItem(SENT) || "[]")); } catch { return new Set(); }
+}
+
+function keep(value) {
+  try {
+    const list = JSON.parse(localStorage.getItem(SENT) || "[]").slice(-999);
+    list.push(value);
+    localStorage.setItem(SENT, JSON.stringify(list));
+  } catch { /* storage off: the page still shows each contribution */ }
+}
+
+function freshContribution() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function setField(form, name, value) {
+  let input = form.querySelector(`input[type=hidden][name="${name}"]`);
+  if (!input) {
+    input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    form.append(input);
+  }
+  input.value = value;
+}
+
+async function contribute(event) {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.dataset.dice) return;
+  event.preventDefault();
+  try {
+    const response = await fetch(form.dataset.dice, {
+      credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store",
+    });
+    const dice = await response.json();
+    if (!response.ok || !dice.commitment) throw new Error("no commitment");
+    const value = freshContribution();
+    setField(form, "commitment", dice.commitment);
+    setField(form, "contribution", value);
+    keep(value);
+  } catch {
+    // Sent without one: the server chooses the contribution and marks the roll so.
+  }
+  form.submit();
+}
+
+function checkContributions(root = document) {
+  const mine = sentHere();
+  $$("[data-contribution]", root).forEach((code) => {
+    const note = code.parentElement.querySelector("[data-contribution-check]");
+    if (note) note.textContent = mine.has(code.dataset.contribution)
+      ? "(made by this browser)" : "(not made by this browser)";
+  });
+}
+
 // ---- the live feed (server-sent events, resumed by seq) ----
 
 function startFeed(list) {
@@ -50,6 +115,7 @@ function startFeed(list) {
     if (document.getElementById("e" + data.id)) return;
     list.prepend(inert(data.html));
     $$("form.action", list.firstElementChild).forEach(wirePicker);
+    checkContributions(list.firstElementChild);
     if (data.parent_id) {
       const parent = document.getElementById("e" + data.parent_id);
       if (parent) $$("form.action", parent).forEach((form) => form.remove());
@@ -153,6 +219,8 @@ function init() {
   const feed = $("#feed[data-feed]");
   if (feed) startFeed(feed);
   $$("form[data-chances]").forEach(watchChances);
+  document.addEventListener("submit", contribute);
+  checkContributions();
   conveniences();
 }
 
