@@ -1,0 +1,155 @@
+"""A logged entry as a Discord message: an embed (dice, the outcome in the game's words,
+the exact chance) and its follow-ups as buttons, with select menus for dice to choose.
+
+A button's ``custom_id`` names what it does, ``rb:OP:ENTRY:ACTION[:DICE]``: ``f`` press
+a follow-up, ``c`` confirm one, ``d`` the dice chosen for one, ``k`` keep, ``x`` cancel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rulebound.rulesets.contract import Chances
+
+EPHEMERAL = 64
+SUCCESS, FAILURE, NEUTRAL = 0x2E7D32, 0xC62828, 0x546E7A
+PRIMARY, SECONDARY, SUCCESS_STYLE, DANGER = 1, 2, 3, 4
+ROW, BUTTON, STRING_SELECT = 1, 2, 3
+MAX_FIELD = 1024
+
+
+def percent(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator} ({float(value):.2%})"
+
+
+def die_text(die: Mapping[str, Any]) -> str:
+    marks = [str(m) for m in die.get("marks") or ()]
+    state = str(die.get("state") or "rolled")
+    words = f"{die.get('label', 'd')}: **{die.get('face')}**"
+    extra = [*marks, *([state] if state != "rolled" else [])]
+    return words + (f" ({', '.join(extra)})" if extra else "")
+
+
+def chance_lines(chances: Chances, outcome: str | None = None) -> list[str]:
+    lines = [f"P({chances.success_label}) = {percent(chances.success)}"]
+    for o in chances.outcomes:
+        mark = " ← this roll" if outcome is not None and o.label == outcome else ""
+        lines.append(f"{o.label}: {percent(o.probability)}{mark}")
+    return lines
+
+
+def _clip(text: str, size: int = MAX_FIELD) -> str:
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def card_embed(
+    card: Mapping[str, Any], summary: str, chances: Chances | None = None
+) -> dict[str, Any]:
+    """The embed of a result card (``to_jsonable(Card)``), with the odds the roll had."""
+    succeeded = card.get("succeeded")
+    color = NEUTRAL if succeeded is None else SUCCESS if succeeded else FAILURE
+    fields = []
+    dice = [die_text(d) for d in card.get("dice") or ()]
+    if dice:
+        fields.append({"name": "Dice", "value": _clip("\n".join(dice)), "inline": False})
+    modifiers = [str(m) for m in card.get("modifiers") or ()]
+    if modifiers:
+        fields.append({"name": "Modifiers", "value": _clip("\n".join(modifiers))})
+    if chances is not None:
+        lines = chance_lines(chances, str(card.get("outcome", "")))
+        fields.append({"name": "Exact chance", "value": _clip("\n".join(lines))})
+    details = [str(d) for d in card.get("details") or ()]
+    if details:
+        fields.append({"name": "Details", "value": _clip("\n".join(details))})
+    return {
+        "title": _clip(str(card.get("title") or "Roll"), 256),
+        "description": _clip(f"**{card.get('outcome', '')}**\n{summary}", 4096),
+        "color": color,
+        "fields": fields[:25],
+        "footer": {"text": "rulebound: committed dice, verifiable in the table's log"},
+    }
+
+
+def odds_embed(title: str, chances: Chances) -> dict[str, Any]:
+    lines = chance_lines(chances)
+    for extra in chances.extras:
+        value = percent(extra.value) if extra.kind == "probability" else f"{float(extra.value):.3f}"
+        lines.append(f"{extra.label}: {value}")
+    return {
+        "title": _clip(f"Odds: {title}", 256),
+        "description": _clip("\n".join(lines), 4096),
+        "color": NEUTRAL,
+    }
+
+
+def buttons(entry_id: int, actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A follow-up button per offered action, then keep (rows of five)."""
+    shown = []
+    for action in actions:
+        label = str(action.get("label") or action.get("key"))
+        spends = str(action.get("spends") or "")
+        shown.append(
+            {
+                "type": BUTTON,
+                "style": PRIMARY,
+                "label": _clip(label + (f" ({spends})" if spends else ""), 80),
+                "custom_id": f"rb:f:{entry_id}:{action.get('key')}"[:100],
+                "disabled": not action.get("available", True),
+            }
+        )
+    if not shown:
+        return []
+    shown.append(
+        {"type": BUTTON, "style": SECONDARY, "label": "Keep", "custom_id": f"rb:k:{entry_id}:"}
+    )
+    return [{"type": ROW, "components": shown[i : i + 5]} for i in range(0, len(shown), 5)][:5]
+
+
+def confirm(entry_id: int, action: str, words: str, dice: str = "") -> list[dict[str, Any]]:
+    return [
+        {
+            "type": ROW,
+            "components": [
+                {
+                    "type": BUTTON,
+                    "style": DANGER,
+                    "label": _clip(f"Confirm: {words}", 80),
+                    "custom_id": f"rb:c:{entry_id}:{action}:{dice}"[:100],
+                },
+                _cancel(entry_id),
+            ],
+        }
+    ]
+
+
+def _cancel(entry_id: int) -> dict[str, Any]:
+    return {"type": BUTTON, "style": SECONDARY, "label": "Cancel", "custom_id": f"rb:x:{entry_id}:"}
+
+
+def dice_menu(
+    entry_id: int, action: str, dice: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """A select menu of the dice a follow-up may choose (the selectable ones), and cancel."""
+    options = [
+        {"label": _clip(f"#{i + 1} {d.get('label', '')}: {d.get('face')}", 100), "value": str(i)}
+        for i, d in enumerate(dice)
+        if d.get("selectable")
+    ][:25]
+    return [
+        {
+            "type": ROW,
+            "components": [
+                {
+                    "type": STRING_SELECT,
+                    "custom_id": f"rb:d:{entry_id}:{action}"[:100],
+                    "placeholder": "Choose the dice",
+                    "min_values": 1,
+                    "max_values": max(1, len(options)),
+                    "options": options,
+                }
+            ],
+        },
+        {"type": ROW, "components": [_cancel(entry_id)]},
+    ]
