@@ -10,6 +10,11 @@ exactly before anything is timed. *Cold* is the first call in a fresh
 are timed apart); it is the median over ``--cold-runs`` processes. *Warm* is
 ``timeit``'s best per call in this process, caches and all. Speed-ups are the
 faster peer's time divided by rulebound's (goal: 10x cold).
+
+Then the whole-call rows of issue 16 (``whole_calls.py``): import cost, a whole
+``rulebound odds`` process against icepool's, Rainwall pools of 80/160/320 dice,
+Legacy extended checks, the Ghostburn gear cap and every game's roll rate from the
+raw form, each checked against icepool and printed as a ratio with its goal.
 """
 
 from __future__ import annotations
@@ -29,12 +34,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from questions import QUESTIONS  # noqa: E402
+import whole_calls  # noqa: E402
+from questions import QUESTIONS, rulebound_q1_request  # noqa: E402
 
 LIBRARIES = ("rulebound", "icepool", "dyce")
 IMPORTS = {
     "rulebound": (
-        "rulebound.rulesets.empty_reach.check",
         "rulebound.rulesets.empty_reach.odds",
         "rulebound.rulesets.rainwall.odds",
         "rulebound.rulesets.rainwall.tables",
@@ -90,6 +95,8 @@ def warm(solve: Callable[[], object], repeat: int, budget: float) -> float:
 def check_agreement(chosen: list[int]) -> None:
     for name, solvers in (list(QUESTIONS.items())[i] for i in chosen):
         answers = {lib: solvers[lib]() for lib in LIBRARIES}
+        if name.startswith("Q1") and rulebound_q1_request() != answers["rulebound"]:
+            raise SystemExit(f"{name}: the request path disagrees with the pool entry point")
         for lib in LIBRARIES[1:]:
             if answers[lib] != answers["rulebound"]:
                 raise SystemExit(f"{name}: {lib} disagrees with rulebound")
@@ -150,6 +157,9 @@ def main() -> None:
     parser.add_argument("--warm-budget", type=float, default=0.2, help="seconds per repeat")
     parser.add_argument("--roll-seconds", type=float, default=3.0)
     parser.add_argument("--questions", default="1,2,3,4", help="which questions, e.g. 2,4")
+    parser.add_argument("--process-runs", type=int, default=9, help="fresh processes, median")
+    parser.add_argument("--pools", default="80,160,320", help="Rainwall pool sizes")
+    parser.add_argument("--no-whole", action="store_true", help="skip the issue-16 rows")
     parser.add_argument("--quick", action="store_true", help="one tiny run of everything")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--child", nargs=2, metavar=("LIBRARY", "QUESTION"))
@@ -158,15 +168,19 @@ def main() -> None:
         child(args.child[0], int(args.child[1]))
         return
     warnings.filterwarnings("ignore", message=".*experimental")  # dyce's ``expand``
+    extended = ((10_000, 10_000, 50), (40, 30, 50))
     if args.quick:
         args.cold_runs, args.warm_repeat, args.warm_budget, args.roll_seconds = 1, 1, 1e-3, 0.03
+        args.process_runs, args.pools, extended = 1, "12,24", ((10_000, 10_000, 50), (12, 10, 8))
     chosen = [int(q) - 1 for q in args.questions.split(",")]
     check_agreement(chosen)
     print(f"Questions {args.questions}: rulebound, icepool and dyce agree exactly.\n")
     print(f"python {platform.python_version()} on {platform.machine()}, {platform.system()}\n")
     head = ["question", "library", "cold ms", "import ms", "warm ms"]
     rows = [head]
-    ratios = [["question", "cold speed-up", "warm speed-up", "10x cold goal"]]
+    ratios = [
+        ["question", "cold speed-up", "warm speed-up", "cold ratio", "10x cold goal (ratio 0.10)"]
+    ]
     for index, (name, solvers) in enumerate(QUESTIONS.items()):
         if index not in chosen:
             continue
@@ -181,12 +195,29 @@ def main() -> None:
         cold_x = peer_cold / timing["rulebound"][0]
         warm_x = peer_warm / timing["rulebound"][1]
         met = "met" if cold_x >= 10 else "missed"
-        ratios.append([name, f"{cold_x:.1f}x", f"{warm_x:.1f}x", met])
+        ratios.append([name, f"{cold_x:.1f}x", f"{warm_x:.1f}x", f"{1 / cold_x:.3f}", met])
     print(table(rows, args.markdown) + "\n")
     print(table(ratios, args.markdown) + "\n")
     roll_rows = [["roll", "per second"]]
     roll_rows += [[k, f"{v:,.0f}"] for k, v in rates(args.roll_seconds).items()]
-    print(table(roll_rows, args.markdown))
+    print(table(roll_rows, args.markdown) + "\n")
+    if not args.no_whole:
+        print(whole_table(args, extended, args.markdown))
+
+
+def whole_table(
+    args: argparse.Namespace, extended: tuple[tuple[int, int, int], ...], markdown: bool
+) -> str:
+    """The issue-16 rows: each answer checked against icepool, then timed as a ratio."""
+    whole_calls.brute_force_check()
+    rows = [whole_calls.import_row(args.process_runs), whole_calls.process_row(args.process_runs)]
+    rows.append(whole_calls.bytecode_row(max(1, args.process_runs // 3)))
+    rows += whole_calls.pool_rows(tuple(int(n) for n in args.pools.split(",")), 3)
+    rows += whole_calls.extended_rows(extended, 3)
+    rows.append(whole_calls.gear_row())
+    rows += whole_calls.rate_rows(args.roll_seconds)
+    head = "Whole calls (issue 16): every answer equal to icepool's as exact fractions.\n\n"
+    return head + table([whole_calls.HEAD, *(r.cells() for r in rows)], markdown)
 
 
 if __name__ == "__main__":

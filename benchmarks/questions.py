@@ -49,6 +49,14 @@ def _tails(weights: dict[int, int], total: int, drs: tuple[int, ...]) -> tuple[F
 
 
 def rulebound_q1() -> Answer:
+    """The pool-level entry point: the dice alone, no request to validate (issue 16)."""
+    from rulebound.rulesets.empty_reach.odds import pool_outcomes
+
+    return {(a, b): pool_outcomes(a, b, policy="always").probabilities() for a, b in PAIRS}
+
+
+def rulebound_q1_request() -> Answer:
+    """The same question through a validated request per pair (``prepare``)."""
     from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
     from rulebound.rulesets.empty_reach.odds import outcome_distribution
 
@@ -73,7 +81,13 @@ def rulebound_q3() -> Answer:
     from rulebound.rulesets.rainwall.tables import success_grid
 
     grid = success_grid(Q3["dr"])
-    return {(int(r), int(c)): p for _, r, c, p in grid.records()}
+    rows, columns = [int(r) for r in grid.rows], [int(c) for c in grid.columns]
+    (panel,) = grid.panels
+    return {
+        (n, s): p
+        for n, cells in zip(rows, panel.cells, strict=True)
+        for s, p in zip(columns, cells, strict=True)
+    }
 
 
 def rulebound_q4() -> Answer:

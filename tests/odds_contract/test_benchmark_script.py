@@ -36,6 +36,18 @@ def test_quick_run_agrees_and_reports_ratios() -> None:
     assert "Q3 Rainwall DR-3 table" in out
     assert "cold speed-up" in out
     assert "d20.roll('7d10')" in out
+    # the issue-16 rows, each answer checked against icepool before it is printed
+    assert "Whole calls (issue 16): every answer equal to icepool's as exact fractions." in out
+    for row in (
+        "| `import rulebound.cli.app` vs `import typer, pydantic` |",
+        "whole process vs icepool's whole process",
+        "bytecode compiled at install vs none",
+        "| Rainwall pool of 24 dice (skill 5, bonus 3), successes after the spend |",
+        "| Legacy extended check, thresholds 10,000/10,000, 50 rolls (target 10, bonus 1) |",
+        "21 refused: `request.gear: got '21 items'; expected at most 20 items`",
+        "| The Empty Reach + push: form parsed, rolled, full trace, per second vs",
+    ):
+        assert row in out
 
 
 @pytest.mark.slow

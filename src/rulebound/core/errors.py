@@ -60,9 +60,9 @@ def raise_all(problems: list[InvalidInput]) -> None:
 class LimitExceeded(InvalidInput):
     """A request larger than the configured safety limits allow."""
 
-    def __init__(self, field: str, value: Any, limit: int) -> None:
+    def __init__(self, field: str, value: Any, limit: int, unit: str = "") -> None:
         self.limit = limit
-        super().__init__(field, value, f"at most {limit}")
+        super().__init__(field, value, f"at most {limit} {unit}".rstrip())
 
 
 class RuleViolation(RuleboundError):

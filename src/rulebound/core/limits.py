@@ -7,6 +7,7 @@ are generous enough that no rules-legal request reaches them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rulebound.core.errors import LimitExceeded
 
@@ -21,6 +22,9 @@ class Limits:
     max_pushes: int = 3
     max_modifier: int = 20
     max_enumeration: int = 2_000_000
+    max_list_items: int = 20
+    """Items in one list of a request or a sheet that every roll reads (Ghostburn's gear and
+    augs): a check reads every item, so the list is bounded like the dice."""
 
     def check_dice(self, field: str, count: int) -> None:
         if count > self.max_dice_per_roll:
@@ -30,9 +34,21 @@ class Limits:
         if abs(value) > self.max_modifier:
             raise LimitExceeded(field, value, self.max_modifier)
 
+    def check_items(self, field: str, count: int) -> None:
+        if count > self.max_list_items:
+            raise LimitExceeded(field, f"{count} items", self.max_list_items, "items")
+
     def check_enumeration(self, field: str, size: int) -> None:
         if size > self.max_enumeration:
             raise LimitExceeded(field, size, self.max_enumeration)
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def capped_list(value: Any) -> Any:
+    """A pydantic before-validator for a list every roll reads: refused by its length (the
+    error names the count, not the whole list) above ``DEFAULT_LIMITS.max_list_items``."""
+    if isinstance(value, list | tuple):
+        DEFAULT_LIMITS.check_items("items", len(value))
+    return value

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from rulebound.core.errors import InvalidInput, ReplayMismatch
 
@@ -33,6 +33,32 @@ class Draw:
                 raise InvalidInput("face", self.face, f"an integer from 1 to {self.sides}")
         if not 1 <= self.face <= self.sides:
             raise InvalidInput("face", self.face, f"an integer from 1 to {self.sides}")
+
+
+T = TypeVar("T")
+
+
+def trusted_builder(cls: type[T]) -> Callable[..., T]:
+    """A constructor for a frozen, slotted dataclass from values its caller has checked.
+
+    It takes every field, positionally and in order, and sets each slot once through
+    its descriptor: no ``__init__`` (a frozen class pays ``object.__setattr__`` per
+    field there), no ``__post_init__``. The instance is the same immutable value the
+    class's own constructor makes (equal, hashable, frozen); only code that built the
+    values itself (a face it drew, a record of faces it checked) may use it.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    scope |= {f"_set_{name}": getattr(cls, name).__set__ for name in names}
+    body = "".join(f"    _set_{name}(o, {name})\n" for name in names)
+    code = f"def build({', '.join(names)}):\n    o = _new(_cls)\n{body}    return o\n"
+    exec(code, scope)  # one small function per class, made once at import
+    build: Callable[..., T] = scope["build"]
+    build.__qualname__ = f"trusted_builder({cls.__name__})"
+    return build
+
+
+_trusted_draw = trusted_builder(Draw)
 
 
 @runtime_checkable
@@ -130,8 +156,24 @@ class RecordingSource:
 
     def draw(self, sides: int) -> int:
         face = self.inner.draw(sides)
-        self._draws.append(Draw(sides, face))
+        if type(sides) is int and type(face) is int and 1 <= face <= sides:
+            self._draws.append(_trusted_draw(sides, face))  # checked just now
+        else:
+            self._draws.append(Draw(sides, face))  # names what is wrong
         return face
+
+    def draw_many(self, sides: int, count: int) -> tuple[int, ...]:
+        """``count`` faces of a ``sides``-sided die, each recorded (one call per roll)."""
+        draw, record, build = self.inner.draw, self._draws.append, _trusted_draw
+        faces = []
+        for _ in range(count):
+            face = draw(sides)
+            if type(face) is int and type(sides) is int and 1 <= face <= sides:
+                record(build(sides, face))
+            else:
+                record(Draw(sides, face))
+            faces.append(face)
+        return tuple(faces)
 
     @property
     def draws(self) -> tuple[Draw, ...]:

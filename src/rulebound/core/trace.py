@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rulebound.core.random_source import Draw
+from rulebound.core.random_source import Draw, trusted_builder
 
 
 class DieState(StrEnum):
@@ -38,20 +38,16 @@ class DieRecord:
     marks: tuple[str, ...] = ()
 
     def rerolled(self, face: int, marks: tuple[str, ...]) -> DieRecord:
-        return DieRecord(
-            self.label,
-            self.sides,
-            face,
-            self.role,
-            DieState.REROLLED,
-            (*self.history, self.face),
-            marks,
-        )
+        """This die rerolled to ``face`` (a face the roller drew and recorded)."""
+        history = (*self.history, self.face)
+        return _die(self.label, self.sides, face, self.role, DieState.REROLLED, history, marks)
 
     def with_state(self, state: DieState) -> DieRecord:
-        return DieRecord(
-            self.label, self.sides, self.face, self.role, state, self.history, self.marks
-        )
+        return _die(self.label, self.sides, self.face, self.role, state, self.history, self.marks)
+
+
+_die = trusted_builder(DieRecord)
+"""Copies of a record with one field changed: the values come from a record already made."""
 
 
 @dataclass(frozen=True, slots=True)

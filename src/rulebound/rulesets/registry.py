@@ -42,6 +42,16 @@ def game_keys() -> list[str]:
     return list(_targets())
 
 
+def is_game(key: str) -> bool:
+    """Whether ``key`` names a game; a built-in key reads no installed package's metadata."""
+    return key in BUILT_IN or key in _targets()
+
+
+def _target(key: str) -> str | None:
+    """Built-ins win over plug-ins (``_targets``), so they need no metadata scan."""
+    return BUILT_IN[key][1] if key in BUILT_IN else _targets().get(key)
+
+
 def game_title(key: str) -> str:
     """The title, without importing a built-in game."""
     if key in BUILT_IN:
@@ -51,10 +61,9 @@ def game_title(key: str) -> str:
 
 @cache
 def get_game(key: str) -> AnyGame:
-    targets = _targets()
-    target = targets.get(key)
+    target = _target(key)
     if target is None:
-        raise UnknownRuleset("ruleset", key, "one of " + ", ".join(sorted(targets)))
+        raise UnknownRuleset("ruleset", key, "one of " + ", ".join(sorted(_targets())))
     module_name, _, attribute = target.partition(":")
     game = getattr(importlib.import_module(module_name), attribute)
     if not isinstance(game, Game):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
 from rulebound.core.trace import DieRecord, DieState, Provenance
 from rulebound.rulesets.empty_reach.check import PreparedCheck
 from rulebound.rulesets.empty_reach.rules import (
@@ -94,9 +94,13 @@ def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
     return successes, banes
 
 
+_die = trusted_builder(DieRecord)
+_result = trusted_builder(EmptyReachResult)
+
+
 def _fresh(label_die: StepDie, role: str, face: int, check: PreparedCheck) -> DieRecord:
     marks = marks_for(face, bane_counts=_bane_counts(role, check))
-    return DieRecord(label_die.label, label_die.value, face, role, DieState.ROLLED, (), marks)
+    return _die(label_die.label, label_die.value, face, role, DieState.ROLLED, (), marks)
 
 
 def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
@@ -106,9 +110,8 @@ def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
     planned += [(die, "gear") for die in check.gear_dice]
     dice = tuple(_fresh(die, role, recorder.draw(die.value), check) for die, role in planned)
     successes, banes = _tally(dice, check)
-    return EmptyReachResult(
-        check, dice, successes, banes, 0, None, Provenance.of(recorder.describe(), recorder.draws)
-    )
+    provenance = Provenance.of(recorder.describe(), recorder.draws)
+    return _result(check, dice, successes, banes, 0, None, provenance, None)
 
 
 def validate_selection(result: EmptyReachResult, reroll: Sequence[int] | None) -> tuple[int, ...]:
@@ -200,13 +203,14 @@ def push(
             after.append(die.with_state(DieState.KEPT if may_reroll(die.face) else DieState.LOCKED))
     costs = _costs(result, after, recorder)
     successes, banes = _tally(after, result.check)
-    return EmptyReachResult(
+    provenance = Provenance.of(recorder.describe(), recorder.draws)
+    return _result(
         result.check,
         tuple(after),
         successes,
         banes,
         result.push_number + 1,
         costs,
-        Provenance.of(recorder.describe(), recorder.draws),
+        provenance,
         result,
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulebound.core.random_source import RandomSource, RecordingSource
-from rulebound.core.trace import DieRecord, Modifier, Provenance
+from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
+from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance
 from rulebound.rulesets.ghostburn.chart import Band
 from rulebound.rulesets.ghostburn.request import CheckRequest
 from rulebound.rulesets.ghostburn.rules import DICE, SIDES, BonusKind, BonusLine, classify
@@ -44,21 +44,29 @@ class GhostburnResult:
         return f"{self.band.label}: {self.total} vs {self.request.difficulty.label}"
 
 
+_die = trusted_builder(DieRecord)
+_result = trusted_builder(GhostburnResult)
+_LABELS = tuple(f"d{SIDES} #{i + 1}" for i in range(DICE))
+
+
 def roll(request: CheckRequest, source: RandomSource) -> GhostburnResult:
+    """Draw and record the dice once, and build the result from the checked values."""
     recorder = RecordingSource(source)
+    faces = recorder.draw_many(SIDES, DICE)
     dice = tuple(
-        DieRecord(f"d{SIDES} #{i + 1}", SIDES, recorder.draw(SIDES), role="check")
-        for i in range(DICE)
+        _die(label, SIDES, face, "check", DieState.ROLLED, (), ())
+        for label, face in zip(_LABELS, faces, strict=True)
     )
     bonuses = request.bonuses
     modifiers = tuple(Modifier(b.source, b.value, b.kind.value) for b in bonuses if b.applied)
-    total = sum(die.face for die in dice) + sum(m.value for m in modifiers)
-    return GhostburnResult(
-        request=request,
-        dice=dice,
-        bonuses=bonuses,
-        modifiers=modifiers,
-        total=total,
-        band=classify(total, request.difficulty, request.chart),
-        provenance=Provenance.of(recorder.describe(), recorder.draws),
+    total = sum(faces) + sum(m.value for m in modifiers)
+    return _result(
+        request,
+        dice,
+        bonuses,
+        modifiers,
+        total,
+        classify(total, request.difficulty, request.chart),
+        Provenance.of(recorder.describe(), recorder.draws),
+        None,
     )

@@ -33,7 +33,7 @@ from functools import cache
 from math import comb
 from types import MappingProxyType
 
-from rulebound.core.distribution import Distribution
+from rulebound.core.distribution import Distribution, exact
 from rulebound.core.errors import InvalidInput, LimitExceeded
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.rulesets.rainwall import rules
@@ -441,4 +441,4 @@ def success_chance(request: RainwallRequest) -> Fraction:
     """
     dice = request.dice
     hits = success_weights(dice, request.skill, request.bonus, request.options, request.dr)
-    return Fraction(hits, rules.DIE_SIDES**dice)
+    return exact(hits, rules.DIE_SIDES**dice)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.random_source import RandomSource, RecordingSource
-from rulebound.core.trace import DieRecord, Modifier, Provenance, StepChange
+from rulebound.core.limits import DEFAULT_LIMITS
+from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
+from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance, StepChange
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.bonus import checked_allocation, optimal_allocation
 from rulebound.rulesets.rainwall.request import RainwallRequest
@@ -62,6 +63,13 @@ class RainwallResult:
         return tuple(f - p for f, p in zip(self.faces, self.allocation, strict=True))
 
 
+_die = trusted_builder(DieRecord)
+_step = trusted_builder(StepChange)
+_result = trusted_builder(RainwallResult)
+_LABELS = tuple(f"d{number}" for number in range(1, 1 + DEFAULT_LIMITS.max_dice_per_roll))
+_WON, _LOST = ("success",), ("failure",)
+
+
 def evaluate(
     request: RainwallRequest,
     faces: Sequence[int],
@@ -70,46 +78,57 @@ def evaluate(
     kind: AllocationKind = AllocationKind.OPTIMAL,
     parent: RainwallResult | None = None,
 ) -> RainwallResult:
-    """Score given faces and a given (already checked) allocation; no randomness here."""
+    """Score given faces and a given (already checked) allocation; no randomness here.
+
+    The records are built once each from values checked here (``trusted_builder``):
+    the same immutable result as the classes' constructors make, without their
+    per-field cost.
+    """
     options, skill = request.options, request.skill
-    raw = sum(rules.succeeds(face, skill, options) for face in faces)
+    succeeds = rules.succeeds
+    raw = sum(succeeds(face, skill, options) for face in faces)
     dice: list[DieRecord] = []
     steps: list[StepChange] = []
     successes = 0
-    for number, (face, spent) in enumerate(zip(faces, allocation, strict=True), start=1):
+    labels = _LABELS if len(faces) <= len(_LABELS) else [f"d{n + 1}" for n in range(len(faces))]
+    for label, face, spent in zip(labels, faces, allocation, strict=False):
         final = face - spent
-        won = rules.succeeds(final, skill, options)
+        won = succeeds(final, skill, options)
         successes += won
-        verdict = "success" if won else "failure"
-        marks = (f"bonus {spent}", verdict) if spent else (verdict,)
         if spent:
-            steps.append(StepChange(-spent, f"d{number}: {face} -> {final} (bonus {spent})"))
-        dice.append(DieRecord(f"d{number}", rules.DIE_SIDES, face, role="pool", marks=marks))
+            verdict = "success" if won else "failure"
+            steps.append(_step(-spent, f"{label}: {face} -> {final} (bonus {spent})", True))
+            marks: tuple[str, ...] = (f"bonus {spent}", verdict)
+        else:
+            marks = _WON if won else _LOST
+        dice.append(_die(label, rules.DIE_SIDES, face, "pool", DieState.ROLLED, (), marks))
+    if len(dice) != len(faces) or len(allocation) != len(faces):
+        raise ValueError("evaluate: one allocation entry per face")
     tens = sum(face == rules.FLUB_FACE for face in faces)
     flubbed = rules.is_flub(request.dice, skill, tens)
     label = request.skill_name or "skill"
     modifiers = (Modifier(f"{label} bonus", request.bonus, "bonus"),) if request.bonus else ()
-    return RainwallResult(
-        request=request,
-        dice=tuple(dice),
-        allocation=tuple(allocation),
-        allocation_kind=kind,
-        modifiers=modifiers,
-        steps=tuple(steps),
-        raw_successes=raw,
-        successes=successes,
-        unspent=request.bonus - sum(allocation),
-        ios=rules.ios(successes, request.dr, options),
-        degree=rules.degree(raw, successes, request.dr, flubbed, options, dice=request.dice),
-        provenance=provenance,
-        parent=parent,
+    return _result(
+        request,
+        tuple(dice),
+        tuple(allocation),
+        kind,
+        modifiers,
+        tuple(steps),
+        raw,
+        successes,
+        request.bonus - sum(allocation),
+        rules.ios(successes, request.dr, options),
+        rules.degree(raw, successes, request.dr, flubbed, options, dice=request.dice),
+        provenance,
+        parent,
     )
 
 
 def roll_check(request: RainwallRequest, source: RandomSource) -> RainwallResult:
     """Roll the trait's dice from ``source`` and spend the bonus optimally."""
     recorder = RecordingSource(source)
-    faces = tuple(recorder.draw(rules.DIE_SIDES) for _ in range(request.dice))
+    faces = recorder.draw_many(rules.DIE_SIDES, request.dice)
     provenance = Provenance.of(source.describe(), recorder.draws)
     allocation = optimal_allocation(faces, request.skill, request.bonus, request.options)
     return evaluate(request, faces, allocation, provenance)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
 
+from rulebound.core.distribution import exact
 from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.odds import (
@@ -26,6 +27,7 @@ from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Options
 
 SCORES: tuple[int, ...] = tuple(range(rules.MIN_SCORE, rules.MAX_SCORE + 1))
+"""The rows and the columns: consecutive scores (``_unbought_column`` relies on it)."""
 
 
 def chance(dice: int, skill: int, dr: int, bonus: int, options: Options) -> Cell:
@@ -34,26 +36,30 @@ def chance(dice: int, skill: int, dr: int, bonus: int, options: Options) -> Cell
     return success_chance(request.checked())
 
 
-def _unbought_column(skill: int, dr: int, options: Options) -> list[Fraction]:
+def _unbought_column(skill: int, needs: Sequence[int], dr: int, options: Options) -> list[Fraction]:
     """Without bonus points no failure is fixed: each row is a binomial tail, read off
-    one power of ``free * X + failing`` (as ``odds.success_weights`` does for one cell)."""
+    one power of ``free * X + failing`` (as ``odds.success_weights`` does for one cell).
+    The rows share the power (row ``n`` multiplies row ``n - 1``'s once) and the
+    successes each needs (``needs``, per row, the same for every skill)."""
     free, _, _ = pool_faces(skill, 0, options)
-    packed, slot, mask = (free << SLOT) + rules.DIE_SIDES - free, SLOT, (1 << SLOT) - 1
+    packed, mask = (free << SLOT) + rules.DIE_SIDES - free, (1 << SLOT) - 1
+    power, denominator = packed ** (SCORES[0] - 1), rules.DIE_SIDES ** (SCORES[0] - 1)
     column = []
-    for dice in SCORES:
+    for dice, need in zip(SCORES, needs, strict=True):
+        power *= packed
+        denominator *= rules.DIE_SIDES
         if dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL:
             hits = success_weights(dice, skill, 0, options, dr)
         else:
-            need = first_success(dr, dice, options)
-            hits = ((packed**dice) >> (slot * need)) % mask if need <= dice else 0
-        column.append(Fraction(hits, rules.DIE_SIDES**dice))
+            hits = (power >> (SLOT * need)) % mask if need <= dice else 0
+        column.append(exact(hits, denominator))
     return column
 
 
 def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]:
     """P(success) for every number of dice in ``SCORES``, sharing one table of fixes."""
     if not bonus:
-        return _unbought_column(skill, dr, options)
+        return _unbought_column(skill, _needs(dr, options), dr, options)
     free, _, _ = pool_faces(skill, bonus, options)
     failing = rules.DIE_SIDES - free
     fixed = fixed_table(skill, bonus, options, SCORES[-1])
@@ -78,12 +84,20 @@ def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]
                     hits += comb(dice, raw) * free**raw * failing**rest
                 elif short < len(tails[rest]):
                     hits += comb(dice, raw) * free**raw * tails[rest][short]
-        column.append(Fraction(hits, rules.DIE_SIDES**dice))
+        column.append(exact(hits, rules.DIE_SIDES**dice))
     return column
 
 
+def _needs(dr: int, options: Options) -> list[int]:
+    return [first_success(dr, dice, options) for dice in SCORES]
+
+
 def _panel(dr: int, bonus: int, options: Options) -> GridPanel:
-    columns = [_column(skill, dr, bonus, options) for skill in SCORES]
+    if bonus:
+        columns = [_column(skill, dr, bonus, options) for skill in SCORES]
+    else:
+        needs = _needs(dr, options)
+        columns = [_unbought_column(skill, needs, dr, options) for skill in SCORES]
     cells = tuple(tuple(column[row] for column in columns) for row in range(len(SCORES)))
     return GridPanel(f"DR {dr}, bonus +{bonus}", cells)
 
