@@ -1,7 +1,13 @@
-"""``rulebound serve``: the web table on SQLite (or PostgreSQL) at http://127.0.0.1:8000."""
+"""``rulebound serve``: the web table on SQLite (or PostgreSQL) at http://127.0.0.1:8000.
+
+One process by default. ``--workers N`` runs N server processes on one port (uvicorn's
+supervisor); they need Redis (``--redis``) as their backplane, for the live feed's
+notices and the shared rate limits, and are meant for PostgreSQL.
+"""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 import click
@@ -23,17 +29,55 @@ GRACEFUL_SHUTDOWN_SECONDS = 3
 )
 @click.option("--host", envvar="RULEBOUND_HOST", default="127.0.0.1", show_default=True)
 @click.option("--port", envvar="RULEBOUND_PORT", type=int, default=8000, show_default=True)
-def command(database: str, host: str, port: int) -> None:
+@click.option(
+    "--workers",
+    envvar="RULEBOUND_WORKERS",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes on this port (more than one needs --redis; use PostgreSQL).",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    envvar="RULEBOUND_REDIS_URL",
+    default=None,
+    help="redis://HOST:PORT/DB: the backplane between processes (feed notices, rate limits).",
+)
+def command(database: str, host: str, port: int, workers: int, redis_url: str | None) -> None:
     """Run the virtual table: create a table in the browser and share its invite links."""
     import uvicorn
 
     from rulebound.web.app import create_app
     from rulebound.web.settings import Settings
 
+    if workers > 1 and not redis_url:
+        raise click.BadParameter(
+            f"{workers} workers need Redis as their backplane: add --redis redis://HOST:PORT/0",
+            param_hint="--workers",
+        )
+    shown = f"database: {database}" + (f"; redis: {redis_url}" if redis_url else "")
+    if workers > 1:
+        # each worker process builds its app from the environment (Settings.from_env)
+        os.environ.update(RULEBOUND_DATABASE_URL=database, RULEBOUND_REDIS_URL=str(redis_url))
+        create_app(replace(Settings.from_env(), database_url=database)).state.store.close()
+        emit_text(f"rulebound table on http://{host}:{port}  ({workers} workers; {shown})")
+        uvicorn.run(
+            "rulebound.web.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="warning",
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        )
+        return
     # the limits (RULEBOUND_RATE_*, RULEBOUND_MAX_BODY_BYTES) come from the environment
-    settings = replace(Settings.from_env(), database_url=database, host=host, port=port)
+    settings = replace(
+        Settings.from_env(), database_url=database, host=host, port=port, redis_url=redis_url
+    )
     app = create_app(settings)
-    emit_text(f"rulebound table on http://{host}:{port}  (database: {database}; Ctrl+C stops)")
+    emit_text(f"rulebound table on http://{host}:{port}  ({shown}; Ctrl+C stops)")
     uvicorn.run(
         app,
         host=host,

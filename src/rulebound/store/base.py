@@ -30,6 +30,7 @@ from typing import Any, Literal, Protocol
 
 from rulebound.core.errors import RuleboundError
 from rulebound.core.verifiable import VerifiableSource
+from rulebound.store.cache import Part
 from rulebound.store.history import diff, merge
 from rulebound.trust.chain import dice_of
 
@@ -358,6 +359,16 @@ class Store(Protocol):
     ) -> list[LogEntry]:
         """Entries ``scope`` may know of, ascending by seq when ``after`` is given, else the
         newest first (paginate with ``before``)."""
+        ...
+
+    def tail(self, table_id: int, after: int, limit: int = 100) -> list[LogEntry]:
+        """Every entry after seq ``after``, unfiltered, ascending (the live feed's hub reads
+        them once for all its subscribers, and filters per subscriber)."""
+        ...
+
+    def forget(self, table_id: int, parts: Sequence[Part] = ()) -> None:
+        """Another process changed ``parts`` of this table ("table", "members",
+        "characters"; none named: maybe anything): drop them from what is cached."""
         ...
 
     def last_seq(self, table_id: int) -> int: ...

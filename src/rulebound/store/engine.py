@@ -32,6 +32,12 @@ SQLITE_PRAGMAS = (
 )
 
 
+POOL_SIZE = 40
+"""As many connections as the server has request threads (anyio's default limit)."""
+PG_POOL_SIZE = 20
+"""Per process: PostgreSQL's own default limit is 100 connections in all."""
+
+
 def normalise_url(url: str) -> str:
     """Accept ``postgresql://`` and ``postgres://`` as psycopg 3 URLs."""
     for prefix in ("postgres://", "postgresql://"):
@@ -47,7 +53,9 @@ def is_sqlite(url: str) -> bool:
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if not is_sqlite(url):
-        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+        # no pre-ping (a round trip before every checkout): a connection the server dropped
+        # fails its request once, and SQLAlchemy then replaces every pooled connection
+        return create_engine(url, hide_parameters=True, pool_size=PG_POOL_SIZE, max_overflow=20)
     database = make_url(url).database
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
@@ -55,6 +63,7 @@ def make_engine(url: str) -> Engine:
         url,
         connect_args={"check_same_thread": False, "timeout": 5.0},
         hide_parameters=True,
+        pool_size=POOL_SIZE,  # every request thread keeps its connection: no reconnects
     )
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)

@@ -1,9 +1,11 @@
 """PostgreSQL LISTEN/NOTIFY: the backplane that wakes feeds across server processes.
 
-``SqlStore.append`` sends ``pg_notify('rulebound_log', 'TABLE:SEQ')`` inside the
-write transaction, so PostgreSQL delivers it on commit, to every process. A
-``PgListener`` thread per process hears those and calls back, and the feeds
-waiting on that table read the log at once instead of at their next poll.
+``SqlStore.append`` sends ``pg_notify('rulebound_log', 'TABLE:SEQ:ORIGIN:PARTS')``
+inside the write transaction, so PostgreSQL delivers it on commit, to every process (a
+change that logs nothing sends ``TABLE:-:ORIGIN:PARTS``; PARTS names what of the table
+changed, for the caches). A ``PgListener`` thread per process hears those and calls
+back with (table, seq or "-", origin, parts): the fallback backplane where there is no
+Redis (``web/backplane.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def conninfo(url: str) -> str:
 
 
 class PgListener:
-    def __init__(self, url: str, callback: Callable[[int, int], None]) -> None:
+    def __init__(self, url: str, callback: Callable[[int, str, str, str], None]) -> None:
         self._conninfo = conninfo(url)
         self._callback = callback
         self._stop = threading.Event()
@@ -53,6 +55,6 @@ class PgListener:
             self.listening.set()
             while not self._stop.is_set():
                 for note in conn.notifies(timeout=0.2):
-                    table, _, seq = note.payload.partition(":")
-                    if table.isdigit() and seq.isdigit():
-                        self._callback(int(table), int(seq))
+                    table, seq, origin, parts = [*note.payload.split(":"), "", "", ""][:4]
+                    if table.isdecimal() and (seq.isdecimal() or seq == "-"):
+                        self._callback(int(table), seq, origin, parts)

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 
 NAMING_CONVENTION = {
@@ -102,6 +103,14 @@ log_entries = Table(
     UniqueConstraint("table_id", "seq"),
     Index("uq_log_entries_table_id_nonce", "table_id", "nonce", unique=True),
     Index("uq_log_entries_table_id_contribution", "table_id", "contribution", unique=True),
+    Index(
+        "ix_log_entries_sheet_changes",
+        "table_id",
+        "privacy",
+        "actor_id",
+        sqlite_where=text("deltas IS NOT NULL"),
+        postgresql_where=text("deltas IS NOT NULL"),
+    ),
 )
 """``UNIQUE(table_id, seq)`` orders each table's log; ``UNIQUE(parent_id)`` means a result
 is followed up at most once, so a chain of follow-ups never forks. ``prev_hash``/``hash``
@@ -109,7 +118,8 @@ chain the entries and ``salt`` hides a result inside its hash (``rulebound.trust
 ``commitment`` and ``contribution`` say which committed dice a roll used: the seed, and the
 roller's own random value (``server_chosen`` when the roller sent none), never used twice at
 a table; plays logged before per-roll contributions name the table's ``client_seed`` and a
-``nonce`` instead. ``deltas`` holds, per character id, the sheet leaves the entry changed."""
+``nonce`` instead. ``deltas`` holds, per character id, the sheet leaves the entry changed;
+``ix_log_entries_sheet_changes`` indexes the entries that have them."""
 
 table_seeds = Table(
     "table_seeds",
@@ -138,3 +148,26 @@ secrets_table = Table(
     Column("name", String(64), primary_key=True),
     Column("value", LargeBinary, nullable=False),
 )
+
+discord_channels = Table(
+    "discord_channels",
+    metadata,
+    Column("channel_id", String(32), primary_key=True),
+    Column("guild_id", String(32), nullable=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    Column("linked_by", Integer, ForeignKey("members.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""Discord channels bound to a table (``/rulebound link``): one table per channel."""
+
+discord_members = Table(
+    "discord_members",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False),
+    Column("user_id", String(32), nullable=False),
+    Column("member_id", Integer, ForeignKey("members.id"), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "user_id"),
+)
+"""The Discord identity of a member seated from Discord: one seat per user and table."""

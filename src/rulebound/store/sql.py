@@ -17,17 +17,32 @@ one user action is one commit, or nothing.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Row, Select, and_, func, not_, or_, select, text, update
+from sqlalchemy import (
+    Connection,
+    Integer,
+    Row,
+    Select,
+    and_,
+    bindparam,
+    func,
+    not_,
+    or_,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from rulebound.core.verifiable import commitment_for, new_server_seed
 from rulebound.store.base import (
@@ -46,6 +61,7 @@ from rulebound.store.base import (
     Staged,
     TableRow,
 )
+from rulebound.store.cache import MISS, Cache, Part
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
 from rulebound.store.history import fold
 from rulebound.store.migrate import upgrade
@@ -63,8 +79,12 @@ from rulebound.trust.chain import GENESIS, dice_of, entry_body, seal
 
 AppendListener = Callable[[int, int], None]
 """Called after a commit with (table id, seq): wakes the table's waiting feeds."""
+EntryListener = Callable[[LogEntry], None]
+ChangeListener = Callable[[int, tuple[Part, ...]], None]
+"""Called after a change that logs nothing, with the table and the parts it changed."""
 
 NOTIFY_CHANNEL = "rulebound_log"
+T = TypeVar("T")
 
 
 def new_token() -> str:
@@ -85,17 +105,59 @@ def _sheet_name(sheet: dict[str, Any]) -> str:
 
 
 class SqlStore:
-    def __init__(self, url: str, *, migrate: bool = True) -> None:
+    def __init__(self, url: str, *, migrate: bool = True, pg_notify: bool = True) -> None:
         self.url = normalise_url(url)
         self.sqlite = is_sqlite(self.url)
         self.engine = make_engine(self.url)
         self._lock = threading.Lock()
         self.listeners: list[AppendListener] = []
+        self.committed: list[EntryListener] = []
+        """Called after each commit with the entry just written (the hub's source)."""
+        self.changed: list[ChangeListener] = []
+        """Called after a write that logs nothing but changes a table (tokens, owners)."""
+        self.pg_notify = pg_notify and not self.sqlite
+        """Send ``pg_notify`` with each entry (the fallback backplane when there is no Redis)."""
+        self.cache = Cache()
+        self.origin = secrets.token_hex(8)
+        """Names this process in its notices, so it can ignore its own."""
+        self._secrets: dict[str, bytes] = {}
+        self._seeds: dict[int, tuple[str, str]] = {}
+        """Per table, the seed (commitment, secret) this process last saw in force."""
         if migrate:
             upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _cached(self, table_id: int, part: Part, key: Hashable, load: Callable[[], T]) -> T:
+        """``load()``, kept in the cache until a write drops that part of the table."""
+        value = self.cache.get(table_id, part, key)
+        if value is not MISS:
+            return cast(T, value)
+        generation = self.cache.generation(table_id, part)
+        loaded = load()
+        self.cache.put(table_id, part, key, loaded, generation)
+        return loaded
+
+    def _hidden(self, conn: Connection, table_id: int, scope: Scope | None) -> dict[int, int]:
+        """How many sheet changes of each character ``scope`` may not see: read each time
+        (a reveal changes it), from the index of the entries that changed a sheet."""
+        return {} if scope is None else _hidden_changes(conn, table_id, scope)
+
+    def _changed(self, table_id: int, *parts: Part) -> None:
+        """After a commit that changed ``parts`` of a table without logging it: forget them
+        here, and tell the listeners (the backplane tells the other processes)."""
+        self.cache.drop(table_id, *parts)
+        if self.pg_notify:
+            with self.engine.begin() as conn:
+                _notify(conn, f"{table_id}:-:{self.origin}:{','.join(parts)}")
+        for listener in self.changed:
+            listener(table_id, parts)
+
+    def forget(self, table_id: int, parts: Sequence[Part] = ()) -> None:
+        """Another process changed ``parts`` of this table (none named: maybe anything):
+        drop them from the cache."""
+        self.cache.drop(table_id, *parts)
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -155,8 +217,11 @@ class SqlStore:
         return self.table(logged.table_id), *seated[0]
 
     def table(self, table_id: int) -> TableRow:
-        query = select(game_tables).where(game_tables.c.id == table_id)
-        return table_row(self._one(query, "table", table_id))
+        def load() -> TableRow:
+            query = select(game_tables).where(game_tables.c.id == table_id)
+            return table_row(self._one(query, "table", table_id))
+
+        return self._cached(table_id, "table", "row", load)
 
     def table_by_token(self, token: str) -> tuple[TableRow, Role]:
         c = game_tables.c
@@ -182,6 +247,7 @@ class SqlStore:
             raise Conflict("invite", "only the observer link can be switched off")
         with self._write() as conn:
             _rotate(conn, table_id, role, disable=disable)
+        self._changed(table_id, "table")
         return self.table(table_id)
 
     # members
@@ -197,21 +263,32 @@ class SqlStore:
         return seated[0]
 
     def member_by_session(self, table_id: int, token: str) -> Member | None:
-        query = select(members).where(
-            members.c.table_id == table_id, members.c.session_hash == token_hash(token)
-        )
+        digest = token_hash(token)
+        found = self.cache.get(table_id, "members", ("session", digest))
+        if isinstance(found, Member):
+            return found
+        generation = self.cache.generation(table_id, "members")
         with self._read() as conn:
-            row = conn.execute(query).first()
-        return None if row is None else member_row(row)
+            row = conn.execute(SESSION, {"table_id": table_id, "digest": digest}).first()
+        if row is None:
+            return None  # unknown tokens are not kept: guessing cannot fill the cache
+        member = member_row(row)
+        self.cache.put(table_id, "members", ("session", digest), member, generation)
+        return member
 
     def member(self, table_id: int, member_id: int) -> Member:
-        query = select(members).where(members.c.table_id == table_id, members.c.id == member_id)
-        return member_row(self._one(query, "member", member_id))
+        for member in self.members(table_id):
+            if member.id == member_id:
+                return member
+        raise NotFound("member", member_id)
 
     def members(self, table_id: int) -> list[Member]:
-        query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
-        with self._read() as conn:
-            return [member_row(row) for row in conn.execute(query)]
+        def load() -> tuple[Member, ...]:
+            query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
+            with self._read() as conn:
+                return tuple(member_row(row) for row in conn.execute(query))
+
+        return list(self._cached(table_id, "members", "all", load))
 
     def update_member(
         self,
@@ -243,6 +320,7 @@ class SqlStore:
         elif values:
             with self._write() as conn:
                 conn.execute(update(members).where(where).values(**values))
+            self._changed(table_id, "members")
         return self.member(table_id, member_id)
 
     # characters
@@ -285,20 +363,23 @@ class SqlStore:
     def character(
         self, table_id: int, character_id: int, scope: Scope | None = None
     ) -> CharacterRow:
-        query = select(characters).where(
-            characters.c.table_id == table_id, characters.c.id == character_id
-        )
         with self._read() as conn:
-            row = conn.execute(query).first()
+            key = {"table_id": table_id, "character_id": character_id}
+            row = conn.execute(CHARACTER, key).first()
             if row is None:
                 raise NotFound("character", character_id)
-            return _as_seen(conn, table_id, scope, [row])[0]
+            return _as_seen(conn, table_id, scope, [row], self._hidden(conn, table_id, scope))[0]
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]:
-        query = select(characters).where(characters.c.table_id == table_id)
-        with self._read() as conn:
-            rows = list(conn.execute(query.order_by(characters.c.id)))
-            return _as_seen(conn, table_id, scope, rows)
+        def load() -> list[CharacterRow]:
+            query = select(characters).where(characters.c.table_id == table_id)
+            with self._read() as conn:
+                rows = list(conn.execute(query.order_by(characters.c.id)))
+                return _as_seen(conn, table_id, scope, rows, self._hidden(conn, table_id, scope))
+
+        if scope is not None:
+            return load()
+        return list(self._cached(table_id, "characters", "all", lambda: tuple(load())))
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
         where = and_(characters.c.table_id == table_id, characters.c.id == character_id)
@@ -308,6 +389,7 @@ class SqlStore:
                 == 0
             ):
                 raise NotFound("character", character_id)
+        self._changed(table_id, "characters")
         return self.character(table_id, character_id)
 
     # the log
@@ -321,14 +403,35 @@ class SqlStore:
         build: Callable[[Dice], Staged],
         contribution: Contribution | None = None,
     ) -> LogEntry:
+        """The play is computed before the write transaction, from the seed this process last
+        saw in force, so the table's lock is not held while the rules run; under the lock the
+        transaction checks that this seed is still the one in force, and if it is not (a
+        rotation, perhaps by another process) computes the play again with the one that is."""
+        early: tuple[Dice, Staged] | None = None
+        known = self._seeds.get(table_id)
+        if known is not None and (contribution is None or contribution.commitment == known[0]):
+            chosen = contribution is None
+            value = secrets.token_hex(16) if contribution is None else contribution.value
+            dice = Dice(known[1], known[0], value, chosen)
+            early = dice, build(dice)
+
+        used: list[Dice] = []
+
         def write(conn: Connection) -> _Prepared:
-            dice = _next_dice(conn, table_id, contribution)
-            entry, changes = build(dice)
+            head = _head(conn, table_id, lock=not self.sqlite)
+            if early is not None and head.commitment == early[0].commitment:
+                dice, (entry, changes) = early
+            else:
+                dice = _next_dice(conn, table_id, head, contribution)
+                entry, changes = build(dice)
             if entry.table_id != table_id:
                 raise ValueError("a play drawn with one table's dice must be logged at that table")
-            return _Prepared(entry, changes, dice, locked=True)
+            used.append(dice)
+            return _Prepared(entry, changes, dice, locked=True, head=head)
 
-        return self._logged(write)
+        logged = self._logged(write)
+        self._seeds[table_id] = (used[-1].commitment, used[-1].server_seed)
+        return logged
 
     def _logged(self, prepare: Callable[[Connection], _Prepared]) -> LogEntry:
         """One write transaction: ``prepare`` (inside it) names the entry, then it is sealed
@@ -344,9 +447,16 @@ class SqlStore:
                     ready.dice,
                     self.sqlite,
                     locked=ready.locked,
+                    head=ready.head,
+                    notify=self.origin if self.pg_notify else None,
                 )
         except IntegrityError as exc:
             raise self._lost(ready) from exc
+        parts = parts_changed(logged.kind, bool(logged.changed))
+        if parts:
+            self.cache.drop(logged.table_id, *parts)
+        for committed in self.committed:
+            committed(logged)
         self._woken(logged.table_id, logged.seq)
         return logged
 
@@ -457,12 +567,23 @@ class SqlStore:
         with self._read() as conn:
             return [entry_row(row) for row in conn.execute(query.limit(limit))]
 
+    def tail(self, table_id: int, after: int, limit: int = 100) -> list[LogEntry]:
+        c = log_entries.c
+        query = select(log_entries).where(c.table_id == table_id, c.seq > after)
+        with self._read() as conn:
+            return [entry_row(row) for row in conn.execute(query.order_by(c.seq).limit(limit))]
+
     def last_seq(self, table_id: int) -> int:
         query = select(func.max(log_entries.c.seq)).where(log_entries.c.table_id == table_id)
         with self._read() as conn:
             return int(conn.execute(query).scalar() or 0)
 
     def secret(self, name: str) -> bytes:
+        if name not in self._secrets:
+            self._secrets[name] = self._secret(name)
+        return self._secrets[name]
+
+    def _secret(self, name: str) -> bytes:
         query = select(secrets_table.c.value).where(secrets_table.c.name == name)
         with self._read() as conn:
             value = conn.execute(query).scalar()
@@ -475,7 +596,7 @@ class SqlStore:
                     value = secrets.token_bytes(32)
                     conn.execute(secrets_table.insert().values(name=name, value=value))
         except IntegrityError:
-            return self.secret(name)
+            return self._secret(name)
         return bytes(value)
 
 
@@ -490,11 +611,33 @@ def visible_to(scope: Scope) -> ColumnElement[bool]:
 
 def shown_to(scope: Scope) -> ColumnElement[bool]:
     """The log rows a viewer sees whole (``Viewer.sees_fully``): a blind roll is the GMs'."""
+    return _shown(scope.is_gm, log_entries.c.actor_id == scope.member_id)
+
+
+def _shown(is_gm: bool, mine: ColumnElement[bool]) -> ColumnElement[bool]:
     c = log_entries.c
-    mine = c.actor_id == scope.member_id
-    if scope.is_gm:
+    if is_gm:
         return or_(c.privacy.in_(("public", "gm", "blind")), and_(c.privacy == "self", mine))
     return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "self")), mine))
+
+
+def _hidden_query(is_gm: bool) -> Select[Any]:
+    """The deltas a viewer may not see (``member_id``, a game master or not), built once.
+
+    What is hidden is never public (nor, from a game master, anything but "self"): saying
+    so lets the query run on the index of the entries that changed a sheet."""
+    c = log_entries.c
+    mine = c.actor_id == bindparam("member_id", type_=Integer)
+    private = c.privacy == "self" if is_gm else c.privacy.in_(("gm", "blind", "self"))
+    return select(c.deltas).where(
+        c.table_id == bindparam("table_id", type_=Integer),
+        c.deltas.is_not(None),
+        private,
+        not_(_shown(is_gm, mine)),
+    )
+
+
+HIDDEN = {is_gm: _hidden_query(is_gm) for is_gm in (False, True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,6 +649,82 @@ class _Prepared:
     dice: Dice | None = None
     locked: bool = False
     """The table's lock is already held by this transaction."""
+    head: _Head | None = None
+    """The end of the table's chain, read under that lock (None: read it in ``_append``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """What one statement reads under the table's lock: the chain's end and the seed in force."""
+
+    seq: int
+    hash: str
+    commitment: str | None
+    server_seed: str | None
+
+
+def _head_query() -> Select[Any]:
+    c, s = log_entries.c, table_seeds.c
+    table: BindParameter[int] = bindparam("table_id", type_=Integer)
+    last = select(c.seq, c.hash).where(c.table_id == table).order_by(c.seq.desc()).limit(1)
+    last_q = last.subquery()
+    seed = (
+        select(s.commitment, s.server_seed)
+        .where(s.table_id == table, s.revealed_at.is_(None))
+        .order_by(s.id.desc())
+        .limit(1)
+        .subquery()
+    )
+    return (
+        select(game_tables.c.id, last_q.c.seq, last_q.c.hash, seed.c.commitment, seed.c.server_seed)
+        .select_from(game_tables)
+        .outerjoin(last_q, true())
+        .outerjoin(seed, true())
+        .where(game_tables.c.id == table)
+    )
+
+
+HEAD = _head_query()
+LOCK = select(game_tables.c.id).where(game_tables.c.id == bindparam("table_id")).with_for_update()
+INSERT_ENTRY = log_entries.insert()
+CHARACTER = select(characters).where(
+    characters.c.table_id == bindparam("table_id"), characters.c.id == bindparam("character_id")
+)
+SESSION = select(members).where(
+    members.c.table_id == bindparam("table_id"), members.c.session_hash == bindparam("digest")
+)
+"""The statements of a roll, built once (SQLAlchemy then reuses their compiled form)."""
+
+
+def _head(conn: Connection, table_id: int, lock: bool) -> _Head:
+    """Lock the table and read its chain's last seq and hash and its unrevealed seed.
+
+    SQLite's ``BEGIN IMMEDIATE`` already holds the write lock, so this is one statement.
+    PostgreSQL locks the table's row first, in a statement of its own: under READ COMMITTED
+    the next statement reads with a fresh snapshot, so it sees what the writer it waited
+    for committed (a subquery beside the ``FOR UPDATE`` would not)."""
+    if lock:
+        _lock_table(conn, table_id)
+    row = conn.execute(HEAD, {"table_id": table_id}).first()
+    if row is None:
+        raise NotFound("table", table_id)
+    return _Head(
+        0 if row.seq is None else int(row.seq),
+        GENESIS if row.hash is None else str(row.hash),
+        None if row.commitment is None else str(row.commitment),
+        None if row.server_seed is None else str(row.server_seed),
+    )
+
+
+def parts_changed(kind: str, sheets: bool) -> tuple[Part, ...]:
+    """What of its table an entry's commit changed (``sheets``: it changed a sheet), so
+    the caches drop it, here and in the other processes."""
+    parts: list[Part] = []
+    if kind in ("join", "member"):
+        parts += ["members", "table"]  # a revoke replaces an invite link too
+    if sheets or kind == "character":
+        parts.append("characters")
+    return tuple(parts)
 
 
 def _table_exists(table_id: int) -> Select[Any]:
@@ -514,12 +733,13 @@ def _table_exists(table_id: int) -> Select[Any]:
 
 def _lock_table(conn: Connection, table_id: int) -> None:
     """Hold the table's row until commit (PostgreSQL); SQLite's write lock already covers it."""
-    if conn.execute(_table_exists(table_id).with_for_update()).first() is None:
+    if conn.execute(LOCK, {"table_id": table_id}).first() is None:
         raise NotFound("table", table_id)
 
 
 def _seat(conn: Connection, table_id: int, role: Role, name: str) -> tuple[Member, str]:
     token = new_token()
+    created = _now()
     values = {
         "table_id": table_id,
         "role": role,
@@ -527,11 +747,12 @@ def _seat(conn: Connection, table_id: int, role: Role, name: str) -> tuple[Membe
         "session_hash": token_hash(token),
         "revoked": False,
         "grant_all": False,
-        "created_at": _now(),
+        "created_at": created,
     }
     key = conn.execute(members.insert().values(**values)).inserted_primary_key
     assert key is not None
-    return member_row(conn.execute(select(members).where(members.c.id == key[0])).one()), token
+    member = Member(int(key[0]), table_id, role, name, False, False, created)
+    return member, token
 
 
 def _rotate(conn: Connection, table_id: int, role: Role, *, disable: bool = False) -> None:
@@ -553,21 +774,31 @@ def _spend(conn: Connection, table_id: int, nonce: str) -> None:
     conn.execute(used_nonces.insert().values(nonce=nonce, table_id=table_id, created_at=_now()))
 
 
+def _hidden_changes(conn: Connection, table_id: int, scope: Scope) -> dict[int, int]:
+    hidden: dict[int, int] = {}
+    keys = {"table_id": table_id, "member_id": scope.member_id}
+    for deltas in conn.execute(HIDDEN[scope.is_gm], keys).scalars():
+        for key in deltas:
+            hidden[int(key)] = hidden.get(int(key), 0) + 1
+    return hidden
+
+
 def _as_seen(
-    conn: Connection, table_id: int, scope: Scope | None, rows: Sequence[Row[Any]]
+    conn: Connection,
+    table_id: int,
+    scope: Scope | None,
+    rows: Sequence[Row[Any]],
+    hidden: dict[int, int],
 ) -> list[CharacterRow]:
-    """Characters as ``scope`` sees them: base plus the deltas of the entries it sees whole."""
+    """Characters as ``scope`` sees them: base plus the deltas of the entries it sees whole
+    (``hidden``: how many changes of each character it may not see)."""
     stored = [character_row(row) for row in rows]
     if scope is None or not rows:
         return stored
-    c = log_entries.c
-    changed = select(c.deltas).where(c.table_id == table_id, c.deltas.is_not(None))
-    hidden: dict[int, int] = {}
-    for deltas in conn.execute(changed.where(not_(shown_to(scope)))).scalars():
-        for key in deltas:
-            hidden[int(key)] = hidden.get(int(key), 0) + 1
     if not hidden.keys() & {row.id for row in stored}:
         return stored
+    c = log_entries.c
+    changed = select(c.deltas).where(c.table_id == table_id, c.deltas.is_not(None))
     seen = list(conn.execute(changed.where(shown_to(scope)).order_by(c.seq)).scalars())
     found = []
     for row, raw in zip(stored, rows, strict=True):
@@ -597,16 +828,16 @@ def _append(
     sqlite: bool,
     *,
     locked: bool = False,
+    head: _Head | None = None,
+    notify: str | None = None,
 ) -> LogEntry:
     """Apply the sheet changes and seal the entry onto the end of its table's chain (the
-    table locked first, unless ``locked`` says this transaction already holds it)."""
-    c = log_entries.c
-    if not locked:
-        _lock_table(conn, entry.table_id)
-    last = conn.execute(
-        select(c.seq, c.hash).where(c.table_id == entry.table_id).order_by(c.seq.desc()).limit(1)
-    ).first()
-    seq, prev = (1, GENESIS) if last is None else (int(last.seq) + 1, str(last.hash))
+    table locked first, unless ``locked`` says this transaction already holds it).
+
+    The entry comes back as written, built from what was inserted: nothing is read again."""
+    if head is None:
+        head = _head(conn, entry.table_id, lock=not (locked or sqlite))
+    seq, prev = head.seq + 1, head.hash
     for change in changes:
         _apply_change(conn, entry.table_id, change)
     values: dict[str, Any] = {
@@ -638,14 +869,44 @@ def _append(
         "salt": sealed.salt,
         "deltas": {str(ch.character_id): ch.delta for ch in changes} if changes else None,
     }
-    key = conn.execute(log_entries.insert().values(**values)).inserted_primary_key
+    key = conn.execute(INSERT_ENTRY, values).inserted_primary_key
     assert key is not None
-    if not sqlite:
-        conn.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": NOTIFY_CHANNEL, "payload": f"{entry.table_id}:{seq}"},
-        )
-    return entry_row(conn.execute(select(log_entries).where(c.id == key[0])).one())
+    if notify is not None:
+        parts = ",".join(parts_changed(entry.kind, bool(changes)))
+        _notify(conn, f"{entry.table_id}:{seq}:{notify}:{parts}")
+    return LogEntry(
+        id=int(key[0]),
+        table_id=entry.table_id,
+        seq=seq,
+        kind=entry.kind,
+        privacy=entry.privacy,
+        actor_id=entry.actor_id,
+        character_id=entry.character_id,
+        parent_id=entry.parent_id,
+        record=_as_stored(entry.record),
+        card=None if entry.card is None else _as_stored(entry.card),
+        summary=entry.summary,
+        created_at=values["created_at"],
+        changed=tuple(values["changed"]),
+        prev_hash=prev,
+        hash=sealed.hash,
+        salt=sealed.salt,
+        **drawn,
+    )
+
+
+def _notify(conn: Connection, payload: str) -> None:
+    """PostgreSQL delivers it to every listening process when the transaction commits."""
+    conn.execute(
+        text("SELECT pg_notify(:channel, :payload)"),
+        {"channel": NOTIFY_CHANNEL, "payload": payload},
+    )
+
+
+def _as_stored(value: dict[str, Any]) -> dict[str, Any]:
+    """A JSON column's value as reading it back would give it (tuples become lists...)."""
+    stored: dict[str, Any] = json.loads(json.dumps(value))
+    return stored
 
 
 def _current_seed(conn: Connection, table_id: int) -> Any:
@@ -667,20 +928,24 @@ def _commit_seed(conn: Connection, table_id: int) -> Any:
     return _current_seed(conn, table_id)
 
 
-def _next_dice(conn: Connection, table_id: int, given: Contribution | None) -> Dice:
-    """Lock the table and pair its seed in force with the play's contribution: the roller's,
-    if made under that very commitment, else (none given) one the server chooses."""
-    _lock_table(conn, table_id)
-    seed = _current_seed(conn, table_id) or _commit_seed(conn, table_id)
+def _next_dice(conn: Connection, table_id: int, head: _Head, given: Contribution | None) -> Dice:
+    """Pair the table's seed in force (read with its lock, ``_head``) with the play's
+    contribution: the roller's, if made under that very commitment, else (none given) one
+    the server chooses."""
+    if head.commitment is None or head.server_seed is None:
+        made = _commit_seed(conn, table_id)
+        commitment, server_seed = str(made.commitment), str(made.server_seed)
+    else:
+        commitment, server_seed = head.commitment, head.server_seed
     if given is None:
-        return Dice(str(seed.server_seed), str(seed.commitment), secrets.token_hex(16), True)
-    if given.commitment != seed.commitment:
+        return Dice(server_seed, commitment, secrets.token_hex(16), True)
+    if given.commitment != commitment:
         raise Conflict(
             "dice",
             "the table has committed to a new seed since this contribution was made:"
             " reload and roll again",
         )
-    return Dice(str(seed.server_seed), str(seed.commitment), given.value, False)
+    return Dice(server_seed, commitment, given.value, False)
 
 
 def _apply_change(conn: Connection, table_id: int, change: SheetChange) -> None:

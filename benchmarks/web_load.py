@@ -1,0 +1,459 @@
+"""The web table under load: durable rolls/s, roll latency, and live-feed latency (issue 13).
+
+Bounded and loopback only: it starts each server itself on 127.0.0.1 (``rulebound
+serve`` on a fresh SQLite file; a bare Starlette app appending one row per request to
+SQLite with the same durability settings, as the baseline; and, when PostgreSQL and
+Redis are given, ``rulebound serve --workers 2`` on them), drives it for a fixed time,
+stops it, and prints the figures. Run it alone (``flock /tmp/bench.lock ...``): a load
+generator on the same machine shares its cores with the server.
+
+    python benchmarks/web_load.py [--seconds 20] [--clients 16] [--viewers 100,1000]
+    scripts/with-postgres scripts/with-redis python benchmarks/web_load.py   # adds PG+Redis
+
+Rolls: ``--clients`` players, each with their own seat and character, post public
+rolls as fast as they can (one keep-alive connection each) for ``--seconds``; every
+answered roll is committed (201 after the commit). Feed: N observers hold the live
+feed open while one player makes ``--feed-rolls`` rolls, ``--feed-gap`` s apart; an
+event's latency is its arrival at the viewer minus the entry's ``created_at`` (set
+just before the commit, same clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
+NO_LIMITS = {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
+START_SECONDS = 60.0
+
+BASELINE = textwrap.dedent(
+    """
+    import sqlite3, sys, threading, uvicorn
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    db = sqlite3.connect(sys.argv[1], check_same_thread=False, isolation_level=None)
+    for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000",
+                   "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"):
+        db.execute(pragma)
+    db.execute("CREATE TABLE IF NOT EXISTS rolls (id INTEGER PRIMARY KEY, body TEXT)")
+    lock = threading.Lock()
+
+    def append(body):
+        with lock:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("INSERT INTO rolls (body) VALUES (?)", (body,)).lastrowid
+            db.execute("COMMIT")
+        return row
+
+    async def roll(request):
+        body = (await request.body()).decode()
+        return JSONResponse({"id": await run_in_threadpool(append, body)}, status_code=201)
+
+    app = Starlette(routes=[Route("/roll", roll, methods=["POST"])])
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+    """
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    def __init__(self, command: list[str], port: int, env: dict[str, str], log: Path) -> None:
+        self.port = port
+        self._log = log.open("ab")
+        self._proc = subprocess.Popen(
+            command, env=os.environ | env, stdout=self._log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise RuntimeError(f"server exited: see {log}")
+            try:
+                socket.create_connection((HOST, port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        self._proc.terminate()
+        try:
+            self._proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._log.close()
+
+
+# a lean HTTP/1.1 client: one keep-alive connection, no parsing beyond what is needed
+
+
+class Conn:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+        head += f"Content-Length: {len(data)}\r\nContent-Type: application/json\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + data)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        raw = await self.reader.readexactly(length)
+        return status, json.loads(raw) if raw else None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def seat_table(port: int, players: int, observers: int) -> dict[str, Any]:
+    """A table with ``players`` seats (one character each) and ``observers`` seats."""
+    conn = Conn(port)
+    body = {"name": "Load", "ruleset": "empty-reach", "gm_name": "Gina", "observers": True}
+    status, made = await conn.request("POST", "/api/tables", body)
+    assert status == 201, made
+    table = made["table"]
+    tid = table["id"]
+    invites = {k: v.rsplit("/", 1)[1] for k, v in table["invites"].items() if v}
+    seats: list[tuple[str, int]] = []
+    for i in range(players):
+        status, joined = await conn.request(
+            "POST", f"/api/join/{invites['player']}", {"name": f"P{i}"}
+        )
+        assert status == 201, joined
+        token = joined["session_token"]
+        status, char = await conn.request(
+            "POST", f"/api/tables/{tid}/characters", {"name": f"C{i}"}, token
+        )
+        assert status == 201, char
+        seats.append((token, char["id"]))
+    watchers = []
+    for i in range(observers):
+        status, joined = await conn.request(
+            "POST", f"/api/join/{invites['observer']}", {"name": f"O{i}"}
+        )
+        assert status == 201, joined
+        watchers.append(joined["session_token"])
+    status, now = await conn.request("GET", f"/api/tables/{tid}", None, made["session_token"])
+    assert status == 200, now
+    conn.close()
+    return {"id": tid, "seats": seats, "observers": watchers, "last": now["last_seq"]}
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def hammer(
+    port: int, paths: list[tuple[str, Any, str | None]], seconds: float
+) -> dict[str, float]:
+    """Each (path, body, token) posts as fast as it can for ``seconds``."""
+    latencies: list[float] = []
+    failures = 0
+    stop = time.perf_counter() + seconds
+
+    async def client(path: str, body: Any, token: str | None) -> None:
+        nonlocal failures
+        conn = Conn(port)
+        while time.perf_counter() < stop:
+            t0 = time.perf_counter()
+            status, _ = await conn.request("POST", path, body, token)
+            if status == 201:
+                latencies.append(time.perf_counter() - t0)
+            else:
+                failures += 1
+        conn.close()
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(client(*p) for p in paths))
+    elapsed = time.perf_counter() - t0
+    return {
+        "rolls": len(latencies),
+        "failures": failures,
+        "per_second": len(latencies) / elapsed,
+        "p50_ms": pct(latencies, 0.50) * 1000,
+        "p99_ms": pct(latencies, 0.99) * 1000,
+    }
+
+
+async def roll_load(port: int, clients: int, seconds: float) -> dict[str, float]:
+    table = await seat_table(port, clients, 0)
+    paths = [
+        (f"/api/tables/{table['id']}/characters/{cid}/roll", ROLL, token)
+        for token, cid in table["seats"]
+    ]
+    return await hammer(port, paths, seconds)
+
+
+class Watcher(asyncio.Protocol):
+    """One viewer's feed: every chunk is timestamped on arrival and parsed afterwards."""
+
+    def __init__(self) -> None:
+        self.chunks: list[tuple[float, bytes]] = []
+        self.opened = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.chunks.append((time.time(), data))
+        if not self.opened.done() and b"retry:" in data:
+            self.opened.set_result(None)
+
+    def latencies(self) -> list[float]:
+        found = []
+        buffer = b""
+        for at, data in self.chunks:
+            buffer += data
+            for match in CREATED.finditer(buffer):
+                created = datetime.fromisoformat(match.group(1).decode()).timestamp()
+                found.append(at - created)
+            cut = buffer.rfind(b"\n\n")
+            if cut >= 0:
+                buffer = buffer[cut + 2 :]
+        return found
+
+
+CREATED = re.compile(rb'"kind":"roll".*?"created_at":"([^"]+)"')
+
+
+async def feed_load(port: int, viewers: int, rolls: int, gap: float) -> dict[str, float]:
+    table = await seat_table(port, 1, viewers)
+    tid = table["id"]
+    loop = asyncio.get_running_loop()
+    watchers: list[Watcher] = []
+    for token in table["observers"]:
+        transport, watcher = await loop.create_connection(Watcher, HOST, port)
+        request = (
+            f"GET /api/tables/{tid}/feed?after={table['last']} HTTP/1.1\r\nHost: {HOST}\r\n"
+            f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        transport.write(request.encode())
+        watchers.append(watcher)
+    await asyncio.wait_for(asyncio.gather(*(w.opened for w in watchers)), 120)
+    await asyncio.sleep(1.0)
+    token, cid = table["seats"][0]
+    conn = Conn(port)
+    status, _ = await conn.request("POST", f"/api/tables/{tid}/characters/{cid}/roll", ROLL, token)
+    assert status == 201  # a first roll to warm up, not counted
+    await asyncio.sleep(1.0)
+    for watcher in watchers:
+        watcher.chunks.clear()
+    for _ in range(rolls):
+        status, _ = await conn.request(
+            "POST", f"/api/tables/{tid}/characters/{cid}/roll", ROLL, token
+        )
+        assert status == 201
+        await asyncio.sleep(gap)
+    await asyncio.sleep(2.0)
+    conn.close()
+    latencies: list[float] = []
+    for watcher in watchers:
+        latencies += watcher.latencies()
+        if watcher.transport is not None:
+            watcher.transport.close()
+    return {
+        "viewers": viewers,
+        "events": len(latencies),
+        "expected": viewers * rolls,
+        "p50_ms": pct(latencies, 0.50) * 1000,
+        "p99_ms": pct(latencies, 0.99) * 1000,
+    }
+
+
+def idle_cpu(port: int, pid: int, viewers: int, seconds: float) -> float:
+    """The server's CPU use (% of one core) while ``viewers`` feeds sit idle."""
+
+    async def run() -> float:
+        table = await seat_table(port, 0, viewers)
+        loop = asyncio.get_running_loop()
+        held = []
+        for token in table["observers"]:
+            transport, watcher = await loop.create_connection(Watcher, HOST, port)
+            transport.write(
+                (
+                    f"GET /api/tables/{table['id']}/feed?after={table['last']} HTTP/1.1\r\n"
+                    f"Host: {HOST}\r\nAuthorization: Bearer {token}\r\n\r\n"
+                ).encode()
+            )
+            held.append((transport, watcher))
+        await asyncio.wait_for(asyncio.gather(*(w.opened for _, w in held)), 120)
+        await asyncio.sleep(1.0)
+        before = cpu_seconds(pid)
+        await asyncio.sleep(seconds)
+        used = cpu_seconds(pid) - before
+        for transport, _ in held:
+            transport.close()
+        return 100 * used / seconds
+
+    return asyncio.run(run())
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rulebound_server(folder: Path, database: str, extra: list[str], env: dict[str, str]) -> Server:
+    port = free_port()
+    command = [sys.executable, "-c", "from rulebound.cli.app import main; main()", "serve"]
+    command += ["--database", database, "--port", str(port), *extra]
+    return Server(command, port, NO_LIMITS | env, folder / f"server-{port}.log")
+
+
+def measure_rulebound(server: Server, args: argparse.Namespace, *, feeds: bool) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "rolls": asyncio.run(roll_load(server.port, args.clients, args.seconds))
+    }
+    if feeds:
+        found["feeds"] = [
+            asyncio.run(feed_load(server.port, n, args.feed_rolls, args.feed_gap))
+            for n in args.viewers
+        ]
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="roll load duration")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--viewers", default="100,1000", help="feed sizes, comma-separated")
+    parser.add_argument("--feed-rolls", type=int, default=30)
+    parser.add_argument("--feed-gap", type=float, default=0.1)
+    parser.add_argument("--idle-viewers", type=int, default=1000)
+    parser.add_argument("--idle-seconds", type=float, default=10.0)
+    parser.add_argument("--pg-url", default=os.environ.get("RULEBOUND_TEST_PG_URL"))
+    parser.add_argument("--redis-url", default=os.environ.get("RULEBOUND_TEST_REDIS_URL"))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    args.viewers = [int(v) for v in args.viewers.split(",") if v]
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per viewer, both ends
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    results: dict[str, Any] = {"load": os.getloadavg(), "cpus": os.cpu_count()}
+    with tempfile.TemporaryDirectory(prefix="rulebound-bench-") as tmp:
+        folder = Path(tmp)
+        port = free_port()
+        baseline = Server(
+            [sys.executable, "-c", BASELINE, str(folder / "baseline.sqlite3"), str(port)],
+            port,
+            {},
+            folder / "baseline.log",
+        )
+        try:
+            paths = [("/roll", ROLL, None)] * args.clients
+            results["baseline"] = asyncio.run(hammer(port, paths, args.seconds))
+        finally:
+            baseline.stop()
+        server = rulebound_server(folder, f"sqlite:///{folder / 'rb.sqlite3'}", [], {})
+        try:
+            results["sqlite"] = measure_rulebound(server, args, feeds=True)
+            if args.idle_viewers:
+                pid = server._proc.pid
+                results["idle_cpu_percent"] = idle_cpu(
+                    server.port, pid, args.idle_viewers, args.idle_seconds
+                )
+        finally:
+            server.stop()
+        if args.pg_url and args.redis_url:
+            reset = [sys.executable, "-c", RESET, args.pg_url]
+            subprocess.run(reset, check=True)
+            extra = ["--workers", str(args.workers), "--redis", args.redis_url]
+            server = rulebound_server(folder, args.pg_url, extra, {})
+            try:
+                results["postgresql_redis"] = measure_rulebound(server, args, feeds=True)
+                results["postgresql_redis"]["workers"] = args.workers
+            finally:
+                server.stop()
+    base = results["baseline"]["per_second"]
+    results["ratio"] = results["sqlite"]["rolls"]["per_second"] / base if base else 0.0
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(report(results))
+    return 0
+
+
+RESET = (
+    "import sys; from rulebound.store.testing import reset_postgres; reset_postgres(sys.argv[1])"
+)
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = [
+        f"load average before: {results['load'][0]:.2f} ({results['cpus']} cores)",
+        "| server | rolls/s | p50 ms | p99 ms | rolls | failures |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def row(name: str, r: dict[str, float]) -> str:
+        return (
+            f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f}"
+            f" | {r['rolls']:.0f} | {r['failures']:.0f} |"
+        )
+
+    lines.append(row("bare Starlette + SQLite (baseline)", results["baseline"]))
+    lines.append(row("rulebound, 1 process, SQLite", results["sqlite"]["rolls"]))
+    pg = results.get("postgresql_redis")
+    if pg:
+        lines.append(row(f"rulebound, {pg['workers']} processes, PostgreSQL + Redis", pg["rolls"]))
+    lines.append(f"rulebound/baseline (SQLite): {results['ratio']:.2f}")
+    lines += ["", "| server | viewers | events | p50 ms | p99 ms |", "|---|---|---|---|---|"]
+    for name, key in (("SQLite", "sqlite"), ("PostgreSQL + Redis", "postgresql_redis")):
+        for f in results.get(key, {}).get("feeds", []):
+            lines.append(
+                f"| {name} | {f['viewers']} | {f['events']:.0f}/{f['expected']:.0f}"
+                f" | {f['p50_ms']:.1f} | {f['p99_ms']:.1f} |"
+            )
+    if "idle_cpu_percent" in results:
+        lines.append(f"\nidle viewers: {results['idle_cpu_percent']:.2f}% of a core (SQLite)")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""The store's cache of tables, members and characters: what a write changes is read fresh
+right after it, here or (once told, or after the time limit) in another process."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from rulebound.store import Conflict, Contribution, Dice, NewEntry, SqlStore, Staged
+from rulebound.store.cache import MISS, Cache
+from rulebound.store.sql import parts_changed
+
+from .conftest import character, new_table, seat
+
+
+def _statements(store: SqlStore) -> list[str]:
+    seen: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+    return seen
+
+
+def test_lookups_are_cached_and_every_write_drops_what_it_changed(store: SqlStore) -> None:
+    table, gm = new_table(store, observers=True)
+    player, session = seat(store, table.id, "player", "Pia")
+    ana = character(store, table.id, player.id, {"name": "Ana"})
+    store.table(table.id), store.members(table.id), store.characters(table.id)
+    assert store.member_by_session(table.id, session) == player
+    seen = _statements(store)
+    store.table(table.id), store.members(table.id), store.characters(table.id)
+    assert store.member_by_session(table.id, session) == player
+    assert store.member(table.id, player.id) == player
+    assert seen == []
+
+    rotated = store.rotate_token(table.id, "player")
+    assert store.table(table.id).player_token == rotated.player_token != table.player_token
+    store.update_member(table.id, player.id, revoked=None, grant_all=True)
+    assert store.member_by_session(table.id, session).grant_all  # type: ignore[union-attr]
+    revoke = NewEntry(table.id, "member", "public", gm.id, "revoked")
+    store.update_member(table.id, player.id, revoked=True, grant_all=None, entry=revoke)
+    assert store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+    assert store.member(table.id, player.id).revoked
+    assert store.table(table.id).player_token != rotated.player_token  # a revoke rotates it
+    store.set_owner(table.id, ana.id, gm.id)
+    assert [c.owner_id for c in store.characters(table.id)] == [gm.id]
+    seat(store, table.id, "observer", "Obi")
+    assert [m.name for m in store.members(table.id)] == ["Gina", "Pia", "Obi"]
+
+
+def test_another_process_write_is_seen_once_its_notice_drops_it(store: SqlStore) -> None:
+    other = SqlStore(store.url, migrate=False)
+    try:
+        table, gm = new_table(store)
+        player, session = seat(store, table.id, "player", "Pia")
+        assert not store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+        revoke = NewEntry(table.id, "member", "public", gm.id, "revoked")
+        other.update_member(table.id, player.id, revoked=True, grant_all=None, entry=revoke)
+        store.forget(table.id, ["characters"])  # a notice of a sheet change: seats kept
+        assert not store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+        store.forget(table.id, parts_changed("member", sheets=False))  # the revoke's notice
+        assert store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+    finally:
+        other.close()
+
+
+def test_a_read_that_raced_a_drop_is_not_kept_and_nothing_outlives_its_time() -> None:
+    now = [0.0]
+    cache = Cache(seconds=5.0, clock=lambda: now[0])
+    generation = cache.generation(1, "members")
+    cache.drop(1, "members")  # a write committed while the read was under way
+    cache.put(1, "members", "all", "old", generation)
+    assert cache.get(1, "members", "all") is MISS
+    cache.put(1, "members", "all", "new", cache.generation(1, "members"))
+    cache.put(1, "table", "row", "row", cache.generation(1, "table"))
+    assert cache.get(1, "members", "all") == "new"
+    cache.drop(1, "table")
+    assert cache.get(1, "members", "all") == "new"  # a drop touches only its part
+    assert cache.get(1, "table", "row") is MISS
+    now[0] = 5.1
+    assert cache.get(1, "members", "all") is MISS
+
+
+def test_a_play_computed_before_its_transaction_follows_a_rotation_elsewhere(
+    store: SqlStore,
+) -> None:
+    """``append_drawn`` computes the play from the seed it last saw, before the write; when
+    another process has rotated the seed since, the play is computed again with the seed in
+    force, and a contribution made under the old commitment is refused."""
+    other = SqlStore(store.url, migrate=False)
+    try:
+        table, gm = new_table(store)
+
+        def build(dice: Dice) -> Staged:
+            return NewEntry(table.id, "roll", "public", gm.id, dice.commitment), []
+
+        first = store.append_drawn(table.id, build)
+        other.rotate_seed(
+            table.id, lambda _old, _new: NewEntry(table.id, "seed", "public", gm.id, "new")
+        )
+        second = store.append_drawn(table.id, build)
+        assert second.commitment == other.commitment(table.id) != first.commitment
+        assert second.summary == second.commitment  # drawn from the seed in force
+        stale = Contribution("ab" * 16, str(first.commitment))
+        with pytest.raises(Conflict, match="committed to a new seed"):
+            store.append_drawn(table.id, build, stale)
+        mine = store.append_drawn(table.id, build, Contribution("cd" * 16, str(second.commitment)))
+        assert (mine.contribution, mine.server_chosen) == ("cd" * 16, False)
+    finally:
+        other.close()

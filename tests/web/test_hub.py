@@ -1,0 +1,206 @@
+"""The live feed's hub: an entry rendered once per visibility scope, the same bytes to every
+subscriber of that scope, no query per subscriber, and the log read again by one who fell
+behind (issue 13)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from rulebound.store import Member, NewEntry, SqlStore
+from rulebound.web import hub as hub_module
+from rulebound.web.app import create_app
+from rulebound.web.auth import Viewer, csrf_token
+from rulebound.web.hub import Hub
+from rulebound.web.service import TableService
+from rulebound.web.settings import Settings
+
+OBSERVERS = 20
+
+
+class Table:
+    def __init__(self, tmp_path: Path) -> None:
+        settings = Settings(database_url=f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+        self.app = create_app(settings)
+        self.store: SqlStore = self.app.state.store
+        self.hub: Hub = self.app.state.hub
+        self.service: TableService = self.app.state.service
+        seat = self.service.create_table("T", "empty-reach", {}, observers=True, gm_name="Gina")
+        self.table = seat.table
+        self.viewers = {"gm": self.viewer(seat.member, seat.session)}
+        for role, name in (("player", "Pia"), ("player", "Oz")):
+            member, session = self.store.add_member(self.table.id, role, name, f"{name} joined")
+            self.viewers[name] = self.viewer(member, session)
+        for n in range(OBSERVERS):
+            member, session = self.store.add_member(self.table.id, "observer", f"O{n}", "joined")
+            self.viewers[f"O{n}"] = self.viewer(member, session)
+        made = self.service.new_character(self.viewers["Pia"], "Ana")
+        self.character = made.id
+        self.renders = 0
+        render = self.hub.render_html
+
+        def counted(viewer: Viewer, view: dict[str, Any]) -> str:
+            self.renders += 1
+            return render(viewer, view)
+
+        self.hub.render_html = counted
+
+    def viewer(self, member: Member, session: str) -> Viewer:
+        csrf = csrf_token(self.store.secret("csrf"), self.table.id, session)
+        return Viewer(self.table, member, csrf, via_cookie=False)
+
+    def roll(self, privacy: str) -> int:
+        entry = self.service.roll(self.viewers["Pia"], self.character, {"skill": "Force"}, privacy)
+        return entry.seq
+
+
+async def _open(hub: Hub, viewer: Viewer, after: int) -> AsyncIterator[bytes]:
+    stream = hub.stream(viewer, after)
+    assert await anext(stream) == b"retry: 1000\n\n"
+    return stream
+
+
+async def _next(stream: AsyncIterator[bytes]) -> bytes:
+    return await asyncio.wait_for(anext(stream), 10)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    made = Table(tmp_path)
+    yield made
+    made.store.close()
+
+
+def test_an_entry_is_rendered_once_per_scope_and_read_by_no_subscriber(table: Table) -> None:
+    statements: list[str] = []
+
+    async def run() -> dict[str, bytes]:
+        last = table.store.last_seq(table.table.id)
+        streams = {name: await _open(table.hub, v, last) for name, v in table.viewers.items()}
+        first = {name: asyncio.create_task(_next(s)) for name, s in streams.items()}
+        await asyncio.sleep(0.2)  # every stream has read its (empty) backlog and waits
+        table.renders = 0
+        seq = await asyncio.to_thread(table.roll, "public")
+        event.listen(table.store.engine, "before_cursor_execute", count)
+        got = {name: await task for name, task in first.items()}
+        event.remove(table.store.engine, "before_cursor_execute", count)
+        assert all(f"id: {seq}\n".encode() in data for data in got.values())
+        for stream in streams.values():
+            await stream.aclose()  # type: ignore[attr-defined]
+        return got
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    got = asyncio.run(run())
+    # observers and the other player share one rendering; the game master's holds their
+    # follow-up forms (their CSRF token), the roller's their contribution: three in all
+    assert table.renders == 3
+    assert len({got[f"O{n}"] for n in range(OBSERVERS)} | {got["Oz"]}) == 1
+    assert table.viewers["gm"].csrf.encode() in got["gm"]
+    assert table.viewers["gm"].csrf.encode() not in got["O0"]
+    assert b"Your contribution" in got["Pia"] or b"server chose" in got["Pia"]
+    assert statements == []  # the entry came from the commit itself; names from the cache
+
+
+def test_a_private_roll_reaches_only_its_scope(table: Table) -> None:
+    async def run() -> tuple[bytes, list[bytes]]:
+        last = table.store.last_seq(table.table.id)
+        names = ["Pia", "Oz", "gm", "O0"]
+        streams = {name: await _open(table.hub, table.viewers[name], last) for name in names}
+        waiting = {name: asyncio.create_task(_next(streams[name])) for name in names}
+        await asyncio.sleep(0.2)
+        own = await asyncio.to_thread(table.roll, "self")
+        public = await asyncio.to_thread(table.roll, "public")
+        mine = await waiting["Pia"]
+        others = [await waiting[name] for name in ("Oz", "gm", "O0")]
+        assert f"id: {own}\n".encode() in mine
+        assert all(f"id: {public}\n".encode() in data for data in others)
+        for stream in streams.values():
+            await stream.aclose()  # type: ignore[attr-defined]
+        return mine, others
+
+    mine, others = asyncio.run(run())
+    assert all(b'"privacy":"self"' not in data for data in others)
+    assert b'"privacy":"self"' in mine
+
+
+def test_a_subscriber_that_falls_behind_reads_the_log_and_misses_nothing(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_module, "MAX_QUEUED", 0)  # every push overflows
+    gm = table.viewers["gm"]
+
+    async def run() -> list[int]:
+        last = table.store.last_seq(table.table.id)
+        stream = await _open(table.hub, gm, last)
+        pending = asyncio.create_task(_next(stream))  # subscribes, then waits
+        await asyncio.sleep(0.2)
+        for n in range(6):
+            entry = NewEntry(table.table.id, "note", "public", gm.member.id, f"n{n}")
+            await asyncio.to_thread(table.store.append, entry)
+        await asyncio.sleep(0.3)  # the feed pushes all six: the queue overflows
+        seen: list[int] = []
+        data = await pending
+        while True:
+            seen += [int(line[4:]) for line in data.decode().splitlines() if line[:4] == "id: "]
+            if len(seen) >= 6:
+                break
+            data = await _next(stream)
+        await stream.aclose()  # type: ignore[attr-defined]
+        return [seq - last for seq in seen]
+
+    assert asyncio.run(run()) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> None:
+    """Without a notice, the table's feed finds a write made elsewhere at its poll: one read
+    of the log for every subscriber, not one per subscriber."""
+    table.hub.poll = 0.2
+    other = SqlStore(table.store.url)  # another process's store: no hub hears its commits
+    tails: list[int] = []
+    tail = table.store.tail
+
+    def counted(table_id: int, after: int, limit: int = 100) -> Any:
+        tails.append(after)
+        return tail(table_id, after, limit)
+
+    table.store.tail = counted  # type: ignore[method-assign]
+
+    async def run() -> None:
+        last = table.store.last_seq(table.table.id)
+        streams = [await _open(table.hub, table.viewers[f"O{n}"], last) for n in range(10)]
+        waiting = [asyncio.create_task(_next(s)) for s in streams]
+        await asyncio.sleep(0.1)
+        await asyncio.to_thread(
+            other.append, NewEntry(table.table.id, "note", "public", None, "from afar")
+        )
+        got = [await task for task in waiting]
+        assert all(b"from afar" in data for data in got)
+        for stream in streams:
+            await stream.aclose()  # type: ignore[attr-defined]
+
+    try:
+        asyncio.run(run())
+    finally:
+        other.close()
+    assert len(tails) == 1
+
+
+def test_an_idle_feed_gets_keepalives_from_one_timer(table: Table) -> None:
+    table.hub.keepalive = 0.1
+
+    async def run() -> list[bytes]:
+        last = table.store.last_seq(table.table.id)
+        streams = [await _open(table.hub, table.viewers[f"O{n}"], last) for n in range(3)]
+        got = [await _next(s) for s in streams]
+        for stream in streams:
+            await stream.aclose()  # type: ignore[attr-defined]
+        return got
+
+    assert asyncio.run(run()) == [b": keepalive\n\n"] * 3

@@ -1,0 +1,41 @@
+"""A roll is lean (issue 13): a handful of statements, one write transaction, nothing read
+back after the insert, lookups served from the cache."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+
+from rulebound.store import SqlStore
+
+from .conftest import Party
+
+ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
+
+
+def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party) -> None:
+    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
+    made = party.client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
+    path = party.url(f"/characters/{made.json()['id']}/roll")
+    assert party.client.post(path, json=ROLL, headers=party.player).status_code == 201
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        rolled = party.client.post(path, json=ROLL, headers=party.player)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+    assert rolled.status_code == 201, rolled.text
+    assert len(seen) <= 6, seen
+    assert sum(s.startswith("INSERT") for s in seen) == 1
+    after = seen[[s.startswith("INSERT") for s in seen].index(True) + 1 :]
+    assert not any("FROM log_entries" in s or "FROM members" in s for s in after), after
+    assert not any(s.startswith("SELECT game_tables.id, game_tables.name") for s in seen)
+    assert rolled.json()["seq"] == store.last_seq(party.table_id)
+    stored = store.entry(party.table_id, rolled.json()["id"])
+    assert rolled.json()["card"] == stored.card
+    assert rolled.json()["created_at"] == stored.created_at.isoformat()

@@ -1,0 +1,377 @@
+"""Two server processes on one PostgreSQL database with Redis as their backplane (issue 13).
+
+Each process is uvicorn in a subprocess with feeds that poll the log only every 60 s,
+so what reaches a viewer sooner came through Redis. Needs RULEBOUND_TEST_PG_URL and
+RULEBOUND_TEST_REDIS_URL (``scripts/with-postgres scripts/with-redis``); outside CI the
+tests skip without them, under CI=true they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import httpx2
+import pytest
+
+from rulebound.store import Scope, SqlStore
+
+from .conftest import Party, free_port, seat_party
+
+REDIS_ENV = "RULEBOUND_TEST_REDIS_URL"
+LAUNCH = textwrap.dedent(
+    """
+    import sys
+    import uvicorn
+    from rulebound.web.app import create_app
+    from rulebound.web.settings import Settings
+    app = create_app(Settings.from_env())
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+                timeout_graceful_shutdown=1)
+    """
+)
+ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    url = os.environ.get(REDIS_ENV, "").strip()
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{REDIS_ENV} is not set: CI must test Redis (.ci/run sets it)")
+        pytest.skip(f"{REDIS_ENV} is not set (.ci/run sets it)")
+    return url
+
+
+@pytest.fixture
+def backends(pg_url: str | None, redis_url: str) -> dict[str, str]:
+    if pg_url is None:
+        if os.environ.get("CI"):
+            pytest.fail("RULEBOUND_TEST_PG_URL is not set: CI must test PostgreSQL")
+        pytest.skip("RULEBOUND_TEST_PG_URL is not set (.ci/run sets it)")
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()  # no rate-limit bucket left from another test
+    return {"RULEBOUND_DATABASE_URL": pg_url, "RULEBOUND_REDIS_URL": redis_url}
+
+
+class Process:
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
+        self._log: IO[bytes] = log.open("ab")
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, str(self.port)],
+            env=os.environ | env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self._proc.poll() is None, log.read_text()
+            try:
+                if httpx2.get(self.url + "/api/rulesets", timeout=2).status_code == 200:
+                    return
+            except httpx2.TransportError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not start:\n{log.read_text()}")
+
+    def kill(self) -> None:
+        os.kill(self._proc.pid, signal.SIGKILL)
+        self._proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait(timeout=15)
+        self._log.close()
+
+
+class Pair:
+    """What a test starts: two processes, clients and feed listeners, all closed after it."""
+
+    def __init__(self) -> None:
+        self.processes: list[Process] = []
+        self.clients: list[httpx2.Client] = []
+        self.listeners: list[Listener] = []
+
+    def start(self, tmp_path: Path, backends: dict[str, str], **env: str) -> list[Process]:
+        base = backends | {"RULEBOUND_POLL_SECONDS": "60"}
+        base |= {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
+        for n in range(2):
+            self.processes.append(Process(base | env, tmp_path / f"server-{n}.log"))
+        return self.processes
+
+    def party(self, process: Process) -> Party:
+        client = httpx2.Client(base_url=process.url, timeout=30)
+        self.clients.append(client)
+        return seat_party(client)  # type: ignore[arg-type]
+
+    def listen(self, url: str, headers: dict[str, str], after: int = 0) -> Listener:
+        listener = Listener(url, headers, after)
+        self.listeners.append(listener)
+        listener.start()
+        assert listener.open.wait(10)
+        return listener
+
+    def close(self) -> None:
+        for process in self.processes:
+            process.stop()  # ends every open feed
+        for listener in self.listeners:
+            listener.join(timeout=10)
+        for client in self.clients:
+            client.close()
+
+
+@pytest.fixture
+def pair() -> Iterator[Pair]:
+    started = Pair()
+    yield started
+    started.close()
+
+
+def _events(lines: Iterator[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    event: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if "data" in event:
+                yield event.get("event", "message"), json.loads(event["data"])
+            event = {}
+        elif not line.startswith(":"):
+            key, _, value = line.partition(":")
+            event[key] = value.removeprefix(" ")
+
+
+class Listener(threading.Thread):
+    """Holds a feed open on one process and records what arrives, until ``until`` is met."""
+
+    def __init__(self, url: str, headers: dict[str, str], after: int = 0) -> None:
+        super().__init__(daemon=True)
+        self.url, self.headers, self.after = url, headers, after
+        self.got: list[tuple[str, dict[str, Any]]] = []
+        self.open = threading.Event()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        path = f"{self.url}?after={self.after}"
+        try:
+            with httpx2.stream("GET", path, headers=self.headers, timeout=30) as stream:
+                lines = stream.iter_lines()
+                assert next(lines).startswith("retry:")
+                self.open.set()
+                for kind, data in _events(lines):
+                    self.got.append((kind, data))
+                    if self.done.is_set() or kind == "revoked":
+                        return
+        except httpx2.HTTPError:
+            return
+
+    def summaries(self) -> list[str]:
+        return [d.get("summary", "") for kind, d in self.got if kind == "entry"]
+
+    def wait_for(self, test: Any, seconds: float = 10.0) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if test(self):
+                return True
+            time.sleep(0.02)
+        return False
+
+
+def _feed(process: Process, party: Party) -> str:
+    return f"{process.url}/api/tables/{party.table_id}/feed"
+
+
+def _character(party: Party, who: dict[str, str], name: str) -> int:
+    made = party.client.post(party.url("/characters"), json={"name": name}, headers=who)
+    assert made.status_code == 201, made.text
+    return int(made.json()["id"])
+
+
+def test_a_roll_through_one_process_reaches_a_viewer_on_the_other(
+    pair: Pair, tmp_path: Path, backends: dict[str, str]
+) -> None:
+    one, other = pair.start(tmp_path, backends)
+    party = pair.party(one)
+    cid = _character(party, party.player, "Ana")
+    last = party.client.get(party.url(), headers=party.gm).json()["last_seq"]
+    watchers = {
+        who: pair.listen(_feed(other, party), getattr(party, who), last)
+        for who in ("observer", "other", "gm", "player")
+    }
+    time.sleep(0.3)  # the feeds are subscribed once their backlog (empty) is read
+    roll = party.url(f"/characters/{cid}/roll")
+    public = party.client.post(roll, json=ROLL, headers=party.player)
+    assert public.status_code == 201, public.text
+    hidden = ROLL | {"privacy": "self"}
+    own = party.client.post(roll, json=hidden, headers=party.player)
+    assert own.status_code == 201, own.text
+    note = party.client.post(party.url("/characters"), json={"name": "Cy"}, headers=party.gm)
+    assert note.status_code == 201
+    for watcher in watchers.values():
+        assert watcher.wait_for(lambda w: any("created Cy" in s for s in w.summaries()), 5)
+        watcher.done.set()
+    seqs = {who: [d["seq"] for _, d in w.got] for who, w in watchers.items()}
+    both = sorted([public.json()["seq"], own.json()["seq"]])
+    assert public.json()["seq"] in seqs["observer"]
+    assert own.json()["seq"] not in seqs["observer"]  # "self": the roller's alone
+    assert own.json()["seq"] not in seqs["other"]
+    assert own.json()["seq"] not in seqs["gm"]
+    assert [s for s in seqs["player"] if s in both] == both
+    shown = {d["seq"]: d for _, d in watchers["player"].got}
+    assert shown[own.json()["seq"]]["card"] == own.json()["card"]
+
+
+def test_a_revoke_through_one_process_ends_the_feed_on_the_other(
+    pair: Pair, tmp_path: Path, backends: dict[str, str]
+) -> None:
+    one, other = pair.start(tmp_path, backends)
+    party = pair.party(one)
+    watcher = pair.listen(_feed(other, party), party.other)
+    time.sleep(0.3)
+    revoked = party.client.patch(
+        party.url(f"/members/{party.ids['other']}"), json={"revoked": True}, headers=party.gm
+    )
+    assert revoked.status_code == 200, revoked.text
+    assert watcher.wait_for(lambda w: any(kind == "revoked" for kind, _ in w.got), 5)
+    on_other = httpx2.get(f"{other.url}/api/tables/{party.table_id}", headers=party.other)
+    assert on_other.status_code == 403
+
+
+def test_a_rate_limit_is_shared_by_the_processes(
+    pair: Pair, tmp_path: Path, backends: dict[str, str]
+) -> None:
+    one, other = pair.start(tmp_path, backends, RULEBOUND_RATE_SESSION="4/0.01")
+    party = pair.party(one)
+    cid = _character(party, party.player, "Ana")  # one of the seat's 4
+    path = f"/api/tables/{party.table_id}/characters/{cid}/chances"
+    answers = [
+        httpx2.post(process.url + path, json={"form": {"skill": "Force"}}, headers=party.player)
+        for process in (other, one, other, one, other)
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    assert int(answers[-1].headers["Retry-After"]) >= 1
+    # another seat has its own budget, on either process
+    fresh = httpx2.post(other.url + path, json={"form": {"skill": "Force"}}, headers=party.gm)
+    assert fresh.status_code == 200
+
+
+def test_a_killed_process_loses_nothing_acknowledged(
+    pair: Pair, tmp_path: Path, backends: dict[str, str], pg_url: str
+) -> None:
+    doomed, survivor = pair.start(tmp_path, backends)
+    party = pair.party(survivor)
+    players = [party.player, party.other]
+    cids = [_character(party, who, f"C{n}") for n, who in enumerate(players)]
+    last = party.client.get(party.url(), headers=party.gm).json()["last_seq"]
+    watcher = pair.listen(_feed(survivor, party), party.gm, last)
+    time.sleep(0.3)
+    acked: dict[int, int] = {}
+    lock, stop = threading.Lock(), threading.Event()
+
+    def write(process: Process, who: dict[str, str], cid: int) -> None:
+        path = f"{process.url}/api/tables/{party.table_id}/characters/{cid}/roll"
+        with httpx2.Client(timeout=30) as http:
+            for _ in range(500):
+                if stop.is_set():
+                    return
+                try:
+                    answer = http.post(path, json=ROLL, headers=who)
+                except httpx2.TransportError:
+                    continue  # the process died with this request in flight
+                if answer.status_code == 201:
+                    with lock:
+                        acked[answer.json()["id"]] = answer.json()["seq"]
+
+    threads = [
+        threading.Thread(target=write, args=(process, who, cid))
+        for process in (doomed, survivor)
+        for who, cid in zip(players, cids, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while len(acked) < 30 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    doomed.kill()
+    time.sleep(0.5)  # the survivor goes on writing alone
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(acked) >= 30
+    store = SqlStore(pg_url, migrate=False)
+    try:
+        log = store.log(party.table_id)
+        gm = party.ids["gm"]
+        scope = Scope(gm, True)
+        visible = [e.seq for e in store.entries(party.table_id, scope, after=last, limit=10**6)]
+    finally:
+        store.close()
+    assert [entry.seq for entry in log] == list(range(1, len(log) + 1))
+    by_id = {entry.id: entry.seq for entry in log}
+    assert all(by_id.get(entry_id) == seq for entry_id, seq in acked.items())
+    # the viewer on the surviving process saw every entry, from both processes, in order
+    assert watcher.wait_for(lambda w: len(w.got) >= len(log) - last, 10)
+    watcher.done.set()
+    assert [d["seq"] for _, d in watcher.got] == visible
+
+
+def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_path: Path) -> None:
+    """``rulebound serve --workers 2 --redis URL`` on PostgreSQL: every roll answered, on
+    whichever worker a connection lands, reaches a feed held open on one of them."""
+    port = free_port()
+    main = "from rulebound.cli.app import main; main()"
+    command = [sys.executable, "-c", main, "serve", "--port", str(port), "--workers", "2"]
+    command += ["--database", backends["RULEBOUND_DATABASE_URL"]]
+    command += ["--redis", backends["RULEBOUND_REDIS_URL"]]
+    env = os.environ | {"RULEBOUND_POLL_SECONDS": "60"}
+    env |= {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
+    log = (tmp_path / "serve.log").open("ab")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    watcher: Listener | None = None
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx2.get(url + "/api/rulesets", timeout=2).status_code == 200:
+                    break
+            except httpx2.TransportError:
+                time.sleep(0.1)
+        with httpx2.Client(base_url=url, timeout=30) as client:
+            party = seat_party(client)  # type: ignore[arg-type]
+            cid = _character(party, party.player, "Ana")
+            last = client.get(party.url(), headers=party.gm).json()["last_seq"]
+            watcher = Listener(f"{url}/api/tables/{party.table_id}/feed", party.observer, last)
+            watcher.start()
+            assert watcher.open.wait(10)
+            time.sleep(0.3)
+            seqs = []
+            for _ in range(6):  # a fresh connection each: the workers share them out
+                path = f"{url}/api/tables/{party.table_id}/characters/{cid}/roll"
+                rolled = httpx2.post(path, json=ROLL, headers=party.player)
+                assert rolled.status_code == 201, rolled.text
+                seqs.append(rolled.json()["seq"])
+            assert watcher.wait_for(lambda w: len(w.got) >= len(seqs), 10)
+            watcher.done.set()
+            assert [d["seq"] for _, d in watcher.got] == seqs
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+        if watcher is not None:
+            watcher.join(timeout=10)
