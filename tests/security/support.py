@@ -72,8 +72,9 @@ ANY_PLAYER = {
     "/t/{table_id}/characters",
     "/t/{table_id}/characters/import",
     "/t/{table_id}/create",
+    "/t/{table_id}/talk",
 }
-"""Writes any player may make (new characters of their own); observers may not."""
+"""Writes any player may make (new characters of their own, table talk); observers may not."""
 
 SHEET = {
     "name": "Imported",
@@ -95,6 +96,10 @@ API_BODIES: dict[str, dict[str, Any]] = {
     "/api/tables/{table_id}/characters/{character_id}/roll": {"form": {"skill": "Force"}},
     "/api/tables/{table_id}/characters/{character_id}/actions/{action}": {},
     "/api/tables/{table_id}/entries/{entry_id}/actions/{action}": {},
+    "/api/tables/{table_id}/entries/{entry_id}/keep": {},
+    "/api/tables/{table_id}/entries/{entry_id}/reveal": {},
+    "/api/tables/{table_id}/entries/{entry_id}/void": {},
+    "/api/tables/{table_id}/scene/close": {},
     "/api/tables/{table_id}/actions/{action}": {},
     "/api/tables/{table_id}/creation": {},
     "/api/tables/{table_id}/dice/reveal": {},
@@ -108,6 +113,11 @@ PAGE_FORMS: dict[str, dict[str, str]] = {
     "/t/{table_id}/members/{member_id}": {"grant_all": "off"},
     "/t/{table_id}/act/{action}": {},
     "/t/{table_id}/e/{entry_id}/act/{action}": {},
+    "/t/{table_id}/e/{entry_id}/keep": {},
+    "/t/{table_id}/e/{entry_id}/reveal": {},
+    "/t/{table_id}/e/{entry_id}/void": {},
+    "/t/{table_id}/talk": {"text": "/r 2d6+3"},
+    "/t/{table_id}/scene/close": {},
     "/t/{table_id}/characters": {"name": "Bo"},
     "/t/{table_id}/characters/import": {"sheet": '{"name": "Imp"}'},
     "/t/{table_id}/c/{character_id}/sheet": {"version": "1"},

@@ -57,7 +57,7 @@ def _api(method: str, path: str, raw: bytes | str, **headers: str) -> Send:
     return send
 
 
-def _page(path: str, form: dict[str, str]) -> Send:
+def _page(path: str, form: dict[str, Any]) -> Send:
     def send(party: Party, cid: int, csrf: str) -> Any:
         url = path.format(t=party.table_id, c=cid)
         return party.client.post(url, data=form | {"csrf": csrf}, headers=SAME)
@@ -89,6 +89,17 @@ CASES: dict[str, Send] = {
         "POST",
         ROLL,
         '{"form": {"skill": "Force", "situations": ' + '["x"],' * 0 + '["a"' + ',"a"' * 20 + "]}}",
+    ),
+    "21 situations (chances)": _api(
+        "POST", CHANCES, '{"form": {"skill": "Force", "situations": ["a"' + ',"a"' * 20 + "]}}"
+    ),
+    "21 situations (page roll)": _page(
+        "/t/{t}/c/{c}/roll", {"skill": "Force", "situations": ["a"] * 21}
+    ),
+    "a lone surrogate as a contribution": _api(
+        "POST",
+        ROLL,
+        '{"form": {"skill": "Force"}, "dice": {"contribution": "\\ud800", "commitment": "0"}}',
     ),
     "NaN in a roll form": _api("POST", ROLL, '{"form": {"skill": "Force", "helpers": NaN}}'),
     "Infinity in chances": _api("POST", CHANCES, '{"form": {"modifier": Infinity}}'),

@@ -1,5 +1,6 @@
 """Issue 8, test 6 (fuzzing): schemathesis drives every operation of the OpenAPI schema,
-in process against the ASGI app, as a seated game master, with every built-in check:
+in process against the ASGI app, as a seated game master, with every built-in check
+(and the schema lists every route under /api, so this is the whole API):
 no server error, every status and header documented, every body matching its schema,
 valid data accepted and invalid data refused.
 
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
@@ -100,6 +102,26 @@ def _fuzz(operation: Any, mode: GenerationMode, headers: dict[str, str], fixed: 
         case.call_and_validate(headers=headers)
 
     run()
+
+
+def _served(routes: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
+    """(method, path) of every route the app serves, through included routers."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield from ((method, prefix + route.path) for method in route.methods)
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            context = getattr(route, "include_context", None)
+            yield from _served(inner.routes, prefix + getattr(context, "prefix", ""))
+
+
+def test_the_schema_lists_every_api_route(app: FastAPI) -> None:
+    """So that fuzzing the schema's operations is fuzzing the whole API."""
+    with TestClient(app):  # started and shut down, so its store closes what it opened
+        served = {(m, p) for m, p in _served(app.routes) if p.startswith("/api/")}
+        listed = {(m.upper(), p) for p, ops in app.openapi()["paths"].items() for m in ops}
+    assert len(served) >= 26
+    assert served == listed
 
 
 def test_every_operation_keeps_its_contract(app: FastAPI, scene: Scene) -> None:
