@@ -7,6 +7,8 @@ test. Every test here failed before its fix (the report of issue 15 lists which)
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -273,8 +275,6 @@ def test_repair_without_the_matching_tech_gets_no_specialty_bonus() -> None:
 
 
 def test_the_cli_rolls_an_opposed_roll_and_breaks_a_tie(tmp_path: Path) -> None:
-    import json
-
     from click.testing import CliRunner
 
     from rulebound.cli.app import app
@@ -408,3 +408,89 @@ def test_each_tech_specialty_adds_one_when_repairing_its_own_tech(
             attribute_die="D8", skill="Crafting", specialties=(specialty,), repair=item
         )
         assert prepare(request).net == (0 if tech == "Wrong-Tech" else 1)
+
+
+def _brute_win_pushing_when_behind(active: list[int], defender: list[int]) -> Fraction:
+    """Every face of both sides; when not ahead, the active side rerolls its dice showing 2-5."""
+    from itertools import product
+    from math import prod
+
+    from rulebound.rulesets.empty_reach.rules import successes_on
+
+    def faces(sides: list[int]) -> Any:
+        return product(*(range(1, s + 1) for s in sides))
+
+    won = Fraction(0)
+    weight = Fraction(1, prod(active) * prod(defender))
+    for rolled in faces(active):
+        for theirs in faces(defender):
+            needed = sum(map(successes_on, theirs))
+            if sum(map(successes_on, rolled)) > needed:
+                won += weight
+                continue
+            again = [i for i, face in enumerate(rolled) if 2 <= face <= 5]
+            kept = sum(successes_on(f) for i, f in enumerate(rolled) if i not in again)
+            sides = [active[i] for i in again]
+            wins = sum(kept + sum(map(successes_on, new)) > needed for new in faces(sides))
+            won += weight * Fraction(wins, prod(sides)) if again else 0
+    return won
+
+
+@pytest.mark.parametrize(
+    ("active", "defender"),
+    [(("D8", "D10"), ("D8", "D6")), (("D6", None), ("D12", "D12")), (("D12", "D8"), ("D10", None))],
+)
+def test_the_opposed_odds_of_winning_with_a_push_equal_brute_force(
+    active: tuple[str, str | None], defender: tuple[str, str | None]
+) -> None:
+    """The chance on the card ("win if pushed when not ahead", Opposed Rolls: the active side
+    "can decide to do so even after your opponent rolls"), against every face of both sides."""
+    from rulebound.rulesets.empty_reach.check import CheckRequest, Defender, prepare
+
+    request = CheckRequest(
+        attribute_die=active[0],
+        skill_die=active[1],
+        opposed=Defender(attribute_die=defender[0], skill_die=defender[1]),
+    )
+    check = prepare(request)
+    assert check.defender is not None
+    chances = GAME.chances(request)
+    expected = _brute_win_pushing_when_behind(
+        [d.value for d in check.pool.dice], [d.value for d in check.defender.pool.dice]
+    )
+    assert chances.extra("p_win_if_pushed") == expected
+    assert chances.outcome("win") < expected < 1
+
+
+def test_the_cli_refuses_a_character_file_the_table_refuses(tmp_path: Path) -> None:
+    """One validation for every entry point (issue 15, Wrong 6, all four games): four Toughs
+    ("You can take this specialty up to three times") are refused by the table and the CLI."""
+    from click.testing import CliRunner
+
+    from rulebound.cli.app import app
+
+    sheet = {**rook(damage=0, stress=0), "specialties": ["Tough"] * 4}
+    with pytest.raises(InvalidInput) as error:
+        TABLE.validate_sheet(sheet)
+    assert (error.value.field, error.value.value) == ("specialties", "Tough")
+    path = tmp_path / "rook.json"
+    path.write_text(json.dumps(sheet), encoding="utf-8")
+    args = ["roll", "empty-reach", "-c", str(path), "--skill-name", "Stamina", "--seed", "1"]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 2
+    assert "got 'Tough'; expected Tough at most 3 time(s)" in out.stderr
+
+
+def test_gear_names_its_skills_in_any_spelling() -> None:
+    """A toolkit for "crafting" helps a Crafting roll (ruling E33: skill names match case- and
+    separator-insensitively); the sheet keeps the content's spelling, and a skill the content
+    lacks is refused by name instead of leaving the item unusable."""
+    kit = {"name": "Toolkit", "bonus": 1, "max_bonus": 1, "skills": ["crafting", "OBSERVATION"]}
+    sheet = vessa(gear=[kit])
+    assert sheet["gear"][0]["skills"] == ["Crafting", "Observation"]
+    play = TABLE.roll(sheet, {"skill": "Crafting", "gear": "toolkit"}, {}, draws((10, 3), (10, 4)))
+    assert [m.split(":")[0] for m in play.card.modifiers] == ["gear Toolkit"]
+    with pytest.raises(InvalidInput) as error:
+        vessa(gear=[{**kit, "skills": ["Krafting"]}])
+    assert error.value.value == "Krafting"
+    assert "Crafting" in error.value.expected

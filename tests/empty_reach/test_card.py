@@ -67,8 +67,10 @@ def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted) -> No
     assert [d.selectable for d in card.dice] == [True, True]
     recommended = [line for line in action.advice if line.endswith("(recommended)")]
     assert len(recommended) == 1
-    assert recommended[0].startswith("reroll #1: success 100.0%")
+    # the roll already succeeds: no push can raise that, so keeping it is advised (issue 12)
+    assert recommended[0].startswith("keep: success 100.0%")
     assert [line.split(":")[0] for line in action.advice] == [
+        "keep",
         "reroll #0",
         "reroll #1",
         "reroll #0, #1",
@@ -81,7 +83,7 @@ def test_a_push_with_gear_shows_the_risk_to_the_gear(scripted) -> None:
     )
     (action,) = card_for(roll_check(check, scripted(3, 5))).actions
     assert action.spends == "damage or stress and gear"
-    assert all("gear loss" in line for line in action.advice)
+    assert all("gear loss" in line for line in action.advice if not line.startswith("keep"))
 
 
 def test_every_die_a_one_offers_no_push(scripted) -> None:

@@ -118,3 +118,24 @@ def test_the_texts_numbers(content: GhostburnContent) -> None:
     assert content.skill("firearms").ability == "agility"  # "the Firearms skill uses Agility"
     assert {"firearms", "athletics", "intimidate", "drive"} <= set(content.skills)
     assert (content.ladder.parse("dl", "Moderate"), content.ladder.parse("dl", "Hard")) == (14, 20)
+
+
+def test_the_cli_refuses_a_character_file_the_table_refuses(
+    tmp_path: Any, sheet: dict[str, Any]
+) -> None:
+    """One validation for every entry point (issue 15, Wrong 6, all four games): a sheet's
+    Luck Bonus of 50 is refused by the table and by the CLI reading the file (ruling G17)."""
+    import json
+
+    from rulebound.rulesets.plays import TableRules
+
+    bad = {**sheet, "luck_bonus": 50}
+    with pytest.raises(InvalidInput) as error:
+        TableRules(GAME).validate_sheet(bad)
+    assert (error.value.field, error.value.value) == ("luck_bonus", 50)
+    path = tmp_path / "vex.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    args = ["roll", "ghostburn", "-c", str(path), "--skill", "firearms", "--dl", "Hard"]
+    out = CliRunner().invoke(app, [*args, "--seed", "1"])
+    assert out.exit_code == 2
+    assert "got 50; expected a number of at most 20" in out.stderr

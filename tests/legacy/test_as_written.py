@@ -19,7 +19,7 @@ from rulebound.rulesets.legacy.creation import create_character
 from rulebound.rulesets.legacy.damage import apply_damage
 from rulebound.rulesets.legacy.game import GAME
 from rulebound.rulesets.legacy.odds import check_chances
-from rulebound.rulesets.legacy.progression import advance
+from rulebound.rulesets.legacy.progression import advance, reduce
 from rulebound.rulesets.legacy.recovery import heal, long_rest, short_rest
 from rulebound.rulesets.legacy.rules import Outcome, Thresholds, classify
 from rulebound.rulesets.legacy.souls import pass_days
@@ -67,6 +67,22 @@ def test_an_origin_penalty_keeps_the_bonus_the_secondary_was_rolled_from() -> No
 def test_an_origin_boost_at_creation_raises_the_previous_maximum_without_a_roll() -> None:
     mira = metropolitan_human()  # INT 30 + 5 = 35: the bonus stays 3; EDU 30 + 5
     assert mira.max_bonus["INT"] == mira.bonus("INT") == 3
+
+
+def test_a_reduction_remembers_the_maximum_of_a_sheet_that_never_recorded_one(
+    sheet: Sheet,
+) -> None:
+    """A hand-entered sheet has no recorded maximum: STR 34 (bonus 3) lowered to 24 and
+    advanced back to 34 has not passed its previous maximum, so WPN gains nothing
+    (Improving Characteristics). It used to forget the 3 and grant 1d10."""
+    kara = sheet()  # STR 34, WPN 30, no max_bonus
+    assert kara.max_bonus == {}
+    low = reduce(kara, "STR", 10).character
+    assert (low.bonus("STR"), low.max_bonus["STR"]) == (2, 3)
+    back = advance(low, "STR", draws(), amount=10)
+    assert (back.character.scores["STR"], back.character.scores["WPN"]) == (34, 30)
+    past = advance(back.character, "STR", draws((10, 7)), amount=10)  # 44: bonus 4 > 3
+    assert past.character.scores["WPN"] == 30 + 7
 
 
 # --- Wrong 4: healing a character who is bleeding out --------------------------------------

@@ -172,3 +172,35 @@ def test_ignored_armour_and_a_free_luck_swap_take_any_spelling(sheet: Sheet) -> 
     assert apply_damage(sheet(), 10, ignore=("Soak",))[1].blocked == 0
     elf = sheet(race="elf", soul="elf")
     assert luck_swap(elf, ReplaySource([Draw(20, 12)]), affinity="Arcane")[0].character.fate == 2
+
+
+def test_a_characteristic_is_named_by_its_code_or_its_name(sheet: Sheet) -> None:
+    """ "Dexterity", "weapon skill", "Will_Power" as the catalogue names them (ruling 77), like
+    the affinity "Weapon Skill" above; "dex" already worked."""
+    kara = sheet()
+    assert kara.score("Dexterity") == kara.score("DEX")
+    assert kara.check("weapon skill").characteristic == "WPN"
+    assert kara.bonus("Will_Power") == kara.bonus("WIL")
+    raised = advance(kara, "Dexterity", ReplaySource([Draw(10, 4)])).character
+    assert raised.scores["DEX"] == 34
+
+
+def test_a_character_file_keys_scores_and_locations_in_any_spelling(tmp_path: Path) -> None:
+    data = make_sheet(critical={"left-arm": 1}).model_dump(mode="json")
+    data["scores"] = {code.lower(): value for code, value in data["scores"].items()}
+    data |= {"unnatural": {"ldr": 1}, "critical": {"Left Arm": 1}, "max_bonus": {"Str": 3}}
+    data["armour"] = {"Torso": {"physical": 2}}
+    char = validated(data)
+    assert char.scores == make_sheet().scores
+    assert (char.unnatural, char.max_bonus, char.critical) == (
+        {"LDR": 1},
+        {"STR": 3},
+        {"left-arm": 1},
+    )
+    assert char.armour["torso"].physical == 2
+    path = tmp_path / "kara.json"
+    path.write_text(json.dumps(data), "utf-8")
+    args = ["roll", "legacy", "--character", str(path), "--characteristic", "wil"]
+    done = runner.invoke(app, [*args, "--seed", "2", "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["request"]["request"]["characteristic"] == "WIL"

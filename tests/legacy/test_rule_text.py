@@ -260,6 +260,17 @@ def test_a_characteristic_and_a_skill_affinity_give_one_rank_bonus(sheet: Sheet)
     assert res.thresholds.target == 29 + 4
 
 
+def test_a_skill_checks_relevant_affinity_is_its_skill_affinity(sheet: Sheet) -> None:
+    """Ruling 87: a DEX affinity alone does not make a Stealth (DEX) check one the character
+    has the affinity for; it still counts on a plain DEX check."""
+    dex = sheet(affinities=("dex",), rank=3)
+    skill = resolve(dex.check("DEX", affinity="stealth"))
+    assert [m.kind for m in skill.modifiers].count("rank") == 0
+    assert (skill.difficulty, skill.thresholds.target) == ("difficult", 29 - 2)
+    plain = resolve(dex.check("DEX"))
+    assert (plain.difficulty, plain.thresholds.target) == ("challenging", 29 + 4)
+
+
 def test_vulnerability_doubles_the_wounds_past_armour_and_soak(sheet: Sheet) -> None:
     weak = sheet(vulnerabilities=("fire",))
     report = apply_damage(weak, 9, damage_type="fire")[1]

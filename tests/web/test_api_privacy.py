@@ -81,8 +81,12 @@ def test_the_blind_roller_learns_only_that_it_happened(party: Party, dice: Dice)
     assert gm_view["card"]["outcome"] == SECRET_OUTCOME
     assert not gm_view["hidden"]
     push = party.url(f"/entries/{entry['id']}/actions/push")
-    assert party.client.post(push, json={}, headers=party.player).status_code == 403
-    assert party.client.post(push, json={}, headers=party.gm).status_code == 201
+    # its roller may push it unseen (issue 12): the push stays blind to them
+    pushed = party.client.post(push, json={}, headers=party.player)
+    assert pushed.status_code == 201
+    assert pushed.json()["hidden"]
+    assert SECRET_OUTCOME not in pushed.text
+    assert party.client.post(push, json={}, headers=party.gm).status_code == 409
     follow = party.client.get(party.url("/log"), headers=party.player).json()["entries"][0]
     assert follow["privacy"] == "blind"
     assert follow["hidden"]

@@ -138,3 +138,22 @@ def test_a_revoked_member_feed_ends(live: LiveServer) -> None:
             live, f"/api/tables/{party.table_id}/feed?after=0", party.other, "-", revoke
         )
         assert got[-1]["event"] == "revoked"
+
+
+def test_the_feed_short_path_answers_as_the_route_does(party: Party) -> None:
+    """Well-formed feed requests skip the middleware stack (``web/feedpath.py``) with the same
+    headers; everything else is the route's to answer."""
+    seq = _note(party, "hello")
+    answer = party.client.get(party.url(f"/feed?follow=false&after={seq - 1}"), headers=party.gm)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "text/event-stream; charset=utf-8"
+    assert answer.headers["cache-control"] == "no-store"
+    assert "default-src 'self'" in answer.headers["content-security-policy"]
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert [int(i) for i, _, _ in _events(answer.text)] == [seq]
+    assert party.client.get(party.url("/feed?after=-1"), headers=party.gm).status_code == 422
+    assert party.client.get(party.url("/feed?follow=maybe"), headers=party.gm).status_code == 422
+    bad = party.gm | {"Last-Event-ID": "x1"}
+    assert party.client.get(party.url("/feed"), headers=bad).status_code == 400
+    stranger = {"Authorization": "Bearer not-a-seat"}
+    assert party.client.get(party.url("/feed"), headers=stranger).status_code == 403

@@ -22,6 +22,13 @@ def test_serve_is_a_top_level_command_with_its_options() -> None:
         assert option in result.output
 
 
+def test_several_workers_need_redis() -> None:
+    result = CliRunner().invoke(app, ["serve", "--workers", "2"], env={"RULEBOUND_REDIS_URL": ""})
+    assert result.exit_code == 2
+    assert "--workers" in result.output
+    assert "--redis" in result.output
+
+
 def test_serve_runs_the_table_and_creates_the_database(tmp_path: Path) -> None:
     port = free_port()
     database = tmp_path / "table.sqlite3"

@@ -28,6 +28,7 @@ class LazyCommands(click.Group):
     LAZY: ClassVar[dict[str, tuple[str, str]]] = {
         "serve": ("rulebound.cli.serve", "Run the virtual table in the browser."),
         "verify": ("rulebound.cli.verify", "Check an exported table log, entry by entry."),
+        "discord": ("rulebound.cli.discord", "The Discord app: register its commands."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

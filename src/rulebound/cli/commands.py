@@ -15,7 +15,7 @@ import click
 
 from rulebound.cli.options import Flag, flags_for, follow_option_flags, variant_flags
 from rulebound.cli.output import JSON_HELP, SEED_HELP, rule_errors
-from rulebound.rulesets.registry import game_keys, game_title, get_game
+from rulebound.rulesets.registry import game_keys, game_title, get_game, is_game
 
 Builder = Callable[[str], click.Command]
 
@@ -34,7 +34,7 @@ class GameGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.extra:
             return self.extra[cmd_name]
-        if cmd_name not in game_keys():
+        if not is_game(cmd_name):
             return None
         return self.build(cmd_name)
 

@@ -85,6 +85,12 @@ class Field:
     multiline: bool = False
     flag: str = ""
     aliases: tuple[str, ...] = ()
+    shown_for: tuple[str, tuple[str, ...]] | None = None
+    """(another field's name, its values): the field applies only when that one holds one of
+    them (stealth factors for a stealth skill); a screen may hide it otherwise."""
+    picks: Literal["", "one", "many"] = ""
+    """A text field that names characters of the table by id or name: a screen offers them
+    as a picker ("many": several, sent as one comma-separated text)."""
 
     @property
     def cli_flag(self) -> str:
@@ -332,6 +338,15 @@ class SheetView:
 
 
 @dataclass(frozen=True, slots=True)
+class QuickRoll:
+    """A one-click roll a sheet offers (one per skill or attribute): the dialog's values
+    (by ``Field.name``) that make it, over the dialog's defaults."""
+
+    label: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class TablePlay:
     """A play that touches several sheets at once (initiative order, an extended check)."""
 
@@ -410,6 +425,20 @@ class Sheets(Generic[Req, Res]):
         """The check this sheet makes with the player's choices (``dialog`` field names)."""
         raise _missing(self, "request")
 
+    def dialog_values(self, sheet: Sheet) -> dict[str, Any]:
+        """What the roll dialog opens with (a screen's first values, never a silent default
+        of the rules): by default each field's own default."""
+        return {f.name: f.default for f in self.dialog(sheet) if f.default is not None}
+
+    def quick_rolls(self, sheet: Sheet) -> tuple[QuickRoll, ...]:
+        """The one-click rolls of this sheet, on the dialog's other defaults: by default one per
+        choice of its first required choice, else of its first (the skill, the characteristic)."""
+        selects = [f for f in self.dialog(sheet) if f.kind == "select"]
+        first = next((f for f in selects if f.required), selects[0] if selects else None)
+        if first is None:
+            return ()
+        return tuple(QuickRoll(c.label, {first.name: c.value}) for c in first.choices if c.value)
+
     def follow_params(self, sheet: Sheet, result: Res, action: str, params: Params) -> Params:
         """Add what the sheet holds to a follow-up's params, or refuse it (no fate left)."""
         return params
@@ -440,6 +469,9 @@ class Game(Generic[Req, Res]):
     cli_aliases: Mapping[str, tuple[str, ...]] = {}
     """More spellings for the CLI's generic options (``{"chain": ("extended",)}``)."""
     sheets: Sheets[Req, Res] | None = None
+    unseen_follow_ups: tuple[ActionView, ...] = ()
+    """The follow-ups a roller may take on a blind roll they cannot see: the same for every
+    result (a push, a luck spend), so offering them tells nothing of it."""
 
     # requests and rolls
 

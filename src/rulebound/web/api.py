@@ -56,15 +56,14 @@ from rulebound.web.deps import (
     entry_views,
     guarded_for,
     service_of,
-    settings_of,
     viewer_for,
     writer_for,
 )
 from rulebound.web.fairness import export_document
-from rulebound.web.feed import stream
+from rulebound.web.hub import Hub
 from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat, contribution_of
-from rulebound.web.views import CSV_COLUMNS, chances_view, context_for, csv_row, entry_view
+from rulebound.web.views import CSV_COLUMNS, chances_view, csv_row
 
 ERRORS = error_responses(
     "No such table, character, entry or invite", "The rules forbid it now, or a write lost a race"
@@ -140,6 +139,15 @@ def _entry(request: Request, viewer: Viewer, entry_id: int) -> EntryOut:
     views = entry_views(request, viewer, [entry])
     if not views:
         raise NotFound("log entry", entry_id)
+    return EntryOut.model_validate(views[0])
+
+
+def _written(request: Request, viewer: Viewer, entry: LogEntry) -> EntryOut:
+    """The entry a write just logged, as its author sees it: not read back (nothing can
+    have followed it up yet that its author could act on)."""
+    views = entry_views(request, viewer, [entry], followed=set())
+    if not views:
+        raise NotFound("log entry", entry.id)
     return EntryOut.model_validate(views[0])
 
 
@@ -268,7 +276,7 @@ def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> En
     entry = service_of(request).roll(
         viewer, character_id, body.form, body.privacy, _dice(body.dice)
     )
-    return _entry(request, viewer, entry.id)
+    return _written(request, viewer, entry)
 
 
 @router.post(CHAR + "/actions/{action}", response_model=EntryOut, status_code=201)
@@ -280,7 +288,7 @@ def sheet_action(
     entry = service.sheet_act(
         viewer, character_id, action, body.params, body.privacy, _dice(body.dice)
     )
-    return _entry(request, viewer, entry.id)
+    return _written(request, viewer, entry)
 
 
 @router.get(TABLE + "/entries/{entry_id}", response_model=EntryOut)
@@ -296,7 +304,35 @@ def follow_up(
 ) -> EntryOut:
     viewer = writer_for(request, table_id)
     entry = service_of(request).follow_up(viewer, entry_id, action, body.params, _dice(body.dice))
-    return _entry(request, viewer, entry.id)
+    return _written(request, viewer, entry)
+
+
+@router.post(TABLE + "/entries/{entry_id}/keep", response_model=EntryOut, status_code=201)
+def keep(table_id: int, entry_id: int, request: Request) -> EntryOut:
+    """Keep a result as it stands: a new entry that closes its follow-ups, nothing spent."""
+    viewer = writer_for(request, table_id)
+    return _written(request, viewer, service_of(request).keep(viewer, entry_id))
+
+
+@router.post(TABLE + "/scene/close", response_model=EntryOut, status_code=201)
+def close_scene(table_id: int, request: Request) -> EntryOut:
+    """The game master ends the scene: every result's open follow-ups close."""
+    viewer = writer_for(request, table_id)
+    return _written(request, viewer, service_of(request).close_scene(viewer))
+
+
+@router.post(TABLE + "/entries/{entry_id}/void", response_model=EntryOut, status_code=201)
+def void(table_id: int, entry_id: int, request: Request) -> EntryOut:
+    """The game master voids a roll: a new entry that marks it void, never a deletion."""
+    viewer = writer_for(request, table_id)
+    return _written(request, viewer, service_of(request).void(viewer, entry_id))
+
+
+@router.post(TABLE + "/entries/{entry_id}/reveal", response_model=EntryOut, status_code=201)
+def reveal(table_id: int, entry_id: int, request: Request) -> EntryOut:
+    """The game master shows a blind or GM-only result to the table (a new public entry)."""
+    viewer = writer_for(request, table_id)
+    return _written(request, viewer, service_of(request).reveal(viewer, entry_id))
 
 
 @router.get(TABLE + "/actions", response_model=list[ActionView])
@@ -312,7 +348,7 @@ def table_action(table_id: int, action: str, body: ActionIn, request: Request) -
     entry = service_of(request).table_act(
         viewer, action, body.params, body.privacy, _dice(body.dice)
     )
-    return _entry(request, viewer, entry.id)
+    return _written(request, viewer, entry)
 
 
 @router.post(TABLE + "/creation", response_model=CreationOut)
@@ -403,27 +439,9 @@ def resume_after(last_event_id: str | None) -> int:
     raise InvalidInput("Last-Event-ID", shown(last_event_id), f"a seq from 0 to {MAX_SEQ}")
 
 
-def event_stream(request: Request, viewer: Viewer, start: int, follow: bool) -> AsyncIterator[str]:
-    service, settings = service_of(request), settings_of(request)
-    render_html = request.app.state.render_entry
-
-    def render(entries: list[LogEntry]) -> list[dict[str, Any] | None]:
-        ctx = context_for(service.store, viewer, entries)
-        views = [entry_view(entry, ctx) for entry in entries]
-        return [v if v is None else v | {"html": render_html(request, viewer, v)} for v in views]
-
-    def allowed() -> bool:
-        return not service.store.member(viewer.table.id, viewer.member.id).revoked
-
-    return stream(
-        service.store,
-        request.app.state.hub,
-        viewer.table.id,
-        viewer.scope,
-        start,
-        render,
-        allowed,
-        follow=follow,
-        poll=settings.poll_seconds,
-        keepalive=settings.keepalive_seconds,
-    )
+def event_stream(
+    request: Request, viewer: Viewer, start: int, follow: bool
+) -> AsyncIterator[bytes]:
+    """The table's live feed for ``viewer``, pushed by this process's hub (``web/hub.py``)."""
+    hub: Hub = request.app.state.hub
+    return hub.stream(viewer, start, follow=follow)

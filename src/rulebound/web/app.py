@@ -1,8 +1,10 @@
 """The app factory: ``create_app(settings)`` opens (and migrates) the store and wires routes.
 
 Run it with ``rulebound serve``. The database is migrated here, before the
-first request; the PostgreSQL listener (the cross-process backplane) starts
-with the app's lifespan and stops with it.
+first request. The hub (``web/hub.py``) pushes each committed entry to the open
+feeds; the backplane between processes (Redis when ``Settings.redis_url`` is set,
+else PostgreSQL's LISTEN/NOTIFY; none on SQLite) starts with the app's lifespan and
+stops with it (``web/backplane.py``).
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from rulebound.store import SqlStore
 from rulebound.store.listen import PgListener
 from rulebound.web import api, fairness, pages, pages_character
 from rulebound.web.auth import Viewer
+from rulebound.web.backplane import RedisBackplane, RedisBuckets, pg_heard
 from rulebound.web.errors import install_error_handlers
-from rulebound.web.feed import Hub
+from rulebound.web.feedpath import FeedShortPath
+from rulebound.web.hub import Hub
 from rulebound.web.security import RESPONSES, Limiter, SecurityHeaders, origin_guard
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
@@ -34,21 +38,38 @@ HERE = Path(__file__).parent
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
-    store = SqlStore(settings.database_url)
-    hub = Hub()
-    store.listeners.append(hub.wake)
+    store = SqlStore(settings.database_url, pg_notify=settings.redis_url is None)
+    templates = Jinja2Templates(directory=HERE / "templates")
+    configure(templates)
+    entry_template = templates.get_template("_entry.html")
+
+    def render_html(viewer: Viewer, view: dict[str, Any]) -> str:
+        return entry_template.render(viewer=viewer, e=view)
+
+    hub = Hub(store, render_html, poll=settings.poll_seconds, keepalive=settings.keepalive_seconds)
+    store.committed.append(hub.committed)
+    backplane = None
+    if settings.redis_url is not None:
+        backplane = RedisBackplane(settings.redis_url, store, hub)
+        backplane.attach()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        listener = None if store.sqlite else PgListener(store.url, hub.wake)
-        app.state.listener = listener
-        if listener is not None:
+        listener = None
+        if backplane is not None:
+            backplane.start()
+        elif not store.sqlite:
+            listener = PgListener(store.url, pg_heard(store, hub))
             listener.start()
+        app.state.listener = listener
         try:
             yield
         finally:
+            await hub.close()
             if listener is not None:
                 listener.stop()
+            if backplane is not None:
+                backplane.stop()
             store.close()
 
     app = FastAPI(
@@ -61,18 +82,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(origin_guard)],  # every unsafe request: same origin, or no browser
         max_body_size=settings.max_body_bytes,  # 413 past it, whether or not a length is sent
     )
-    templates = Jinja2Templates(directory=HERE / "templates")
-    configure(templates)
     app.state.settings = settings
     app.state.store = store
     app.state.hub = hub
+    app.state.backplane = backplane
     app.state.limiter = Limiter(settings.session_rate, settings.table_rate, settings.anonymous_rate)
+    if backplane is not None:
+        app.state.limiter.buckets = RedisBuckets(backplane.client)  # shared by every process
     app.state.templates = templates
     app.state.service = TableService(store, settings.games(), settings.source)
 
-    def render_entry(request: Request, viewer: Viewer, view: dict[str, Any]) -> str:
-        template = templates.get_template("_entry.html")
-        return template.render(request=request, viewer=viewer, e=view)
+    def render_entry(_request: Request, viewer: Viewer, view: dict[str, Any]) -> str:
+        return render_html(viewer, view)
 
     app.state.render_entry = render_entry
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -82,6 +103,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(fairness.pages)
     app.include_router(pages.router)
     app.include_router(pages_character.router)
+    if settings.discord_public_key:
+        from rulebound.discord.interactions import mount
+
+        mount(app, settings.discord_public_key)  # Discord's interactions URL (docs/discord.md)
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(FeedShortPath)  # outermost: pushed events skip the layers above
     return app

@@ -62,9 +62,13 @@ def posted_dice(form: Mapping[str, Any]) -> Contribution | None:
 
 
 def entry_views(
-    request: Request, viewer: Viewer, entries: Sequence[LogEntry]
+    request: Request,
+    viewer: Viewer,
+    entries: Sequence[LogEntry],
+    *,
+    followed: set[int] | None = None,
 ) -> list[dict[str, Any]]:
-    ctx = context_for(service_of(request).store, viewer, entries)
+    ctx = context_for(service_of(request).store, viewer, entries, followed)
     return [v for v in (entry_view(e, ctx) for e in entries) if v is not None]
 
 

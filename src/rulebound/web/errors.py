@@ -34,9 +34,15 @@ from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
 from rulebound.store import Conflict, NotFound
 from rulebound.web.auth import Forbidden
 from rulebound.web.ratelimit import RateLimited
+from rulebound.web.words import plain
 
 
 def describe(exc: RuleboundError) -> tuple[int, dict[str, Any]]:
+    status, body = _describe(exc)
+    return status, body | {"message": plain(exc)}
+
+
+def _describe(exc: RuleboundError) -> tuple[int, dict[str, Any]]:
     if isinstance(exc, InvalidInput):
         body = {"field": exc.field, "value": _jsonable(exc.value), "expected": exc.expected}
         return 400, {"error": "invalid-input", "detail": str(exc)} | body

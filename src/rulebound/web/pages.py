@@ -7,17 +7,20 @@ without JavaScript; ``static/app.js`` adds the live feed and live odds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from rulebound.core.errors import InvalidInput
+from rulebound.core.dice_expr import parse as parse_dice
+from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
 from rulebound.rulesets.contract import Field
+from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
-from rulebound.store import ROLES, Role
+from rulebound.store import ROLES, CharacterRow, Role
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
 from rulebound.web.creation import has_guided_creation
 from rulebound.web.deps import (
@@ -29,8 +32,21 @@ from rulebound.web.deps import (
     writer_for,
 )
 from rulebound.web.fairness import dice_state
+from rulebound.web.play import (
+    close_superseded,
+    counters,
+    expression_odds,
+    qr_svg,
+    quick_basis,
+    quick_rolls,
+    roster_choices,
+    variant_words,
+)
+from rulebound.web.play import posted as posted_values
 from rulebound.web.security import limit_anonymous
-from rulebound.web.service import Seat
+from rulebound.web.service import Seat, TableService
+from rulebound.web.views import chances_view
+from rulebound.web.words import plain
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")
@@ -75,11 +91,23 @@ async def posted(request: Request, table_id: int) -> tuple[Viewer, FormData]:
     return viewer, form
 
 
+def return_to(form: FormData, table_id: int) -> str | None:
+    """Where a form asks to go back to after its play (the page it was on), if that is a
+    page of this table: a roll made from the sheet stays on the sheet."""
+    target = form.get("next")
+    prefix = f"/t/{table_id}"
+    if not isinstance(target, str) or not (target == prefix or target.startswith(prefix + "/")):
+        return None
+    if "//" in target or "\\" in target or len(target) > 200 or not target.isascii():
+        return None
+    return target
+
+
 def your_tables(request: Request) -> list[dict[str, Any]]:
     service, seats = service_of(request), []
     for name, token in request.cookies.items():
         suffix = name.removeprefix("rb_table_")
-        if suffix == name or not suffix.isdigit():
+        if suffix == name or not suffix.isdecimal():
             continue
         member = service.store.member_by_session(int(suffix), token)
         if member and not member.revoked:
@@ -137,7 +165,52 @@ async def join(token: str, request: Request) -> Response:
     form = await request.form()
     service = service_of(request)
     seat = await off_loop(lambda: service.join(token, str(form.get("name", ""))))
+    character = str(form.get("character", "")).strip()
+    if character and seat.member.role == "player":
+        # a blank sheet of the player's own at once: the table then offers its rolls
+        viewer = Viewer(seat.table, seat.member, "", via_cookie=False)
+        with suppress(RuleboundError):  # seated all the same; "New character" can retry
+            await off_loop(lambda: service.new_character(viewer, character))
     return seat_cookie(request, back(f"/t/{seat.table.id}"), seat)
+
+
+def side_context(request: Request, viewer: Viewer) -> dict[str, Any]:
+    """The panel beside the feed: the characters (one-click rolls and the dialog in place
+    for those the viewer plays), who is seated, and the table's counters."""
+    service = service_of(request)
+    rows = service.characters(viewer)
+    rules = service.game(viewer.table.ruleset).table
+    characters = []
+    for row in rows:
+        summary = character_summary(request, viewer, row)
+        if summary["may_edit"]:
+            summary |= dialog_context(service, viewer, row)
+        characters.append(summary)
+    members = service.members(viewer)
+    return {
+        "viewer": viewer,
+        "characters": characters,
+        "members": members,
+        "counters": counters(members, len(rows)),
+        "roster": roster_choices(rows),
+        "table_actions": rules.table_actions() if viewer.is_gm else (),
+    }
+
+
+def dialog_context(service: TableService, viewer: Viewer, row: CharacterRow) -> dict[str, Any]:
+    """A character's one-click rolls, and its roll dialog on its defaults with their odds."""
+    rules = service.game(viewer.table.ruleset).table
+    dialog = rules.dialog(row.sheet)
+    values = form_values(dialog, rules.sheets.dialog_values(row.sheet))
+    shown: dict[str, Any] = {"dialog": dialog, "dialog_values": values, "chance_error": None}
+    try:
+        found = rules.chances(row.sheet, values, viewer.table.variants)
+        shown["chances"] = chances_view(found)["chances"]
+    except RuleboundError as exc:
+        shown["chances"], shown["chance_error"] = [], plain(exc, dialog)
+    quick = quick_rolls(service, viewer, row)
+    names = {name for q in rules.sheets.quick_rolls(row.sheet) for name in q.values}
+    return shown | {"quick": quick, "basis": quick_basis(dialog, values, names)}
 
 
 def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
@@ -145,17 +218,13 @@ def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
     table = service.store.table(viewer.table.id)
     entries = service.store.entries(table.id, viewer.scope, limit=30)
     game = service.game(table.ruleset)
-    rows = service.characters(viewer)
-    return {
-        "viewer": viewer,
+    return side_context(request, viewer) | {
         "table": table,
         "game": game,
-        "members": service.members(viewer),
-        "characters": [character_summary(request, viewer, row) for row in rows],
-        "entries": entry_views(request, viewer, entries),
+        "variant_words": variant_words(service, table.ruleset, table.variants),
+        "entries": close_superseded(entry_views(request, viewer, entries)),
         "after": entries[0].seq if entries else 0,
         "older": entries[-1].seq if len(entries) == 30 else None,
-        "table_actions": game.table.table_actions() if viewer.is_gm else (),
         "guided": has_guided_creation(service, table.ruleset),
         "roles": ROLES,
         "dice": dice_state(service, table.id),
@@ -172,10 +241,22 @@ async def table_page(table_id: int, request: Request) -> HTMLResponse:
 @router.get("/t/{table_id}/fragments/characters", response_class=HTMLResponse)
 async def characters_fragment(table_id: int, request: Request) -> HTMLResponse:
     viewer = await off_loop(lambda: viewer_for(request, table_id))
-    service = service_of(request)
-    rows = await off_loop(lambda: service.characters(viewer))
-    summaries = [character_summary(request, viewer, row) for row in rows]
-    return page(request, "_characters.html", viewer=viewer, characters=summaries)
+    context = await off_loop(lambda: side_context(request, viewer))
+    return page(request, "_characters.html", table=viewer.table, **context)
+
+
+@router.get("/t/{table_id}/fragments/tools", response_class=HTMLResponse)
+async def tools_fragment(table_id: int, request: Request) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    context = await off_loop(lambda: side_context(request, viewer))
+    return page(request, "_tools.html", table=viewer.table, **context)
+
+
+@router.get("/t/{table_id}/fragments/members", response_class=HTMLResponse)
+async def members_fragment(table_id: int, request: Request) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    context = await off_loop(lambda: side_context(request, viewer))
+    return page(request, "_members.html", table=viewer.table, **context)
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)
@@ -186,9 +267,22 @@ async def log_page(table_id: int, request: Request, before: int | None = None) -
     entries = await off_loop(
         lambda: store.entries(table_id, viewer.scope, before=before, limit=size)
     )
-    views = await off_loop(lambda: entry_views(request, viewer, entries))
+    views = await off_loop(lambda: close_superseded(entry_views(request, viewer, entries)))
     older = entries[-1].seq if len(entries) == size else None
     return page(request, "log.html", viewer=viewer, table=viewer.table, entries=views, older=older)
+
+
+@router.get("/t/{table_id}/invites/{role}/qr.svg")
+async def invite_qr(table_id: int, role: Role, request: Request) -> Response:
+    """An invite link as a QR code (SVG, drawn here): the game master's to show."""
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    service_of(request).require_gm(viewer)
+    token = viewer.table.token_for(role)
+    if token is None:
+        raise RuleViolation("invite", "this link is switched off")
+    link = str(request.url_for("join_page", token=token))
+    headers = {"Cache-Control": "no-store"}
+    return Response(qr_svg(link), media_type="image/svg+xml", headers=headers)
 
 
 @router.post("/t/{table_id}/invites/{role}")
@@ -220,7 +314,8 @@ async def table_action(table_id: int, action: str, request: Request) -> Response
         (a for a in service.game(viewer.table.ruleset).table.table_actions() if a.key == action),
         None,
     )
-    params = parse_form(view.fields if view else (), form)
+    rows = await off_loop(lambda: service.characters(viewer))
+    params = posted_values(view.fields if view else (), form, rows)
     privacy = form.get("privacy", "public")
     dice = posted_dice(form)
     entry = await off_loop(lambda: service.table_act(viewer, action, params, privacy, dice))
@@ -239,7 +334,60 @@ async def follow_up(table_id: int, entry_id: int, action: str, request: Request)
     params = parse_form([_field(f) for f in fields], form)
     dice = posted_dice(form)
     entry = await off_loop(lambda: service.follow_up(viewer, entry_id, action, params, dice))
-    return back(f"/t/{table_id}#e{entry.id}")
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
+
+
+@router.post("/t/{table_id}/scene/close")
+async def close_scene(table_id: int, request: Request) -> Response:
+    """The game master ends the scene: every open follow-up closes (a new entry)."""
+    viewer, form = await posted(request, table_id)
+    entry = await off_loop(lambda: service_of(request).close_scene(viewer))
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
+
+
+@router.post("/t/{table_id}/talk")
+async def talk(table_id: int, request: Request) -> Response:
+    """A message to the table, or "/r 2d6+3": a free roll with the table's dice."""
+    viewer, form = await posted(request, table_id)
+    text, privacy = str(form.get("text", "")), form.get("privacy", "public")
+    dice = posted_dice(form)
+    entry = await off_loop(lambda: service_of(request).talk(viewer, text, privacy, dice))
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
+
+
+@router.get("/t/{table_id}/talk/odds")
+async def talk_odds(table_id: int, request: Request, text: str = "") -> JSONResponse:
+    """The exact odds of a "/r" expression before it is rolled (reads nothing, writes nothing)."""
+    await off_loop(lambda: viewer_for(request, table_id))
+    try:
+        found = expression_odds(parse_dice(text.removeprefix("/r").strip(), "text"))
+    except InvalidInput as exc:
+        return JSONResponse({"message": plain(exc)}, status_code=400)
+    return JSONResponse({"odds": found})
+
+
+@router.post("/t/{table_id}/e/{entry_id}/keep")
+async def keep(table_id: int, entry_id: int, request: Request) -> Response:
+    """Keep a result as it stands: its follow-ups close (a new entry, nothing spent)."""
+    viewer, form = await posted(request, table_id)
+    entry = await off_loop(lambda: service_of(request).keep(viewer, entry_id))
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
+
+
+@router.post("/t/{table_id}/e/{entry_id}/void")
+async def void(table_id: int, entry_id: int, request: Request) -> Response:
+    """The game master voids a roll (a new entry that marks it; nothing is deleted)."""
+    viewer, form = await posted(request, table_id)
+    entry = await off_loop(lambda: service_of(request).void(viewer, entry_id))
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
+
+
+@router.post("/t/{table_id}/e/{entry_id}/reveal")
+async def reveal(table_id: int, entry_id: int, request: Request) -> Response:
+    """The game master shows a blind or GM-only result to the table (a new entry)."""
+    viewer, form = await posted(request, table_id)
+    entry = await off_loop(lambda: service_of(request).reveal(viewer, entry_id))
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
 
 
 def _field(data: dict[str, Any]) -> Field:

@@ -10,30 +10,30 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
-from rulebound.rulesets.forms import field_for_error
 from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.web.auth import CSRF_FIELD, Viewer
 from rulebound.web.creation import StepResult, advance, pending
 from rulebound.web.deps import (
     character_detail,
+    entry_views,
     guarded_for,
     posted_dice,
     service_of,
     viewer_for,
 )
-from rulebound.web.pages import back, off_loop, page, posted
+from rulebound.web.pages import back, off_loop, page, posted, return_to
+from rulebound.web.play import close_superseded
+from rulebound.web.play import posted as posted_values
 from rulebound.web.views import chances_view
+from rulebound.web.words import by_field, plain
 
 router = APIRouter(include_in_schema=False)
 CHAR = "/t/{table_id}/c/{character_id}"
 
 
 def _errors(fields: Any, exc: InvalidInput) -> dict[str, str]:
-    target = field_for_error(fields, exc.field) or "_form"
-    return {
-        target: str(exc) if target == "_form" else f"got {exc.value!r}; expected {exc.expected}"
-    }
+    return by_field(fields, exc)
 
 
 def character_context(
@@ -42,16 +42,20 @@ def character_context(
     service = service_of(request)
     row = service.character(viewer, character_id)
     detail = character_detail(request, viewer, row)
-    dialog_values = form_values(detail["dialog"], extra.pop("dialog_values", {}))
+    opened = service.game(viewer.table.ruleset).table.sheets.dialog_values(row.sheet)
+    dialog_values = form_values(detail["dialog"], extra.pop("dialog_values", opened))
     chances: list[dict[str, Any]] = []
     chance_error = None
     try:
         chances = chances_view(service.chances(viewer, row.id, dialog_values))["chances"]
     except RuleboundError as exc:
-        chance_error = str(exc)
+        chance_error = plain(exc, detail["dialog"])
+    mine = list(service.store.entries(viewer.table.id, viewer.scope, limit=30))
+    recent = close_superseded(entry_views(request, viewer, mine))
     context = {
         "viewer": viewer,
         "table": viewer.table,
+        "recent": [e for e in recent if e["character_id"] == row.id and e["kind"] != "sheet"][:2],
         "c": detail,
         "sheet_values": detail["values"],
         "sheet_errors": {},
@@ -133,7 +137,8 @@ async def import_sheet(table_id: int, character_id: int, request: Request) -> Re
         sheet = await _uploaded(form)
         await off_loop(lambda: service.replace_sheet(viewer, character_id, sheet, None))
     except InvalidInput as exc:
-        return await _again(request, viewer, character_id, import_error=str(exc))
+        title = service.game(viewer.table.ruleset).title
+        return await _again(request, viewer, character_id, import_error=plain(exc, (), title))
     return back(f"/t/{table_id}/c/{character_id}#sheet")
 
 
@@ -150,6 +155,12 @@ def _dialog_fields(request: Request, viewer: Viewer, character_id: int) -> Any:
     return service.game(viewer.table.ruleset).table.dialog(row.sheet)
 
 
+def _dialog_values(request: Request, viewer: Viewer, character_id: int, form: Any) -> Any:
+    """The dialog's fields and its posted values, a picked character as its sheet."""
+    fields = _dialog_fields(request, viewer, character_id)
+    return fields, posted_values(fields, form, service_of(request).characters(viewer))
+
+
 @router.post(CHAR + "/chances")
 async def chances(table_id: int, character_id: int, request: Request) -> JSONResponse:
     form = await request.form()
@@ -157,9 +168,11 @@ async def chances(table_id: int, character_id: int, request: Request) -> JSONRes
     viewer = await off_loop(
         lambda: guarded_for(request, table_id, token if isinstance(token, str) else None)
     )
-    fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
-    values = parse_form(fields, form)
-    found = await off_loop(lambda: service_of(request).chances(viewer, character_id, values))
+    try:
+        fields, values = await off_loop(lambda: _dialog_values(request, viewer, character_id, form))
+        found = await off_loop(lambda: service_of(request).chances(viewer, character_id, values))
+    except (InvalidInput, RuleViolation) as exc:
+        return JSONResponse({"detail": plain(exc, fields)}, status_code=400)
     return JSONResponse(chances_view(found))
 
 
@@ -167,7 +180,13 @@ async def chances(table_id: int, character_id: int, request: Request) -> JSONRes
 async def roll(table_id: int, character_id: int, request: Request) -> Response:
     viewer, form = await posted(request, table_id)
     fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
-    values = parse_form(fields, form)
+    try:
+        fields, values = await off_loop(lambda: _dialog_values(request, viewer, character_id, form))
+    except InvalidInput as exc:
+        if request.headers.get("accept", "").startswith("application/json"):
+            raise
+        errors = _errors(fields, exc)
+        return await _again(request, viewer, character_id, dialog_errors=errors)
     privacy = form.get("privacy", "public")
     dice = posted_dice(form)
     try:
@@ -175,11 +194,13 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
             lambda: service_of(request).roll(viewer, character_id, values, privacy, dice)
         )
     except InvalidInput as exc:
+        if request.headers.get("accept", "").startswith("application/json"):
+            raise  # a roll from the table: the error handler answers in JSON
         errors = _errors(fields, exc)
         return await _again(
             request, viewer, character_id, dialog_values=values, dialog_errors=errors
         )
-    return back(f"/t/{table_id}#e{entry.id}")
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
 
 
 @router.post(CHAR + "/act/{action}")
@@ -190,13 +211,14 @@ async def sheet_action(table_id: int, character_id: int, action: str, request: R
     rules = service.game(viewer.table.ruleset).table
     actions = rules.sheet_actions(row.sheet, viewer.table.variants)
     view = next((a for a in actions if a.key == action), None)
-    params = parse_form(view.fields if view else (), form)
+    rows = await off_loop(lambda: service.characters(viewer))
+    params = posted_values(view.fields if view else (), form, rows)
     privacy = form.get("privacy", "public")
     dice = posted_dice(form)
     entry = await off_loop(
         lambda: service.sheet_act(viewer, character_id, action, params, privacy, dice)
     )
-    return back(f"/t/{table_id}#e{entry.id}")
+    return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
 
 
 @router.api_route("/t/{table_id}/create", methods=["GET", "POST"], response_class=HTMLResponse)
@@ -215,10 +237,10 @@ async def guided_creation(table_id: int, request: Request) -> Response:
         result = await off_loop(lambda: advance(service, viewer, last, values))
     except (InvalidInput, RuleViolation) as exc:
         again = StepResult(last.step, blob or "", None)
-        target = (
-            field_for_error(last.step.fields, exc.field) if isinstance(exc, InvalidInput) else None
-        )
-        errors = {target or "_form": str(exc)}
+        if isinstance(exc, InvalidInput):
+            errors = by_field(last.step.fields, exc)
+        else:
+            errors = {"_form": plain(exc)}
         return page(
             request,
             "creation.html",

@@ -5,9 +5,11 @@ takes one token from every bucket it is charged to, or none if any is empty, and
 is then refused with 429 and ``Retry-After`` (whole seconds until the emptiest
 bucket has a token again).
 
-The buckets live in this process's memory: several server processes each keep
-their own, so the limits hold per process (documented in docs/security.md). A
-restart refills them. Old keys are dropped once ``max_keys`` are held.
+``Buckets`` live in this process's memory: a restart refills them, and old keys are
+dropped once ``max_keys`` are held. With Redis (``--redis``) the app takes them from
+``backplane.RedisBuckets`` instead, the same buckets shared by every server process
+(one atomic Lua script per request), so a client cannot multiply its budget by
+reaching another process.
 """
 
 from __future__ import annotations

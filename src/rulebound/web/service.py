@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebound.core.canonical import to_jsonable
+from rulebound.core.dice_expr import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import Chances, Play, TablePlay
@@ -36,6 +37,7 @@ from rulebound.store import (
     NewEntry,
     NotFound,
     Privacy,
+    Scope,
     SheetChange,
     Staged,
     Store,
@@ -43,9 +45,11 @@ from rulebound.store import (
 )
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
+from rulebound.web.play import free_roll, superseded, voided
 from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
+MAX_TALK = 500
 CONTRIBUTION = re.compile(r"[0-9a-f]{32,64}")
 COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
@@ -312,8 +316,34 @@ class TableService:
         root, leaf = chain[0], chain[-1]
         if not viewer.knows_of(leaf):
             raise NotFound("log entry", entry_id)  # as for a missing one: no hint it exists
-        if not viewer.sees_fully(leaf):
+        if not viewer.sees_fully(leaf) and root.actor_id != viewer.member.id:
+            # its roller may still push or spend on a blind roll, unseen (it stays blind)
             raise Forbidden("a blind roll's result is the game master's to follow up")
+        row = self._open_chain(viewer, root, leaf)
+        rules = self.game(viewer.table.ruleset).table
+        records = [entry.record for entry in chain]
+        sheet = {} if row is None else row.sheet
+        params, variants = capped(params), viewer.table.variants
+
+        unseen = not viewer.sees_fully(leaf)
+
+        def stage(source: RandomSource) -> Staged:
+            try:
+                play = rules.act(sheet, records, action, params, variants, source)
+            except (InvalidInput, RuleViolation):
+                if not unseen:
+                    raise
+                # why the rules refuse it would tell of the result: say only that they do
+                raise RuleViolation("follow-up", "the hidden result does not allow it") from None
+            if row is None:
+                return self._staged_unowned(viewer, root.privacy, play, leaf.id)
+            return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
+
+        return self._logged_play(viewer, stage, contribution)
+
+    def _open_chain(self, viewer: Viewer, root: LogEntry, leaf: LogEntry) -> CharacterRow | None:
+        """The character a chain's next step acts for, once the chain is still open: not
+        followed up, kept, or superseded by the character's next roll."""
         if leaf.card is None or not root.record:
             raise RuleViolation("follow-up", "this entry has nothing to follow up")
         if root.character_id is None:
@@ -321,20 +351,116 @@ class TableService:
         row = None if root.character_id is None else self.editable(viewer, root.character_id)
         if self.store.has_child(leaf.id):
             raise Conflict(
-                "follow-up", "this result was already followed up; act on the latest one"
+                "follow-up", "this result was already followed up or kept; act on the latest one"
             )
-        rules = self.game(viewer.table.ruleset).table
-        records = [entry.record for entry in chain]
-        sheet = {} if row is None else row.sheet
-        params, variants = capped(params), viewer.table.variants
+        later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
+        if superseded(later, root):
+            raise Conflict("follow-up", "the character has rolled again since: this roll is closed")
+        if voided(later, root.id):
+            raise Conflict("follow-up", "the game master voided this roll")
+        if any(e.kind == "scene" for e in later):
+            raise Conflict("follow-up", "the game master closed the scene since this roll")
+        return row
 
-        def stage(source: RandomSource) -> Staged:
-            play = rules.act(sheet, records, action, params, variants, source)
-            if row is None:
-                return self._staged_unowned(viewer, root.privacy, play, leaf.id)
-            return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
+    def close_scene(self, viewer: Viewer) -> LogEntry:
+        """End the scene (the game master): every result's open follow-ups close."""
+        self.require_gm(viewer)
+        summary = f"{viewer.member.name} closed the scene"
+        return self.store.append(
+            NewEntry(viewer.table.id, "scene", "public", viewer.member.id, summary)
+        )
 
-        return self._logged_play(viewer, stage, contribution)
+    def void(self, viewer: Viewer, entry_id: int) -> LogEntry:
+        """Void a roll and its follow-ups (the game master): a new entry that marks them so;
+        nothing is deleted, and a voided roll takes no more follow-ups."""
+        self.require_gm(viewer)
+        chain = self.store.chain(viewer.table.id, entry_id)
+        root, leaf = chain[0], chain[-1]
+        if not viewer.knows_of(leaf) or leaf.card is None:
+            raise RuleViolation("void", "only a roll or another play with a result is voided")
+        later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
+        if voided(later, root.id):
+            raise Conflict("void", "this roll is already void")
+        summary = f"{viewer.member.name} voided: {leaf.summary}"
+        record = {"voids": [entry.id for entry in chain]}
+        entry = NewEntry(
+            viewer.table.id,
+            "void",
+            root.privacy,
+            viewer.member.id,
+            summary,
+            root.character_id,
+            None,
+            record,
+        )
+        return self.store.append(entry)
+
+    def keep(self, viewer: Viewer, entry_id: int) -> LogEntry:
+        """Keep a result as it stands (a new entry): its follow-ups close, nothing is spent."""
+        chain = self.store.chain(viewer.table.id, entry_id)
+        root, leaf = chain[0], chain[-1]
+        if not viewer.knows_of(leaf):
+            raise NotFound("log entry", entry_id)
+        if not viewer.sees_fully(leaf) and root.actor_id != viewer.member.id:
+            raise Forbidden("a blind roll's result is the game master's to keep")
+        row = self._open_chain(viewer, root, leaf)
+        who = f"{row.name}: " if row is not None else ""
+        summary = f"{who}{viewer.member.name} kept the result"
+        entry = NewEntry(
+            viewer.table.id,
+            "keep",
+            root.privacy,
+            viewer.member.id,
+            summary,
+            root.character_id,
+            leaf.id,
+        )
+        return self.store.append(entry)
+
+    def reveal(self, viewer: Viewer, entry_id: int) -> LogEntry:
+        """Show a blind or GM-only result to the whole table (the game master): a new public
+        entry with the result as it stands; the hidden entries themselves stay as logged."""
+        self.require_gm(viewer)
+        chain = self.store.chain(viewer.table.id, entry_id)
+        root, leaf = chain[0], chain[-1]
+        if not viewer.sees_fully(leaf) or root.privacy == "public":
+            raise RuleViolation("reveal", "only a blind or game-master-only result is revealed")
+        if leaf.card is None:
+            raise RuleViolation("reveal", "this entry has no result to reveal")
+        summary = f"{viewer.member.name} revealed: {leaf.summary}"
+        record = {"reveals": [entry.id for entry in chain]}
+        entry = NewEntry(
+            viewer.table.id,
+            "reveal",
+            "public",
+            viewer.member.id,
+            summary,
+            root.character_id,
+            None,
+            record,
+            {**leaf.card, "actions": []},
+        )
+        return self.store.append(entry)
+
+    def talk(
+        self, viewer: Viewer, text: str, privacy: object, contribution: Contribution | None = None
+    ) -> LogEntry:
+        """Table talk: a short message, or "/r 2d6+3" rolled with the table's dice (a free
+        roll needs no sheet, so the game master rolls for an NPC with it)."""
+        mode = privacy_of(privacy)
+        try:
+            words = clean_name("text", text, MAX_TALK)
+        except InvalidInput as exc:
+            raise InvalidInput("text", exc.value, exc.expected.replace("name", "message")) from None
+        if words[:3].lower() == "/r ":
+            expression = parse_dice(words[3:], "text")
+
+            def stage(source: RandomSource) -> Staged:
+                return _entry(viewer, "free-roll", mode, free_roll(expression, source)), []
+
+            return self._logged_play(viewer, stage, contribution)
+        summary = f"{viewer.member.name}: {words}"
+        return self.store.append(NewEntry(viewer.table.id, "talk", mode, viewer.member.id, summary))
 
     def _logged_play(
         self,

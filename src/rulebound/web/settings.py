@@ -58,7 +58,8 @@ class Settings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     poll_seconds: float = 2.0
-    """How often a feed reads the log when nothing woke it (other processes on SQLite)."""
+    """How often a table's feed reads the log's last seq when nothing woke it (writers in
+    other processes without a backplane: several processes on one SQLite file)."""
     keepalive_seconds: float = 15.0
     source: SourceFactory | None = None
     """None: verifiable dice from each table's committed seed; a factory: that source instead."""
@@ -72,6 +73,10 @@ class Settings:
     """Unsafe requests per table, all seats together."""
     anonymous_rate: Rate | None = ANONYMOUS_RATE
     """Opening tables and joining, per client address."""
+    redis_url: str | None = None
+    """Redis as the backplane between server processes (notices, shared rate limits)."""
+    discord_public_key: str | None = None
+    """A Discord application's public key (hex): the interactions endpoint is served only then."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -84,6 +89,9 @@ class Settings:
             session_rate=_rate(env, "RULEBOUND_RATE_SESSION", SESSION_RATE),
             table_rate=_rate(env, "RULEBOUND_RATE_TABLE", TABLE_RATE),
             anonymous_rate=_rate(env, "RULEBOUND_RATE_ANONYMOUS", ANONYMOUS_RATE),
+            redis_url=env.get("RULEBOUND_REDIS_URL") or None,
+            discord_public_key=env.get("RULEBOUND_DISCORD_PUBLIC_KEY") or None,
+            poll_seconds=float(env.get("RULEBOUND_POLL_SECONDS") or 2.0),
         )
 
 

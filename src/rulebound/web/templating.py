@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
-from rulebound.rulesets.contract import Field
+from rulebound.core.errors import RuleboundError
+from rulebound.rulesets.contract import ActionView, Field
 from rulebound.rulesets.forms import initial_values as form_values
+from rulebound.rulesets.registry import get_game
 from rulebound.web.views import PRIVACY_LABELS
 
 DIE_SHAPES = {4: "d4", 6: "d6", 8: "d8", 10: "d10", 12: "d12", 20: "d20", 100: "d100"}
@@ -53,9 +56,19 @@ def defaults(fields: Sequence[Field]) -> dict[str, Any]:
     return form_values(fields, {})
 
 
+@cache
+def unseen_follow_ups(ruleset: str) -> tuple[ActionView, ...]:
+    """What the roller of a blind roll may still do unseen (the same for every result)."""
+    try:
+        return get_game(ruleset).unseen_follow_ups
+    except RuleboundError:
+        return ()
+
+
 def configure(templates: Jinja2Templates) -> None:
     env = templates.env
     env.autoescape = True
+    env.auto_reload = False  # compiled once: no file check on every render
     env.filters["die_shape"] = die_shape
     env.filters["field_kinds"] = field_kinds
     env.globals["selected"] = selected
@@ -63,3 +76,4 @@ def configure(templates: Jinja2Templates) -> None:
     env.globals["defaults"] = defaults
     env.globals["is_multiline"] = is_multiline
     env.globals["privacy_labels"] = PRIVACY_LABELS
+    env.globals["unseen_follow_ups"] = unseen_follow_ups

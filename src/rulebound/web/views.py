@@ -8,7 +8,7 @@ here (the store's query filters them) and ``entry_view`` drops them again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -36,14 +36,59 @@ class Context:
     followed: set[int]
 
 
-def context_for(store: Store, viewer: Viewer, entries: Sequence[LogEntry]) -> Context:
+def context_for(
+    store: Store,
+    viewer: Viewer,
+    entries: Sequence[LogEntry],
+    followed: set[int] | None = None,
+) -> Context:
+    """Names (cached by the store) and which entries were followed up (None: ask the store;
+    an entry just written has no follow-up yet)."""
     table_id = viewer.table.id
     return Context(
         viewer,
         {m.id: m for m in store.members(table_id)},
         {c.id: c for c in store.characters(table_id)},
-        store.followed([e.id for e in entries]),
+        store.followed([e.id for e in entries]) if followed is None else followed,
     )
+
+
+def _can_act(entry: LogEntry, ctx: Context, character: CharacterRow | None) -> bool:
+    viewer = ctx.viewer
+    return bool(
+        entry.card
+        and entry.card.get("actions")
+        and entry.id not in ctx.followed
+        and character is not None
+        and viewer.member.role != "observer"
+        and viewer.may_edit(character)
+    )
+
+
+def _may_reveal(entry: LogEntry, viewer: Viewer) -> bool:
+    return viewer.is_gm and entry.privacy in ("gm", "blind") and entry.card is not None
+
+
+def _may_void(entry: LogEntry, viewer: Viewer) -> bool:
+    return viewer.is_gm and entry.card is not None and entry.kind not in ("reveal", "void")
+
+
+def share_key(entry: LogEntry, ctx: Context) -> Hashable | None:
+    """Viewers with the same key are shown ``entry`` byte for byte alike (its view and its
+    HTML), so the live feed renders it once per key: None for those who may not know of it,
+    the member's own key where the view holds something of theirs (their contribution,
+    forms carrying their CSRF token), else one key per redaction level."""
+    viewer = ctx.viewer
+    if not viewer.knows_of(entry):
+        return None
+    character = ctx.characters.get(entry.character_id) if entry.character_id else None
+    fully = viewer.sees_fully(entry)
+    mine = entry.dice is not None and entry.actor_id == viewer.member.id
+    unseen = not fully and entry.actor_id == viewer.member.id  # may push it unseen
+    acts = unseen or _may_reveal(entry, viewer) or _may_void(entry, viewer)
+    if mine or acts or (fully and _can_act(entry, ctx, character)):
+        return ("member", viewer.member.id)
+    return ("shared", fully)
 
 
 def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
@@ -76,20 +121,15 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
             "record": None,
             "can_act": False,
         }
-    can_act = bool(
-        entry.card
-        and entry.card.get("actions")
-        and entry.id not in ctx.followed
-        and character is not None
-        and viewer.member.role != "observer"
-        and viewer.may_edit(character)
-    )
+    can_act = _can_act(entry, ctx, character)
     return view | {
         "hidden": False,
         "summary": entry.summary,
         "card": entry.card,
         "record": entry.record,
         "can_act": can_act,
+        "may_reveal": _may_reveal(entry, viewer),
+        "may_void": _may_void(entry, viewer),
     }
 
 

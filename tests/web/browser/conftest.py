@@ -4,7 +4,6 @@ uvicorn server on SQLite. Screenshots feed docs/web.md (see SHOTS)."""
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -131,13 +130,16 @@ def new_character(page: Page, name: str, force: str | None = "D6") -> str:
 def roll(page: Page, skill: str = "Force", privacy: str = "public") -> None:
     page.locator("#d-skill").select_option(skill)
     page.locator("#d-privacy").select_option(privacy)
-    page.get_by_role("button", name="Roll", exact=True).click()
-    page.wait_for_url(re.compile(r"/t/\d+#e\d+$"))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.locator("#c-h")).to_be_visible()  # a roll from the sheet stays on the sheet
+    page.goto(page.url.split("/c/")[0])
 
 
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.wait_for_timeout(400)  # the side panels refresh 150 ms after a live entry
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
 @pytest.fixture

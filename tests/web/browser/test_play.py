@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -22,7 +24,7 @@ def test_a_players_roll_appears_live_on_the_gms_page(table: Table, dice: Dice) -
     roll(player)
     card = table.gm.locator(".entry.kind-roll .card")
     expect(card.locator(".outcome")).to_have_text("2 successes")
-    expect(card.locator(".die")).to_have_count(2)
+    expect(card.locator(".dice.big .die")).to_have_count(2)
     expect(table.gm.locator(".entry.kind-roll .meta")).to_contain_text("Pia")
     shot(table.gm, "gm-sees-roll-live")
 
@@ -33,13 +35,16 @@ def test_the_player_pushes_by_clicking_dice_and_the_damage_lands(table: Table, d
     dice.seeds[:] = [0, 2]  # rolls 7 and 4; the push rerolls both to 1 and 1
     roll(player)
     card = player.locator(".entry.kind-roll .card")
+    card.locator("details.follow summary", has_text="Push the roll").click()
     picker = card.locator(".picker")
-    expect(picker.locator("input:checked")).to_have_count(1)
-    picker.locator("label.pick").first.click()
+    expect(picker.locator("input:checked")).to_have_count(0)  # nothing chosen for the player
+    picker.locator("label.pick").nth(0).click()
+    picker.locator("label.pick").nth(1).click()
     expect(picker.locator("input:checked")).to_have_count(2)
-    expect(card.get_by_role("button")).to_have_text("Push the roll (#0, #1)")
+    confirm = card.get_by_role("button", name=re.compile("^Confirm"))
+    expect(confirm).to_have_text("Confirm: Push the roll (#0, #1)")
     shot(player, "push-picking-dice")
-    card.get_by_role("button").click()
+    confirm.click()
     follow = player.locator(".entry.kind-follow-up").first
     expect(follow.locator(".die .face")).to_have_text(["1", "1"])
     expect(player.locator("#characters")).to_contain_text("Health2 / 4")

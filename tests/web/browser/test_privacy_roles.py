@@ -91,7 +91,7 @@ def test_a_blind_roll_never_reaches_the_player(
         expect(hidden).to_have_class(r"entry kind-roll privacy-blind hidden-roll")
         expect(hidden).to_contain_text("only the game master sees it")
         expect(hidden.locator(".card")).to_have_count(0)
-        assert "1 success" not in page.content()
+        assert "1 success" not in page.locator("#feed").inner_html()
     shot(player, "blind-roll-player")
     shot(table.gm, "blind-roll-gm")
     sent = recorder.to(_session(player))

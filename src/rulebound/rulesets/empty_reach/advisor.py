@@ -136,9 +136,18 @@ def _pct(p: Fraction) -> str:
 def push_action(result: EmptyReachResult, beat: int = 0, goal: str = "success") -> ActionView:
     """The push with exact odds for every choice of dice (``goal``: more than ``beat``
     successes, which for an opposed roll means winning)."""
-    best = recommend(result, beat=beat)
+    best, options = recommend(result, beat=beat), push_options(result, beat)
+    keep = next((o for o in options if not o.selection), None)
+    if keep is not None and best is not None and best.p_success <= keep.p_success:
+        best = keep  # a push that cannot raise the chance of the goal is never advised
     advice = []
-    for option in push_options(result, beat):
+    if keep is not None:
+        advice.append(
+            f"keep: {goal} {_pct(keep.p_success)}, E[successes] "
+            f"{float(keep.expected_successes):.2f}, no cost"
+            + (" (recommended)" if best == keep else "")
+        )
+    for option in options:
         if not option.selection:
             continue
         label = "reroll " + ", ".join(f"#{i}" for i in option.selection)

@@ -114,6 +114,9 @@ class Character(BaseModel):
         given = out.get("specialties")
         if isinstance(given, list | tuple):
             out["specialties"] = [_spelled(content.specialty, name) for name in given]
+        gear = out.get("gear")
+        if isinstance(gear, list | tuple):
+            out["gear"] = [_gear_skills_spelled(item, content) for item in gear]
         return out
 
     @model_validator(mode="after")
@@ -129,6 +132,9 @@ class Character(BaseModel):
             )
         for name in self.skills:
             _renamed("skills", content.skill, name)
+        for index, item in enumerate(self.gear):
+            for name in item.skills:
+                _renamed(f"gear.{index}.skills", content.skill, name)
         for name, times in Counter(self.specialties).items():
             spec = _renamed("specialties", content.specialty, name)
             if times > spec.repeatable:
@@ -197,6 +203,13 @@ def _spelled(lookup: Callable[[str], Any], name: Any) -> Any:
         return lookup(name).name
     except InvalidInput:
         return name
+
+
+def _gear_skills_spelled(item: Any, content: EmptyReachContent) -> Any:
+    """An item whose ``skills`` are spelled as the content spells them ("crafting")."""
+    if not isinstance(item, Mapping) or not isinstance(item.get("skills"), list | tuple):
+        return item
+    return {**item, "skills": [_spelled(content.skill, name) for name in item["skills"]]}
 
 
 def _content_from(context: Any) -> EmptyReachContent:

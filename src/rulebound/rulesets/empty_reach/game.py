@@ -76,6 +76,7 @@ class EmptyReach(Game[CheckRequest, Played]):
     follow_flags = (
         FollowFlag("reroll", PUSH, "reroll", "Push, rerolling dice 0,1 or 'default'; repeatable."),
     )
+    unseen_follow_ups = (ActionView(PUSH, "Push the roll", spends="damage or stress"),)
     sheets: EmptyReachSheets
 
     def __init__(self, content: EmptyReachContent | None = None) -> None:

@@ -32,7 +32,7 @@ class StepDie(IntEnum):
             return text
         if isinstance(text, str):
             cleaned = text.strip().upper().removeprefix("D")
-            if cleaned.isdigit() and int(cleaned) in _BY_SIDES:
+            if cleaned.isdecimal() and int(cleaned) in _BY_SIDES:
                 return _BY_SIDES[int(cleaned)]
         raise InvalidInput(field, text, "one of D6, D8, D10, D12")
 

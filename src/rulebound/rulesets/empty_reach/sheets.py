@@ -86,8 +86,13 @@ def raw_fields(content: EmptyReachContent) -> tuple[Field, ...]:
 def situation_fields(content: EmptyReachContent, owned: Sequence[SpecialtySpec]) -> list[Field]:
     """The situational factors by group, then the +1 specialties that may apply."""
     groups: dict[str, list[Choice]] = {}
+    skills: dict[str, set[str]] = {}
+    every = {skill.name for skill in content.skills.values()}
     for s in content.situations.values():
         groups.setdefault(s.group, []).append(Choice(s.key, f"{s.name} ({s.value:+d})"))
+        skills.setdefault(s.group, set()).update(s.skills or every)
+    owned_skills = {k for s in owned if s.effect == "situational" for k in s.skills}
+    skills["specialties"] = owned_skills or every
     groups["specialties"] = [
         Choice(s.toggle_key, f"{s.name}: +1 {'/'.join(s.skills)} when {s.situation}")
         for s in owned
@@ -96,7 +101,13 @@ def situation_fields(content: EmptyReachContent, owned: Sequence[SpecialtySpec])
     labels = {group: f"{group.title()} factors" for group in groups}
     labels["specialties"] = "Specialties that apply"
     return [
-        Field("situations", labels[g], "multiselect", tuple(c), group=g, flag="situation")
+        Field(
+            "situations",
+            *(labels[g], "multiselect", tuple(c)),
+            group=g,
+            flag="situation",
+            shown_for=("skill", tuple(sorted(skills[g]))),
+        )
         for g, c in groups.items()
         if c
     ]

@@ -53,7 +53,9 @@ def luck_action(result: GhostburnResult) -> ActionView:
         f"(result {advice.total_with_luck})",
         f"{pool.points} Luck Point(s) when rolled",
     )
-    return ActionView(SPEND, f"Spend a Luck Point (+{pool.bonus})", (), lines, ONE)
+    why = "" if advice.changes_outcome else f"+{pool.bonus} cannot change the outcome"
+    label = f"Spend a Luck Point (+{pool.bonus})"
+    return ActionView(SPEND, label, (), lines, ONE, reason=why)  # allowed, shown as futile
 
 
 def follow_ups(result: GhostburnResult) -> tuple[ActionView, ...]:

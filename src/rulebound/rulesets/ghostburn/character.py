@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -21,7 +22,7 @@ from pydantic import (
 
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
 from rulebound.core.keys import key_of
-from rulebound.core.limits import DEFAULT_LIMITS
+from rulebound.core.limits import DEFAULT_LIMITS, capped_list
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, TrickKind
 
@@ -44,6 +45,10 @@ class Item(_Sheet):
     bonus: BonusValue
 
 
+Items = Annotated[tuple[Item, ...], BeforeValidator(capped_list)]
+"""Gear or augs: every roll reads each item, so the list is capped (``Limits.max_list_items``)."""
+
+
 class SkillEntry(_Sheet):
     bonus: BonusValue = 0
     ability: Key | None = None
@@ -54,8 +59,8 @@ class Character(_Sheet):
     name: ItemName
     abilities: dict[Key, Score]
     skills: dict[Key, SkillEntry] = Field(default_factory=dict)
-    gear: tuple[Item, ...] = ()
-    augs: tuple[Item, ...] = ()
+    gear: Items = ()
+    augs: Items = ()
     luck_points: int = Field(ge=0, le=MAX_LUCK_POINTS)
     luck_bonus: int = Field(ge=1, le=_CAP)
     """How much one Luck Point adds; the rule text gives no size, so the sheet does."""

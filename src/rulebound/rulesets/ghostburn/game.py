@@ -76,6 +76,7 @@ class Ghostburn(Game[Check, GhostburnResult]):
     title = "Ghostburn"
     variants = VARIANTS
     follow_flags = (FollowFlag("luck", SPEND, "luck", LUCK_HELP, skip=("keep",)),)
+    unseen_follow_ups = (ActionView(SPEND, "Spend a Luck Point", spends="1 Luck Point"),)
     sheets: GhostburnSheets
 
     def __init__(self, homebrew: tuple[Path, ...] = ()) -> None:

@@ -59,7 +59,7 @@ class Ladder:
                 if key_of(level.name) == key_of(text):
                     return level.value
             stripped = text.strip().lstrip("+-")
-            if stripped.isdigit():
+            if stripped.isdecimal():
                 return check_dl(field, int(text))
         raise InvalidInput(
             field, text, f"a number from {MIN_DL} to {MAX_DL} or a level name: " + self.describe()

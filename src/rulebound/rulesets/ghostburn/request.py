@@ -11,11 +11,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import key_of
-from rulebound.core.limits import DEFAULT_LIMITS, Limits
+from rulebound.core.limits import DEFAULT_LIMITS, Limits, capped_list
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.character import (
     MAX_LUCK_POINTS,
@@ -134,7 +141,8 @@ def raw_candidates(
         candidates.append(
             Bonus(BonusKind.SKILL, "skill bonus", _checked(skill_bonus, "skill_bonus", limits))
         )
-    for kind, items in ((BonusKind.GEAR, gear), (BonusKind.AUG, augs)):
+    for kind, items in ((BonusKind.GEAR, tuple(gear)), (BonusKind.AUG, tuple(augs))):
+        limits.check_items(kind.value, len(items))
         candidates += [
             Bonus(kind, name, _checked(v, f"{kind.value}.{name}", limits)) for name, v in items
         ]
@@ -316,8 +324,8 @@ class CheckPayload(BaseModel):
     traits: dict[str, str | int] = Field(default_factory=dict)
     ability_score: int = 0
     skill_bonus: int = 0
-    gear: tuple[_Item, ...] = ()
-    augs: tuple[_Item, ...] = ()
+    gear: Annotated[tuple[_Item, ...], BeforeValidator(capped_list)] = ()
+    augs: Annotated[tuple[_Item, ...], BeforeValidator(capped_list)] = ()
     luck_points: int | None = None
     luck_bonus: int | None = None
     variants: dict[str, str] = Field(default_factory=dict)

@@ -82,7 +82,7 @@ def _parse_items(text: str, field: str, content: GhostburnContent) -> list[dict[
     for n, line in enumerate(filter(None, (raw.strip() for raw in text.splitlines())), 1):
         name, _, rest = (part.strip() for part in line.rpartition(":"))
         skill, _, bonus = (part.strip() for part in rest.rpartition(" "))
-        if not name or not skill or not bonus.lstrip("+").isdigit():
+        if not name or not skill or not bonus.lstrip("+").isdecimal():
             raise InvalidInput(field, line, f"line {n} as {ITEMS}")
         if skill not in content.skills:
             known = ", ".join(sorted(content.skills))
@@ -97,7 +97,7 @@ def _on_form(error: InvalidInput, form: Mapping[str, Any]) -> InvalidInput:
     if kind not in ("gear", "augs") or kind not in form:
         return error
     line, _, part = where.partition(".")
-    place = f"line {int(line) + 1} {part}" if line.isdigit() else where
+    place = f"line {int(line) + 1} {part}" if line.isdecimal() else where
     return InvalidInput(kind, error.value, f"{error.expected} ({place})")
 
 
@@ -215,7 +215,9 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
             if t.kind is TrickKind.CORE or t.key in held.signature_tricks:
                 where = f"{content.skills[t.skill].name}, {t.kind.value}, DL {content.dl_text(t)}"
                 tricks.append(Choice(t.key, f"{t.name} ({where})"))
-        fields = [replace(skill, choices=tuple(skills)), replace(trick, choices=tuple(tricks)), dl]
+        improvised = ("trick", (IMPROVISED,))  # a trick sets its own skill and DL
+        fields = [replace(skill, choices=tuple(skills), shown_for=improvised)]
+        fields += [replace(trick, choices=tuple(tricks)), replace(dl, shown_for=improvised)]
         fields.append(chart)
         for trait in dict.fromkeys(t.dl_trait for t in content.tricks.values() if t.dl_trait):
             readers = ", ".join(t.name for t in content.tricks.values() if t.dl_trait == trait)
@@ -230,6 +232,14 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
             for i in (held.gear if kind == "gear" else held.augs)
         )
         return (*fields, replace(aside, choices=items)) if items else tuple(fields)
+
+    def dialog_values(self, sheet: Sheet) -> dict[str, Any]:
+        """The dialog opens on an improvised roll of the first skill at the ladder's second
+        (moderate) level, so it shows odds at once."""
+        levels, skills = self.content.ladder.levels, list(self.content.skills)
+        opened = super().dialog_values(sheet)
+        opened |= {"skill": skills[0]} if skills else {}
+        return opened | ({"dl": levels[min(1, len(levels) - 1)].name} if levels else {})
 
     def request(self, sheet: Sheet, values: Mapping[str, Any], variants: Variants) -> Check:
         """The check this sheet makes with the ``dialog`` values."""

@@ -327,11 +327,28 @@ class Change:
     results: tuple[LegacyResult, ...] = ()
 
 
-def characteristic_code(code: str) -> str:
-    """A characteristic's code from any spelling ("str" is STR), LCK and REN included."""
-    known = (*CHARACTERISTICS, "LCK", "REN")
-    hit = find_key(known, code) if isinstance(code, str) else None
+CORE_STATS = {"LCK": "Luck", "REN": "Renown"}
+
+
+def find_characteristic(given: str, extra: bool = True) -> str | None:
+    """The code ``given`` names: a code or a name in any spelling ("str", "Weapon Skill",
+    "will_power"), LCK and REN included when ``extra``; None if it names none."""
+    if given in CHARACTERISTICS or (extra and given in CORE_STATS):
+        return given
+    names = {**catalogue().names, **(CORE_STATS if extra else {})}
+    hit = find_key(names, given)
     if hit is None:
+        wanted = key_of(given)
+        hit = next((code for code, name in names.items() if key_of(name) == wanted), None)
+    return hit
+
+
+def characteristic_code(code: str) -> str:
+    """A characteristic's code from any spelling ("str" or "Strength" is STR), LCK and REN
+    included."""
+    hit = find_characteristic(code) if isinstance(code, str) else None
+    if hit is None:
+        known = (*CHARACTERISTICS, *CORE_STATS)
         raise InvalidInput("characteristic", code, "one of " + ", ".join(known))
     return hit
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulebound.core.errors import InvalidInput
+from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import Draw, RandomSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Choice, CreationStep, Field
@@ -28,6 +28,7 @@ from rulebound.rulesets.legacy.chain import event_lines
 from rulebound.rulesets.legacy.character import Character, Event
 from rulebound.rulesets.legacy.content import PRIMARIES, SECONDARIES, catalogue
 from rulebound.rulesets.legacy.creation import CreationDraft, ResumeSource, parse_assignment
+from rulebound.rulesets.legacy.restrictions import check_soul
 from rulebound.rulesets.legacy.rules import characteristic_bonus
 from rulebound.rulesets.legacy.sheets import dump
 
@@ -141,14 +142,25 @@ def _affinities_field(label: str = "More affinities", exclude: str = "") -> Fiel
     return Field("affinities", label, "multiselect", options, default=(), flag="affinity")
 
 
+def _allowed(soul: str, race: str) -> bool:
+    try:
+        check_soul(soul, race)
+    except RuleViolation:
+        return False
+    return True
+
+
 def _identity_page(state: Mapping[str, Any]) -> CreationStep:
     c = catalogue()
     limits = [f"{s.name}: {'; '.join([s.kind, *s.limits(c.races)])}" for s in c.souls.values()]
     fields = [Field("name", "Name", "text", required=True)]
+    soul = next(iter(c.souls.values()))  # the defaults go together: a race the first soul allows
+    race = next((r for r in c.races if _allowed(soul.key, r)), next(iter(c.races)))
+    firsts = {"race": race, "origin": next(iter(c.origins)), "soul": soul.key}
     for name, table in (("race", c.races), ("origin", c.origins), ("soul", c.souls)):
         shown = choices({k: item.name for k, item in table.items()})  # "Dragon Soul" names it
         limited = ". ".join(limits) if name == "soul" else ""
-        label, first = name.capitalize(), shown[0].value
+        label, first = name.capitalize(), firsts[name]
         fields.append(Field(name, label, "select", shown, first, help=limited, required=True))
     help_ = "Some souls bar Engineers or Priests."
     fields.append(

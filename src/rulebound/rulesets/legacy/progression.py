@@ -9,10 +9,15 @@ from __future__ import annotations
 from functools import partial
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.keys import find_key
 from rulebound.core.random_source import RandomSource, RecordingSource
 from rulebound.core.trace import Provenance
-from rulebound.rulesets.legacy.character import Change, Character, Event
+from rulebound.rulesets.legacy.character import (
+    Change,
+    Character,
+    Event,
+    find_characteristic,
+    is_primary,
+)
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
 from rulebound.rulesets.legacy.rules import ADVANCE
 
@@ -45,7 +50,7 @@ def _secondary_gains(before: Character, after: Character, source: RandomSource) 
 
 
 def _checked(code: str) -> str:
-    hit = find_key(CHARACTERISTICS, code) if isinstance(code, str) else None
+    hit = find_characteristic(code, extra=False) if isinstance(code, str) else None
     if hit is None:
         raise InvalidInput("characteristic", code, "one of " + ", ".join(CHARACTERISTICS))
     return hit
@@ -71,12 +76,17 @@ def gain_unnatural(char: Character, code: str, amount: int, source: RandomSource
 
 
 def reduce(char: Character, code: str, amount: int) -> Change:
-    """A loss: the secondary is untouched and the previous highest bonus is remembered."""
+    """A loss: the secondary is untouched and the previous highest bonus is remembered, also
+    on a sheet that never recorded one (its bonus before the loss is the highest known)."""
     code = _checked(code)
     if amount <= 0:
         raise InvalidInput("amount", amount, "a positive reduction")
     value = max(char.scores[code] - amount, 0)
-    after = char.model_copy(update={"scores": {**char.scores, code: value}}).within_maxima()
+    update: dict[str, object] = {"scores": {**char.scores, code: value}}
+    if is_primary(code):
+        highest = max(char.max_bonus.get(code, 0), char.bonus(code))
+        update["max_bonus"] = {**char.max_bonus, code: highest}
+    after = char.model_copy(update=update).within_maxima()
     return Change(after, (Event("reduction", f"{code} -{amount}", amount),))
 
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
-from rulebound.core.keys import key_of
+from rulebound.core.keys import find_key, key_of
 from rulebound.rulesets.content import input_error
-from rulebound.rulesets.legacy.character import LOCATIONS, Character
+from rulebound.rulesets.legacy.character import LOCATIONS, Character, find_characteristic
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue, find
 
 
@@ -49,9 +49,10 @@ def validated(sheet: object, cat: Catalogue | None = None) -> Character:
     """
     if not isinstance(sheet, Mapping):
         raise InvalidInput("sheet", sheet, "a JSON object (a Legacy character file)")
+    sheet = canonical(sheet, cat or catalogue())
     raise_all(_shape(sheet))
     try:
-        char = Character.model_validate(canonical(sheet, cat or catalogue()))
+        char = Character.model_validate(sheet)
     except ValidationError as exc:
         raise input_error(exc, root="sheet") from None
     return checked(char, cat)
@@ -71,6 +72,25 @@ def canonical(sheet: Mapping[str, Any], c: Catalogue) -> dict[str, Any]:
         out["affinities"] = [
             find(k, c.affinities) or k if isinstance(k, str) else k for k in out["affinities"]
         ]
+    for name in ("scores", "unnatural", "max_bonus"):  # "str", "Strength": STR
+        if name in out:
+            out[name] = _keyed(out[name], lambda k: find_characteristic(k, extra=False))
+    for name in ("critical", "armour"):  # "Left Arm": left-arm
+        if name in out:
+            out[name] = _keyed(out[name], lambda k: find_key(LOCATIONS, k))
+    return out
+
+
+def _keyed(held: object, key: Callable[[str], str | None]) -> object:
+    """A mapping with each key as the catalogue spells it; a key that names nothing, or one
+    whose spelling is already taken, is kept for the checks to refuse by name."""
+    if not isinstance(held, Mapping):
+        return held
+    out: dict[Any, Any] = {}
+    for given, value in held.items():
+        hit = key(given) if isinstance(given, str) else None
+        taken = hit is None or hit in out or (hit != given and hit in held)
+        out[given if taken else hit] = value
     return out
 
 

@@ -138,7 +138,7 @@ def _unnatural(raw: Any) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in str(raw or "").replace("\n", ",").split(","))):
         code, _, value = part.partition(" ")
         value = value.replace(" ", "")
-        if code.upper() not in CHARACTERISTICS or not value.lstrip("+-").isdigit():
+        if code.upper() not in CHARACTERISTICS or not value.lstrip("+-").isdecimal():
             raise InvalidInput("unnatural", part, "CODE +N, e.g. STM +1")
         found[code.upper()] = int(value)
     return found

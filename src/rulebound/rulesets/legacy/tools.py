@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -63,6 +63,7 @@ from rulebound.rulesets.variants import resolve
 LABELS = {"take-damage": "Take damage", "fatigue": "Take fatigue", "death-save": "Death save"}
 LABELS |= {"short-rest": "Short rest", "long-rest": "Long rest", "heal": "Heal"}
 FATE = {"": "roll the save", "spend": "spend fate: pass it", "burn": "burn fate: 3 successes"}
+MANY: Literal["many"] = "many"
 Ran = tuple[Change, list[str], list[DieView], str, bool | None]
 """(the change, steps, dice, headline, succeeded) of one sheet action."""
 
@@ -357,12 +358,14 @@ class Tools:
         surprised = who + ": a Difficult (-2) INI save, acting after the aware."
         allies = who + ": NPCs on the PCs' side (they win ties against other NPCs)."
         initiative = (
-            Field("combatants", "Combatants", "text", default="", help=who + "; blank for all."),
-            Field("surprised", "Surprised", "text", default="", help=surprised),
-            Field("allies", "The PCs' allies", "text", default="", help=allies),
+            Field("combatants", "Combatants", "text", help=who + "; blank: all", picks=MANY),
+            Field("surprised", "Surprised", "text", default="", help=surprised, picks=MANY),
+            Field("allies", "The PCs' allies", "text", default="", help=allies, picks=MANY),
         )
         extended = (
-            Field("character", "Character (id or name)", "text", required=True),
+            Field(
+                "character", "Character", "text", required=True, help="Its id or name", picks="one"
+            ),
             codes(c, required=True),
             affinities(c),
             levels(c),

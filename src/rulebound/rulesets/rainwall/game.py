@@ -183,7 +183,7 @@ def _point(field: str, value: Any) -> int:
         return 0
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():
         return int(value)
     raise InvalidInput(field, value, "a whole number of points")
 

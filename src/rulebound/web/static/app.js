@@ -63,7 +63,11 @@ function setField(form, name, value) {
 
 async function contribute(event) {
   const form = event.target;
-  if (!(form instanceof HTMLFormElement) || !form.dataset.dice) return;
+  if (!(form instanceof HTMLFormElement)) return;
+  if (!form.dataset.dice) {
+    if (form.hasAttribute("data-stay")) { event.preventDefault(); stay(form); }
+    return;
+  }
   event.preventDefault();
   try {
     const response = await fetch(form.dataset.dice, {
@@ -78,7 +82,43 @@ async function contribute(event) {
   } catch {
     // Sent without one: the server chooses the contribution and marks the roll so.
   }
-  form.submit();
+  if (form.hasAttribute("data-stay")) stay(form);
+  else form.submit();
+}
+
+// A play made from the table stays on the table: posted in the background, its result
+// arrives through the live feed. Refused plays say why beside the button.
+async function stay(form) {
+  const say = $(".stay-error", form) || document.createElement("p");
+  if (!say.parentElement) {
+    say.className = "stay-error error";
+    say.setAttribute("role", "alert");
+    form.append(say);
+  }
+  const buttons = $$("button[type=submit]", form);
+  buttons.forEach((b) => { b.disabled = true; });
+  try {
+    const response = await fetch(form.action, {
+      method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    if (!response.ok) {
+      const body = await response.json().catch(() => ({}));
+      say.textContent = body.message || body.detail || "That did not work; reload the page.";
+      say.hidden = false;
+      return;
+    }
+    say.hidden = true;
+    form.dispatchEvent(new Event("rulebound:sent"));
+    const open = form.closest("details.follow");
+    if (open) open.open = false;
+  } catch {
+    say.textContent = "The table did not answer; check the connection and try again.";
+    say.hidden = false;
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+    $$("form.action", form.parentElement || document).forEach(wirePicker);
+  }
 }
 
 function checkContributions(root = document) {
@@ -100,27 +140,40 @@ function startFeed(list) {
 
   const say = (text) => { if (status) status.textContent = text; };
 
-  function refreshCharacters() {
-    const url = list.dataset.characters;
-    const box = $("#characters");
-    if (!url || !box) return;
-    fetch(url, { credentials: "same-origin" })
-      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
-      .then((html) => { box.replaceChildren(inert(html)); })
-      .catch(() => {});
-  }
-
   function show(data) {
     lastSeq = Math.max(lastSeq, data.seq);
     if (document.getElementById("e" + data.id)) return;
     list.prepend(inert(data.html));
-    $$("form.action", list.firstElementChild).forEach(wirePicker);
-    checkContributions(list.firstElementChild);
+    const item = list.firstElementChild;
+    $$("form.action", item).forEach(wirePicker);
+    checkContributions(item);
     if (data.parent_id) {
       const parent = document.getElementById("e" + data.parent_id);
-      if (parent) $$("form.action", parent).forEach((form) => form.remove());
+      if (parent) closeFollowUps(parent);
     }
-    if (data.changed && data.changed.length) refreshCharacters();
+    if (item && item.dataset.kind === "scene") {
+      $$(".entry", list).forEach((entry) => { if (entry !== item) closeFollowUps(entry); });
+    }
+    // the character's next roll closes the follow-ups of its older ones
+    const character = item && item.dataset.character;
+    if (character && ["roll", "sheet-action"].includes(item.dataset.kind)) {
+      $$(`.entry[data-character="${character}"]`, list).forEach((entry) => {
+        if (entry !== item) closeFollowUps(entry);
+      });
+    }
+    (item && item.dataset.voids ? item.dataset.voids.split(",") : []).forEach((id) => {
+      const target = document.getElementById("e" + id);
+      if (!target || target.classList.contains("voided")) return;
+      target.classList.add("voided");
+      closeFollowUps(target);
+      $$(".gm-moves", target).forEach((box) => box.remove());
+      const tag = document.createElement("span");
+      tag.className = "tag void-tag";
+      tag.textContent = "void";
+      $(".meta", target)?.append(" ", tag);
+    });
+    refreshFragments();
+    chime(item);
   }
 
   function connect() {
@@ -144,9 +197,64 @@ function startFeed(list) {
   connect();
 }
 
+function closeFollowUps(entry) {
+  $$(".follow-ups", entry).forEach((box) => box.remove());
+  $$("form.action", entry).forEach((form) => form.remove());
+}
+
+// The panels beside the feed (characters, who is who, the GM's tools) follow the table
+// live; a panel being used (focus inside, or a dialog open) keeps what its user is doing.
+let refreshTimer = null;
+
+function refreshFragments() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => $$("[data-fragment]").forEach(refreshBox), 150);
+}
+
+function refreshBox(box) {
+  fetch(box.dataset.fragment, { credentials: "same-origin" })
+    .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+    .then((html) => {
+      const fresh = inert(html);
+      const focused = box.contains(document.activeElement) ? document.activeElement : null;
+      if (focused && focused.matches("input, select, textarea")) {
+        box.addEventListener("focusout", () => refreshFragments(), { once: true });
+        return;  // someone is typing here: refresh once they leave
+      }
+      const label = focused && focused.getAttribute("aria-label");
+      $$("details[open][id]", box).forEach((old) => {
+        const twin = fresh.getElementById ? fresh.getElementById(old.id) : $("#" + old.id, fresh);
+        if (twin) twin.replaceWith(old);
+      });
+      box.replaceChildren(fresh);
+      wire(box);
+      if (label) $$("[aria-label]", box).find((el) => el.getAttribute("aria-label") === label)?.focus();
+    })
+    .catch(() => {});
+}
+
+// An optional sound for a new roll (off unless the player switches it on).
+function chime(item) {
+  if (!item || !["roll", "follow-up", "reveal"].includes(item.dataset.kind)) return;
+  if (localStorage.getItem("rulebound-sound") !== "on") return;
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch { /* no audio here */ }
+}
+
 // ---- exact chances, refreshed as the roll dialog changes ----
 
 function watchChances(form) {
+  if (form.dataset.watched) return;
+  form.dataset.watched = "1";
   const table = $("[data-chances-output] tbody", form);
   const error = $("[data-chances-error]", form);
   let timer = null;
@@ -183,45 +291,123 @@ function watchChances(form) {
       render(body.chances);
     } else {
       error.hidden = false;
-      error.textContent = body.detail || "Cannot compute the chances.";
+      error.textContent = body.message || body.detail || "Cannot compute the chances.";
+      render([]);  // old chances must not stay on screen beside an error
     }
   }
 
-  form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(refresh, 120); });
+  // toggles that apply to some skills only are shown for those
+  function applies() {
+    $$("[data-shown-for]", form).forEach((box) => {
+      const other = form.elements.namedItem(box.dataset.shownFor);
+      const value = other && "value" in other ? other.value : "";
+      const fits = box.dataset.shownValues.split("|").includes(value);
+      box.hidden = !fits;
+      $$("input, select, textarea", box).forEach((input) => {
+        input.disabled = !fits;
+      });
+    });
+  }
+
+  form.addEventListener("change", () => {
+    applies();
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 120);
+  });
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(refresh, 250); });
+  applies();
 }
 
 // ---- small conveniences ----
 
-function conveniences() {
-  $$("[data-select-all]").forEach((input) => input.addEventListener("focus", () => input.select()));
-  $$("[data-back]").forEach((link) => link.addEventListener("click", (event) => {
+function wire(root = document) {
+  $$("[data-select-all]", root).forEach((input) => input.addEventListener("focus", () => input.select()));
+  $$("[data-back]", root).forEach((link) => link.addEventListener("click", (event) => {
     if (history.length > 1) { event.preventDefault(); history.back(); }
   }));
-  $$("form.action").forEach(wirePicker);
+  $$("[data-copy]", root).forEach((button) => button.addEventListener("click", async () => {
+    const input = document.getElementById(button.dataset.copy);
+    if (!input) return;
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+      document.execCommand("copy");
+    }
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  }));
+  $$("form.action", root).forEach(wirePicker);
+  $$("form[data-chances]", root).forEach(watchChances);
+  $$("form[data-odds]", root).forEach(watchOdds);
 }
 
-// Say which dice are picked, on the button that rerolls them.
+// The exact odds of a "/r" roll, shown as it is typed; the box empties once it is sent.
+function watchOdds(form) {
+  const box = $("input[name=text]", form);
+  const out = $("[data-odds-output]", form);
+  let timer = null;
+  box.addEventListener("input", () => {
+    clearTimeout(timer);
+    const text = box.value.trim();
+    if (!/^\/r\s/i.test(text)) { out.textContent = ""; return; }
+    timer = setTimeout(async () => {
+      const response = await fetch(`${form.dataset.odds}?text=${encodeURIComponent(text)}`,
+        { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const body = await response.json().catch(() => ({}));
+      if (box.value.trim() === text) out.textContent = body.odds || body.message || "";
+    }, 200);
+  });
+  form.addEventListener("rulebound:sent", () => { box.value = ""; out.textContent = ""; });
+}
+
+// Say which dice are picked, on the button that rerolls them; with none picked, there is
+// nothing to reroll yet.
 function wirePicker(form) {
+  if (form.dataset.wired) return;
   const boxes = $$(".picker input[type=checkbox]", form);
   const button = $("button[type=submit]", form);
   if (!boxes.length || !button) return;
+  form.dataset.wired = "1";
   const label = button.textContent;
   const update = () => {
     const picked = boxes.filter((b) => b.checked).map((b) => "#" + b.value);
     button.textContent = picked.length ? `${label} (${picked.join(", ")})` : label;
+    button.disabled = !picked.length;
   };
   form.addEventListener("change", update);
   update();
 }
 
+// Keyboard: r rolls (focuses the first one-click roll), d opens the full dialog,
+// k keeps the newest result, p opens its first follow-up.
+function shortcuts(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && target.closest("input, select, textarea, [contenteditable]")) return;
+  const newest = $("#feed .entry .follow-ups");
+  const act = {
+    r: () => $("#characters .quick-roll button")?.focus(),
+    d: () => {
+      const more = $("#characters details.roll-more");
+      if (more) { more.open = true; $("select, input", more)?.focus(); }
+    },
+    k: () => newest && $("button.keep", newest)?.focus(),
+    p: () => {
+      const follow = newest && $("details.follow", newest);
+      if (follow) { follow.open = true; $("summary", follow).focus(); }
+    },
+  }[event.key];
+  if (act) { event.preventDefault(); act(); }
+}
+
 function init() {
   const feed = $("#feed[data-feed]");
   if (feed) startFeed(feed);
-  $$("form[data-chances]").forEach(watchChances);
   document.addEventListener("submit", contribute);
+  document.addEventListener("keydown", shortcuts);
   checkContributions();
-  conveniences();
+  wire();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

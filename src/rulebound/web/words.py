@@ -1,0 +1,91 @@
+"""Errors as a player reads them: the field by its label, what was given, what would do, in
+plain words, every problem of a form at once, and nothing from Python or pydantic."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rulebound.core.errors import InvalidForm, InvalidInput, RuleboundError, RuleViolation
+from rulebound.rulesets.content import PLAIN
+from rulebound.rulesets.contract import Field
+from rulebound.rulesets.forms import field_for_error
+
+REQUIRED = re.compile(r"\s*\(required: .*? has no default\)|\s*\(this field is required\)")
+MISSING, EXTRA = PLAIN["missing"], PLAIN["extra_forbidden"]
+
+
+def problems(exc: InvalidInput) -> tuple[InvalidInput, ...]:
+    return exc.problems if isinstance(exc, InvalidForm) else (exc,)
+
+
+def given(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return f"“{value[:60]}”"
+    if isinstance(value, list | tuple):
+        return "no choice" if not value else ", ".join(given(v) for v in value[:8])
+    return "that"
+
+
+def sentence(problem: InvalidInput, label: str) -> str:
+    """One problem as one sentence, named by ``label``."""
+    expected = REQUIRED.sub("", problem.expected).strip() or "a value"
+    empty = problem.value is None or problem.value == "" or problem.value == []
+    if empty:
+        text = f"{label} is needed: {expected}."
+    else:
+        text = f"{label}: {given(problem.value)} will not do; it takes {expected}."
+    return text + (f" Tip: {problem.tip}." if problem.tip else "")
+
+
+def _label(fields: Sequence[Field], name: str) -> tuple[str, str]:
+    """(the form field the problem belongs to, or "_form"; the words that name it)."""
+    target = field_for_error(fields, name)
+    field = next((f for f in fields if f.name == target), None)
+    if field is not None:
+        return field.name, field.label or field.name
+    words = name.rsplit(".", 1)[-1].replace("_", " ")
+    return "_form", words[:1].upper() + words[1:]
+
+
+def by_field(fields: Sequence[Field], exc: InvalidInput) -> dict[str, str]:
+    """Every problem beside its field (several on one field, or off the form, joined)."""
+    found: dict[str, list[str]] = {}
+    for problem in problems(exc):
+        target, label = _label(fields, problem.field)
+        found.setdefault(target, []).append(sentence(problem, label))
+    return {target: " ".join(lines) for target, lines in found.items()}
+
+
+def other_game(exc: InvalidInput, title: str) -> str | None:
+    """A file of another game fails on nearly every field: say that, once."""
+    listed = problems(exc)
+    missing = [p.field for p in listed if p.expected == MISSING]
+    extra = [p.field for p in listed if p.expected == EXTRA]
+    if len(missing) + len(extra) < max(2, len(listed) * 2 // 3) or not extra:
+        return None
+    return (
+        f"This file is not a {title} character (is it from another game?): it has "
+        f"{_names(extra)}, which a {title} character has not"
+        + (f", and lacks {_names(missing)}." if missing else ".")
+    )
+
+
+def _names(paths: Iterable[str]) -> str:
+    shown = list(dict.fromkeys(p.split(".")[0] for p in paths))
+    return ", ".join(shown[:5]) + (" and more" if len(shown) > 5 else "")
+
+
+def plain(exc: RuleboundError, fields: Sequence[Field] = (), title: str = "") -> str:
+    """Any error in one paragraph of plain words."""
+    if isinstance(exc, InvalidInput):
+        whole = other_game(exc, title) if title else None
+        return whole or " ".join(by_field(fields, exc).values())
+    if isinstance(exc, RuleViolation):
+        return f"{exc.detail[:1].upper()}{exc.detail[1:]} ({exc.rule})."
+    return str(exc)
