@@ -197,6 +197,19 @@ def test_the_reroll_variant_leaves_a_tie_undecided_until_it_is_broken() -> None:
     assert chances.extra("p_tie_first") == tie
 
 
+def test_the_designer_odds_follow_the_reroll_variant_too() -> None:
+    """``rulebound odds`` (``Game.odds``) gives the same verdicts as the table's chances."""
+    values = {"attribute_die": "D8", "skill_die": "D8", "opposed_attribute": "D8"}
+    values["opposed_skill"] = "D8"
+    plain = GAME.odds(values, {})
+    reroll = GAME.odds(values, {"tie_break": "reroll"})
+    win, tie, loss = (plain.extra(f"p_{v}") for v in ("win", "tie", "loss"))
+    assert (win, tie, loss) == (Fraction(1245, 4096), Fraction(803, 2048), Fraction(1245, 4096))
+    assert reroll.extra("p_win") == reroll.extra("p_loss") == Fraction(1, 2)
+    assert reroll.extra("p_tie_first") == tie
+    assert "p_tie" not in [e.key for e in reroll.extras]
+
+
 def test_a_raw_opposed_roll_through_the_game_fields() -> None:
     from rulebound.rulesets import forms
     from rulebound.rulesets.plays import replay, roll_play

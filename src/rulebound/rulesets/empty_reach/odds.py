@@ -344,6 +344,21 @@ def opposed_odds(
     }
 
 
+def tie_settled(
+    verdicts: dict[Verdict, Fraction], check: PreparedCheck
+) -> tuple[dict[Verdict, Fraction], list[Extra]]:
+    """The verdicts under the table's ``tie_break``: ``reroll`` rolls a tie again until it
+    breaks, so win and loss come in proportion and the first tie is an extra (ruling E21)."""
+    decided = verdicts["win"] + verdicts["loss"]
+    if check.request.options.tie_break != "reroll" or not decided:
+        return verdicts, []
+    settled: dict[Verdict, Fraction] = {
+        "win": verdicts["win"] / decided,
+        "loss": verdicts["loss"] / decided,
+    }
+    return settled, [Extra("p_tie_first", "tie on the first roll", verdicts["tie"])]
+
+
 def summary(
     check: PreparedCheck,
     policy: PushPolicy = "never",
@@ -369,8 +384,9 @@ def summary(
             lost = costs.probability_where(lambda c: c[1] > 0)
             extras.append(Extra("p_gear_loss", "gear loses a point", lost))
     if defender is not None:
-        verdicts = opposed_odds(check, defender, policy)
+        verdicts, first_tie = tie_settled(opposed_odds(check, defender, policy), check)
         extras += [Extra(f"p_{v}", f"opposed: {v}", p) for v, p in verdicts.items()]
+        extras += first_tie
     outcomes = tuple(
         contract.Outcome(str(n), f"{n} success" + ("" if n == 1 else "es"), p, n >= 1)
         for n, p in counts.probabilities().items()

@@ -20,7 +20,12 @@ from rulebound.core.trace import Provenance
 from rulebound.rulesets import contract
 from rulebound.rulesets.contract import Chances, Extra
 from rulebound.rulesets.empty_reach.check import PreparedCheck
-from rulebound.rulesets.empty_reach.odds import Verdict, opposed_odds, success_distribution
+from rulebound.rulesets.empty_reach.odds import (
+    Verdict,
+    opposed_odds,
+    success_distribution,
+    tie_settled,
+)
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
 from rulebound.rulesets.empty_reach.rules import rerolled_by_default, successes_on
 
@@ -139,15 +144,12 @@ def p_win_pushing_when_behind(active: PreparedCheck, defender: PreparedCheck) ->
 def opposed_chances(active: PreparedCheck, defender: PreparedCheck) -> Chances:
     """The verdicts before any push; a tie is a failure, or under ``tie_break = "reroll"``
     rolled again until it breaks (win and loss in proportion, the first tie an extra)."""
-    verdicts = opposed_odds(active, defender)
+    verdicts, first_tie = tie_settled(opposed_odds(active, defender), active)
     extras: list[Extra] = []
     if active.max_pushes:
         label = "win if pushed when not ahead"
         extras.append(Extra("p_win_if_pushed", label, p_win_pushing_when_behind(active, defender)))
-    if active.request.options.tie_break == "reroll":
-        decided = verdicts["win"] + verdicts["loss"]
-        extras.append(Extra("p_tie_first", "tie on the first roll", verdicts["tie"]))
-        verdicts = {"win": verdicts["win"] / decided, "loss": verdicts["loss"] / decided}
+    extras += first_tie
     outcomes = tuple(
         contract.Outcome(v, f"opposed: {v}", p, v == "win") for v, p in verdicts.items()
     )
