@@ -5,9 +5,10 @@ behind (issue 13)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import event
@@ -21,6 +22,14 @@ from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 
 OBSERVERS = 20
+T = TypeVar("T")
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: Playwright's sync API, when the browser
+    tests ran first in this process, leaves an event loop running in the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class Table:
@@ -97,7 +106,7 @@ def test_an_entry_is_rendered_once_per_scope_and_read_by_no_subscriber(table: Ta
     def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         statements.append(statement)
 
-    got = asyncio.run(run())
+    got = _run(run())
     # observers and the other player share one rendering; the game master's holds their
     # follow-up forms (their CSRF token), the roller's their contribution: three in all
     assert table.renders == 3
@@ -125,7 +134,7 @@ def test_a_private_roll_reaches_only_its_scope(table: Table) -> None:
             await stream.aclose()  # type: ignore[attr-defined]
         return mine, others
 
-    mine, others = asyncio.run(run())
+    mine, others = _run(run())
     assert all(b'"privacy":"self"' not in data for data in others)
     assert b'"privacy":"self"' in mine
 
@@ -155,7 +164,7 @@ def test_a_subscriber_that_falls_behind_reads_the_log_and_misses_nothing(
         await stream.aclose()  # type: ignore[attr-defined]
         return [seq - last for seq in seen]
 
-    assert asyncio.run(run()) == [1, 2, 3, 4, 5, 6]
+    assert _run(run()) == [1, 2, 3, 4, 5, 6]
 
 
 def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> None:
@@ -186,7 +195,7 @@ def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> 
             await stream.aclose()  # type: ignore[attr-defined]
 
     try:
-        asyncio.run(run())
+        _run(run())
     finally:
         other.close()
     assert len(tails) == 1
@@ -203,4 +212,4 @@ def test_an_idle_feed_gets_keepalives_from_one_timer(table: Table) -> None:
             await stream.aclose()  # type: ignore[attr-defined]
         return got
 
-    assert asyncio.run(run()) == [b": keepalive\n\n"] * 3
+    assert _run(run()) == [b": keepalive\n\n"] * 3
