@@ -125,3 +125,44 @@ def test_an_edit_by_someone_who_cannot_see_keeps_the_hidden_change(table: Table)
     assert mine["sheet"]["name"] == "Ana the Bold"
     assert answer.json()["sheet"] == dict(gm_view["sheet"], name="Ana the Bold")
     assert answer.json()["sheet"] != stored.sheet
+
+
+@pytest.mark.parametrize("privacy", ["blind", "gm"])
+def test_a_revealed_push_changes_every_sheet_and_a_later_hidden_one_does_not(
+    table: Table, privacy: str
+) -> None:
+    """Issue 12 and issue 14 item 6: once the game master reveals a hidden push through the
+    API, every viewer gets the character with its change (sheet, version, list, tracks,
+    chances, file), can edit from that version, and a hidden push after it stays hidden."""
+    store: SqlStore = table.client.app.state.store  # type: ignore[attr-defined]
+    cid = table.character("player", skill="D10")
+    pushed = _hidden_push(table, cid, privacy)
+    pushes = [e.id for e in store.log(table.id) if (e.kind, e.privacy) == ("follow-up", privacy)]
+    assert pushed["id"] in pushes
+    for push in pushes:  # the pushes before it (the sheet kept) count a change each too
+        table.post("gm", f"/entries/{push}/reveal")
+    stored = store.character(table.id, cid)
+    seen = {who: _seen(table, who, cid) for who in VIEWERS}
+    for who in VIEWERS:
+        assert (seen[who]["detail"]["sheet"], seen[who]["detail"]["version"]) == (
+            stored.sheet,
+            stored.version,
+        ), who
+        for part in ("detail", "listed", "chances", "tracks", "file"):
+            assert seen[who][part] == seen["gm"][part], (who, part)
+
+    edit = {"form": {"name": "Ana the Bold"}, "version": seen["other"]["detail"]["version"]}
+    answer = table.client.patch(
+        table.url(f"/characters/{cid}"), json=edit, headers=table.seats["player"]
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["sheet"] == dict(stored.sheet, name="Ana the Bold")
+
+    before = {who: _seen(table, who, cid)["detail"] for who in VIEWERS}
+    _hidden_push(table, cid, privacy)
+    after = {who: _seen(table, who, cid)["detail"] for who in VIEWERS}
+    for who in VIEWERS:
+        if who in SEES[privacy]:
+            assert after[who]["version"] > before[who]["version"], who
+        else:
+            assert after[who] == before[who], who

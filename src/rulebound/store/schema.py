@@ -121,6 +121,17 @@ a table; plays logged before per-roll contributions name the table's ``client_se
 ``nonce`` instead. ``deltas`` holds, per character id, the sheet leaves the entry changed;
 ``ix_log_entries_sheet_changes`` indexes the entries that have them."""
 
+revealed_entries = Table(
+    "revealed_entries",
+    metadata,
+    Column("entry_id", Integer, ForeignKey("log_entries.id"), primary_key=True),
+    Column("reveal_id", Integer, ForeignKey("log_entries.id"), primary_key=True),
+)
+"""Which log entries a later "reveal" entry showed to the whole table (its record's
+``reveals``), written in the reveal's own transaction: an index of the log, which stays as
+logged. A revealed entry counts as seen whole by every viewer when their sheets are folded
+(``store.history``), so its sheet changes appear and the version they see counts them."""
+
 table_seeds = Table(
     "table_seeds",
     metadata,

@@ -33,6 +33,7 @@ from sqlalchemy import (
     Select,
     and_,
     bindparam,
+    exists,
     func,
     not_,
     or_,
@@ -71,6 +72,7 @@ from rulebound.store.schema import (
     game_tables,
     log_entries,
     members,
+    revealed_entries,
     secrets_table,
     table_seeds,
     used_nonces,
@@ -621,8 +623,20 @@ def _shown(is_gm: bool, mine: ColumnElement[bool]) -> ColumnElement[bool]:
     return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "self")), mine))
 
 
+def revealed() -> ColumnElement[bool]:
+    """The log row is one that a later "reveal" entry showed to the whole table."""
+    return exists().where(revealed_entries.c.entry_id == log_entries.c.id)
+
+
+def folded_for(scope: Scope) -> ColumnElement[bool]:
+    """The log rows whose sheet changes ``scope``'s sheets show: those it sees whole, and
+    every revealed one (its change appears at its place in the log)."""
+    return or_(shown_to(scope), revealed())
+
+
 def _hidden_query(is_gm: bool) -> Select[Any]:
-    """The deltas a viewer may not see (``member_id``, a game master or not), built once.
+    """The deltas a viewer may not see (``member_id``, a game master or not), built once:
+    the complement of ``folded_for``.
 
     What is hidden is never public (nor, from a game master, anything but "self"): saying
     so lets the query run on the index of the entries that changed a sheet."""
@@ -634,6 +648,7 @@ def _hidden_query(is_gm: bool) -> Select[Any]:
         c.deltas.is_not(None),
         private,
         not_(_shown(is_gm, mine)),
+        not_(revealed()),
     )
 
 
@@ -722,8 +737,8 @@ def parts_changed(kind: str, sheets: bool) -> tuple[Part, ...]:
     parts: list[Part] = []
     if kind in ("join", "member"):
         parts += ["members", "table"]  # a revoke replaces an invite link too
-    if sheets or kind == "character":
-        parts.append("characters")
+    if sheets or kind in ("character", "reveal"):
+        parts.append("characters")  # a reveal shows hidden changes: the sheets seen change
     return tuple(parts)
 
 
@@ -791,7 +806,7 @@ def _as_seen(
     hidden: dict[int, int],
 ) -> list[CharacterRow]:
     """Characters as ``scope`` sees them: base plus the deltas of the entries it sees whole
-    (``hidden``: how many changes of each character it may not see)."""
+    or that were revealed (``hidden``: how many changes of each character it may not see)."""
     stored = [character_row(row) for row in rows]
     if scope is None or not rows:
         return stored
@@ -799,7 +814,7 @@ def _as_seen(
         return stored
     c = log_entries.c
     changed = select(c.deltas).where(c.table_id == table_id, c.deltas.is_not(None))
-    seen = list(conn.execute(changed.where(shown_to(scope)).order_by(c.seq)).scalars())
+    seen = list(conn.execute(changed.where(folded_for(scope)).order_by(c.seq)).scalars())
     found = []
     for row, raw in zip(stored, rows, strict=True):
         if row.id not in hidden:
@@ -871,6 +886,8 @@ def _append(
     }
     key = conn.execute(INSERT_ENTRY, values).inserted_primary_key
     assert key is not None
+    if entry.kind == "reveal":
+        _index_reveal(conn, entry, int(key[0]))
     if notify is not None:
         parts = ",".join(parts_changed(entry.kind, bool(changes)))
         _notify(conn, f"{entry.table_id}:{seq}:{notify}:{parts}")
@@ -893,6 +910,21 @@ def _append(
         salt=sealed.salt,
         **drawn,
     )
+
+
+def _index_reveal(conn: Connection, entry: NewEntry, reveal_id: int) -> None:
+    """Name the entries a reveal shows (its record's ``reveals``, those of its own table)
+    in ``revealed_entries``, in the reveal's transaction: from its commit, every viewer's
+    sheets count their changes."""
+    named = entry.record.get("reveals")
+    ids = [i for i in named or () if isinstance(i, int) and not isinstance(i, bool)]
+    if not ids:
+        return
+    c = log_entries.c
+    shown = select(c.id, bindparam("reveal_id", reveal_id, type_=Integer)).where(
+        c.table_id == entry.table_id, c.id.in_(ids), c.id != reveal_id
+    )
+    conn.execute(revealed_entries.insert().from_select(["entry_id", "reveal_id"], shown))
 
 
 def _notify(conn: Connection, payload: str) -> None:

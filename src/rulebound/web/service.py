@@ -419,7 +419,9 @@ class TableService:
 
     def reveal(self, viewer: Viewer, entry_id: int) -> LogEntry:
         """Show a blind or GM-only result to the whole table (the game master): a new public
-        entry with the result as it stands; the hidden entries themselves stay as logged."""
+        entry with the result as it stands; the hidden entries themselves stay as logged, and
+        from its commit every viewer's sheets show their changes (the store indexes the
+        entries a reveal names, ``revealed_entries``)."""
         self.require_gm(viewer)
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
