@@ -18,14 +18,13 @@ from rulebound.cli.app import app
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.bonus import optimal_allocation
-from rulebound.rulesets.rainwall.character import request_for
+from rulebound.rulesets.rainwall.character import load_character, request_for
 from rulebound.rulesets.rainwall.content import builtin_catalogue
 from rulebound.rulesets.rainwall.game import GAME
 from rulebound.rulesets.rainwall.odds import check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import evaluate
 from rulebound.rulesets.rainwall.rules import Degree, MissIos, Options
-from rulebound.rulesets.rainwall.sheets import character
 
 NO_DRAWS = Provenance(())
 
@@ -114,7 +113,7 @@ def test_the_odds_name_the_basic_success() -> None:
 
 
 def test_trait_and_skill_names_match_whatever_the_case() -> None:
-    held = character(
+    held = load_character(
         {"name": "P", "traits": {"dexterity": 7}, "skills": {"LOCKPICKING": {"score": 5}}},
         builtin_catalogue(),
     )

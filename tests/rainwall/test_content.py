@@ -6,14 +6,13 @@ from pathlib import Path
 import pytest
 
 from rulebound.core.errors import ContentError, InvalidForm, InvalidInput
-from rulebound.rulesets.rainwall.character import Character, request_for
+from rulebound.rulesets.rainwall.character import Character, load_character, request_for
 from rulebound.rulesets.rainwall.content import Catalogue, builtin_catalogue, load_catalogue
 from rulebound.rulesets.rainwall.game import GAME
-from rulebound.rulesets.rainwall.sheets import character
 
 
 def character_from_data(data: dict[str, object], catalogue: Catalogue | None = None) -> Character:
-    return character(data, catalogue or builtin_catalogue())
+    return load_character(data, catalogue or builtin_catalogue())
 
 
 HOMEBREW = """

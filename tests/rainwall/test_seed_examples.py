@@ -5,12 +5,11 @@ import pytest
 from rulebound.core.errors import RuleViolation
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.rainwall.bonus import checked_allocation, optimal_allocation
-from rulebound.rulesets.rainwall.character import request_for
+from rulebound.rulesets.rainwall.character import load_character, request_for
 from rulebound.rulesets.rainwall.content import builtin_catalogue
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import RainwallResult, evaluate, reallocate
 from rulebound.rulesets.rainwall.rules import Degree
-from rulebound.rulesets.rainwall.sheets import character
 
 NO_DRAWS = Provenance(())
 PICKER = {
@@ -27,7 +26,7 @@ def check(faces: tuple[int, ...], bonus: int = 0, dr: int = 4, skill: int = 5) -
 
 
 def test_lockpicking_rolls_dexterity_dice_against_the_skill() -> None:
-    request = request_for(character(PICKER, builtin_catalogue()), "Lockpicking", dr=4)
+    request = request_for(load_character(PICKER, builtin_catalogue()), "Lockpicking", dr=4)
     assert (request.dice, request.skill, request.dr) == (7, 5, 4)
     assert request.trait_name == "Dexterity"
 

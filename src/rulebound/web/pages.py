@@ -238,25 +238,26 @@ async def table_page(table_id: int, request: Request) -> HTMLResponse:
     return page(request, "table.html", **context)
 
 
-@router.get("/t/{table_id}/fragments/characters", response_class=HTMLResponse)
-async def characters_fragment(table_id: int, request: Request) -> HTMLResponse:
+async def side_fragment(table_id: int, request: Request, template: str) -> HTMLResponse:
+    """One part of the table page's side, re-rendered for a live update."""
     viewer = await off_loop(lambda: viewer_for(request, table_id))
     context = await off_loop(lambda: side_context(request, viewer))
-    return page(request, "_characters.html", table=viewer.table, **context)
+    return page(request, template, table=viewer.table, **context)
+
+
+@router.get("/t/{table_id}/fragments/characters", response_class=HTMLResponse)
+async def characters_fragment(table_id: int, request: Request) -> HTMLResponse:
+    return await side_fragment(table_id, request, "_characters.html")
 
 
 @router.get("/t/{table_id}/fragments/tools", response_class=HTMLResponse)
 async def tools_fragment(table_id: int, request: Request) -> HTMLResponse:
-    viewer = await off_loop(lambda: viewer_for(request, table_id))
-    context = await off_loop(lambda: side_context(request, viewer))
-    return page(request, "_tools.html", table=viewer.table, **context)
+    return await side_fragment(table_id, request, "_tools.html")
 
 
 @router.get("/t/{table_id}/fragments/members", response_class=HTMLResponse)
 async def members_fragment(table_id: int, request: Request) -> HTMLResponse:
-    viewer = await off_loop(lambda: viewer_for(request, table_id))
-    context = await off_loop(lambda: side_context(request, viewer))
-    return page(request, "_members.html", table=viewer.table, **context)
+    return await side_fragment(table_id, request, "_members.html")
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)

@@ -7,40 +7,27 @@ a typo names the field and the accepted keys.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    ValidationError,
-    model_validator,
-)
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
 from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, capped_list
 from rulebound.rulesets.content import input_error
-from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, TrickKind
+from rulebound.rulesets.ghostburn.content import GhostburnContent, Key, Name, Strict, TrickKind
 
 _CAP = DEFAULT_LIMITS.max_modifier
 Score = Annotated[int, Field(ge=-_CAP, le=_CAP)]
 BonusValue = Annotated[int, Field(ge=0, le=_CAP)]
-ItemName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 MAX_LUCK_POINTS = 99
 
 
-class _Sheet(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Item(_Sheet):
+class Item(Strict):
     """A piece of gear or an aug: one bonus to one skill."""
 
-    name: ItemName
+    name: Name
     skill: Key
     bonus: BonusValue
 
@@ -49,14 +36,14 @@ Items = Annotated[tuple[Item, ...], BeforeValidator(capped_list)]
 """Gear or augs: every roll reads each item, so the list is capped (``Limits.max_list_items``)."""
 
 
-class SkillEntry(_Sheet):
+class SkillEntry(Strict):
     bonus: BonusValue = 0
     ability: Key | None = None
     """The primary ability, when the sheet differs from the content's default."""
 
 
-class Character(_Sheet):
-    name: ItemName
+class Character(Strict):
+    name: Name
     abilities: dict[Key, Score]
     skills: dict[Key, SkillEntry] = Field(default_factory=dict)
     gear: Items = ()
@@ -183,3 +170,27 @@ def require_known_trick(character: Character, trick: str, kind: TrickKind) -> No
             f"{character.name} does not know {trick!r}; known: "
             + (", ".join(character.signature_tricks) or "none"),
         )
+
+
+ITEMS = "name: skill +N, e.g. laser sight: firearms +1"
+
+
+def item_lines(items: Iterable[Mapping[str, Any]]) -> str:
+    """A sheet's gear or augs as text, one ``name: skill +N`` a line (``items_from_lines``)."""
+    return "\n".join(f"{i['name']}: {i['skill']} +{i['bonus']}" for i in items)
+
+
+def items_from_lines(text: str, field: str, content: GhostburnContent) -> list[dict[str, Any]]:
+    """Gear or augs written one item a line, ``name: skill +N`` (``laser sight: firearms +1``),
+    as the sheet holds them; ``field`` names the list in an error."""
+    items = []
+    for n, line in enumerate(filter(None, (raw.strip() for raw in text.splitlines())), 1):
+        name, _, rest = (part.strip() for part in line.rpartition(":"))
+        skill, _, bonus = (part.strip() for part in rest.rpartition(" "))
+        if not name or not skill or not bonus.lstrip("+").isdecimal():
+            raise InvalidInput(field, line, f"line {n} as {ITEMS}")
+        if skill not in content.skills:
+            known = ", ".join(sorted(content.skills))
+            raise InvalidInput(field, line, f"line {n} naming a skill: {known}")
+        items.append({"name": name, "skill": skill, "bonus": int(bonus.lstrip("+"))})
+    return items

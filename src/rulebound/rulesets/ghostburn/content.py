@@ -19,8 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from rulebound.core.errors import ContentError, InvalidInput
 from rulebound.core.keys import find_key
 from rulebound.rulesets.content import load_file, load_packaged
+from rulebound.rulesets.contract import ContentTable
 from rulebound.rulesets.ghostburn.chart import Band, Chart
 from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Ladder, Level
+from rulebound.rulesets.ghostburn.rules import RULE_NUMBERS
 
 Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$", max_length=40)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
@@ -32,25 +34,27 @@ PACKAGE = "rulebound.rulesets.ghostburn"
 BUILT_IN_FILES = ("ladder.toml", "charts.toml", "skills.toml", "tricks.toml")
 
 
-class _Spec(BaseModel):
+class Strict(BaseModel):
+    """Frozen, and an unknown key is an error: content files, sheets and stored requests."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class LevelSpec(_Spec):
+class LevelSpec(Strict):
     name: Name
     value: int = Field(ge=MIN_DL, le=MAX_DL)
     known: bool = False
     note: Summary = ""
 
 
-class BandSpec(_Spec):
+class BandSpec(Strict):
     key: Key
     label: Name
     from_level: int | None = Field(default=None, ge=-10, le=10)
     outcome: Summary
 
 
-class ChartSpec(_Spec):
+class ChartSpec(Strict):
     key: Key
     name: Name
     summary: Summary = ""
@@ -69,13 +73,13 @@ class ChartSpec(_Spec):
         return Chart(self.key, bands)
 
 
-class AbilitySpec(_Spec):
+class AbilitySpec(Strict):
     key: Key
     name: Name
     known: bool = False
 
 
-class SkillSpec(_Spec):
+class SkillSpec(Strict):
     key: Key
     name: Name
     ability: Key
@@ -88,7 +92,7 @@ class TrickKind(StrEnum):
     SIGNATURE = "signature"
 
 
-class TrickSpec(_Spec):
+class TrickSpec(Strict):
     key: Key
     name: Name
     skill: Key
@@ -106,7 +110,7 @@ class TrickSpec(_Spec):
         return self
 
 
-class ContentFile(_Spec):
+class ContentFile(Strict):
     """One TOML file; every section is optional so homebrew can add just a trick."""
 
     levels: tuple[LevelSpec, ...] = ()
@@ -149,6 +153,37 @@ class GhostburnContent:
         value = self.ladder.parse("dl", trick.dl)
         level = self.ladder.at(value)
         return f"{level.name} ({value})" if level else str(value)
+
+    def tables(self) -> tuple[ContentTable, ...]:
+        """The DL ladder with its numbers, abilities, skills with their primary ability, tricks
+        and charts: what a homebrew file can add to or replace."""
+        known = {True: "yes", False: "assumed"}
+        levels = [(v.name, str(v.value), known[v.known], v.note) for v in self.levels]
+        abilities = [(a.key, a.name, known[a.known]) for a in self.abilities.values()]
+        skills = [(s.key, s.name, s.ability, s.summary) for s in self.skills.values()]
+        tricks = [
+            (t.key, t.name, t.skill, t.kind.value, self.dl_text(t), t.chart, t.summary)
+            for t in self.tricks.values()
+        ]
+        bands = [
+            (key, b.key, b.label, _starts(b.from_level), b.outcome)
+            for key, chart in self.charts.items()
+            for b in chart.bands
+        ]
+        return (
+            ContentTable.of("Rules", "rule, number", RULE_NUMBERS),
+            ContentTable.of("DL ladder", "level, DL, from the rules, note", levels),
+            ContentTable.of("Abilities", "key, name, from the rules", abilities),
+            ContentTable.of("Skills", "key, name, primary ability, summary", skills),
+            ContentTable.of("Tricks", "key, name, skill, kind, DL, chart, summary", tricks),
+            ContentTable.of("Outcome charts", "chart, band, label, starts, outcome", bands),
+        )
+
+
+def _starts(level: int | None) -> str:
+    if level is None:
+        return "below every other band"
+    return "at the DL" if level == 0 else f"{level:+d} level(s) from the DL"
 
 
 def _pick(field: str, key: str, table: Mapping[str, T]) -> T:

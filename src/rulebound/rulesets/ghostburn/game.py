@@ -41,7 +41,7 @@ from rulebound.rulesets.ghostburn.odds import SUCCESS_LABEL, chances
 from rulebound.rulesets.ghostburn.options import VARIANTS, Options
 from rulebound.rulesets.ghostburn.request import Check, difficulty_for, make_check, raw_candidates
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
-from rulebound.rulesets.ghostburn.rules import RULE_NUMBERS, applied_total, stack
+from rulebound.rulesets.ghostburn.rules import applied_total, stack
 from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets
 from rulebound.rulesets.ghostburn.tables import success_grid
 from rulebound.rulesets.grid import OddsGrid
@@ -197,35 +197,7 @@ class Ghostburn(Game[Check, GhostburnResult]):
         return success_grid(content=self.catalogue, options=Options.from_mapping(variants))
 
     def content(self) -> tuple[ContentTable, ...]:
-        """The DL ladder with its numbers, abilities, skills with their primary ability, tricks
-        and charts: what a homebrew file can add to or replace."""
-        data, known = self.catalogue, {True: "yes", False: "assumed"}
-        levels = [(v.name, str(v.value), known[v.known], v.note) for v in data.levels]
-        abilities = [(a.key, a.name, known[a.known]) for a in data.abilities.values()]
-        skills = [(s.key, s.name, s.ability, s.summary) for s in data.skills.values()]
-        tricks = [
-            (t.key, t.name, t.skill, t.kind.value, data.dl_text(t), t.chart, t.summary)
-            for t in data.tricks.values()
-        ]
-        bands = [
-            (key, b.key, b.label, _starts(b.from_level), b.outcome)
-            for key, chart in data.charts.items()
-            for b in chart.bands
-        ]
-        return (
-            ContentTable.of("Rules", "rule, number", RULE_NUMBERS),
-            ContentTable.of("DL ladder", "level, DL, from the rules, note", levels),
-            ContentTable.of("Abilities", "key, name, from the rules", abilities),
-            ContentTable.of("Skills", "key, name, primary ability, summary", skills),
-            ContentTable.of("Tricks", "key, name, skill, kind, DL, chart, summary", tricks),
-            ContentTable.of("Outcome charts", "chart, band, label, starts, outcome", bands),
-        )
-
-
-def _starts(level: int | None) -> str:
-    if level is None:
-        return "below every other band"
-    return "at the DL" if level == 0 else f"{level:+d} level(s) from the DL"
+        return self.catalogue.tables()
 
 
 GAME = Ghostburn()

@@ -11,14 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    ValidationError,
-)
+from pydantic import BeforeValidator, Field, StringConstraints, ValidationError
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import key_of
@@ -32,7 +25,7 @@ from rulebound.rulesets.ghostburn.character import (
     require_known_trick,
 )
 from rulebound.rulesets.ghostburn.chart import Chart
-from rulebound.rulesets.ghostburn.content import GhostburnContent, TrickSpec
+from rulebound.rulesets.ghostburn.content import GhostburnContent, Strict, TrickSpec
 from rulebound.rulesets.ghostburn.ladder import Difficulty
 from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, VARIANTS, Options
 from rulebound.rulesets.ghostburn.rules import Bonus, BonusKind, BonusLine, applied_total, stack
@@ -304,16 +297,14 @@ def trick_dl(
 # --- the request as JSON: what a roll record stores ------------------------------------
 
 
-class _Item(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Item(Strict):
     name: str = Field(min_length=1, max_length=60)
     bonus: int
 
 
-class CheckPayload(BaseModel):
+class CheckPayload(Strict):
     """A character check (``character`` plus skill/trick) or a raw one (bonuses plus ``dl``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
     character: dict[str, Any] | None = None
     skill: str | None = None
     trick: str | None = None
@@ -376,8 +367,7 @@ def _reject_set(data: CheckPayload, fields: tuple[str, ...], why: str) -> None:
 AsideItem = Annotated[str, StringConstraints(pattern=r"^(gear|aug):.+$", max_length=80)]
 
 
-class _RollRecord(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _RollRecord(Strict):
     request: dict[str, Any]
     set_aside: tuple[AsideItem, ...] = ()
 

@@ -18,7 +18,14 @@ from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Choice, Field, Params, Sheet, Sheets, SheetView, Variants
 from rulebound.rulesets.fields import grouped, number, put
 from rulebound.rulesets.ghostburn.card import SPEND
-from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS, Character, load_character
+from rulebound.rulesets.ghostburn.character import (
+    ITEMS,
+    MAX_LUCK_POINTS,
+    Character,
+    item_lines,
+    items_from_lines,
+    load_character,
+)
 from rulebound.rulesets.ghostburn.content import GhostburnContent, TrickKind
 from rulebound.rulesets.ghostburn.luck import spend_character_luck
 from rulebound.rulesets.ghostburn.request import Check, make_check, skill_total
@@ -29,8 +36,6 @@ CAP = DEFAULT_LIMITS.max_modifier
 IMPROVISED = PRIMARY = ""
 ITEM_KINDS = (("gear", "gear"), ("aug", "augs"))
 """(value prefix in ``set_aside``, list on the sheet)."""
-ITEMS = "name: skill +N, e.g. laser sight: firearms +1"
-ITEM = "{name}: {skill} +{bonus}"
 NO_SCORE = "Blank if the character has no score in it."
 CHOSEN = ("skill", "trick", "dl", "chart", "ability")
 """The dialog's choices a roll's request stores as they are (when given)."""
@@ -74,21 +79,6 @@ def _choice_fields(content: GhostburnContent) -> tuple[Field, ...]:
 def _input(name: str, *args: Any, **more: Any) -> Field:
     label, text = TEXT[name]
     return Field(name, label, *args, **({"help": text} | more))
-
-
-def _parse_items(text: str, field: str, content: GhostburnContent) -> list[dict[str, Any]]:
-    """Lines of ``name: skill +N`` (e.g. ``laser sight: firearms +1``)."""
-    items = []
-    for n, line in enumerate(filter(None, (raw.strip() for raw in text.splitlines())), 1):
-        name, _, rest = (part.strip() for part in line.rpartition(":"))
-        skill, _, bonus = (part.strip() for part in rest.rpartition(" "))
-        if not name or not skill or not bonus.lstrip("+").isdecimal():
-            raise InvalidInput(field, line, f"line {n} as {ITEMS}")
-        if skill not in content.skills:
-            known = ", ".join(sorted(content.skills))
-            raise InvalidInput(field, line, f"line {n} naming a skill: {known}")
-        items.append({"name": name, "skill": skill, "bonus": int(bonus.lstrip("+"))})
-    return items
 
 
 def _on_form(error: InvalidInput, form: Mapping[str, Any]) -> InvalidInput:
@@ -149,7 +139,7 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
         for kind in ("gear", "augs"):
             label = f"{kind.capitalize()} (one per line: {ITEMS})"
             fields.append(Field(kind, label, "text", group="Gear and augs", multiline=True))
-            values[kind] = "\n".join(ITEM.format(**item) for item in dumped[kind])
+            values[kind] = item_lines(dumped[kind])
         fields += [
             Field("signature_tricks", "Signature tricks known", "multiselect", signature),
             number("luck_points", "Luck Points", 0, MAX_LUCK_POINTS, group="Luck", required=True),
@@ -182,7 +172,7 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
         for field in posted:
             value = values.get(field.name)
             if field.name in ("gear", "augs"):
-                value = _parse_items(value or "", field.name, self.content)
+                value = items_from_lines(value or "", field.name, self.content)
             elif "." not in field.name and value is None:
                 value = ""
             put(updated, field.name, value)  # a blank score, bonus or override: none

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -361,3 +362,15 @@ def primary_of(code: str) -> str | None:
 
 def is_primary(code: str) -> bool:
     return code in PRIMARIES
+
+
+def parse_unnatural(raw: Any) -> dict[str, int]:
+    """Unnatural bonuses written ``STM +1, LDR +1`` (commas or lines between them)."""
+    found: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in str(raw or "").replace("\n", ",").split(","))):
+        code, _, value = part.partition(" ")
+        value = value.replace(" ", "")
+        if code.upper() not in CHARACTERISTICS or not value.lstrip("+-").isdecimal():
+            raise InvalidInput("unnatural", part, "CODE +N, e.g. STM +1")
+        found[code.upper()] = int(value)
+    return found

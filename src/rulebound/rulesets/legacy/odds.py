@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import accumulate
 from math import comb
 from operator import mul
+from typing import Any
 
 from rulebound.core.distribution import Distribution
 from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.legacy.checks import CheckRequest, resolve
+from rulebound.rulesets.contract import Chances, Extra
+from rulebound.rulesets.legacy.checks import CheckRequest, luck_request, resolve
 from rulebound.rulesets.legacy.extended import ExtendedSpec, ExtendedStatus, status_of
 from rulebound.rulesets.legacy.opposed import OpposedOutcome, compare, standing
+from rulebound.rulesets.legacy.request import LegacyRoll
 from rulebound.rulesets.legacy.rules import (
     DEATH_SAVE_DIE,
     DEATH_SAVE_LIMIT,
@@ -311,3 +314,49 @@ def _tally_of(t: Thresholds) -> Callable[[int], tuple[int, int]]:
         return (m, 0) if outcome.passed else (0, -m)
 
     return tally
+
+
+# --- the contract's chances ------------------------------------------------------------
+
+SUCCESS_KEY = "success (critical included)"
+"""The first key of ``roll_chances().as_mapping()``; the others are the five outcomes."""
+PASSED = frozenset(o for o in OUTCOMES if o.passed)
+
+
+def roll_chances(roll: LegacyRoll) -> Chances:
+    """An extended check's ends, an opposed check's verdicts, or one check's degrees (a check
+    that cannot be rolled fails)."""
+    if roll.extended is not None:
+        return ends_chances(roll.request, roll.extended)
+    if roll.opposed is not None:
+        duel = opposed_chances(roll.request, roll.opposed)
+        won = {OpposedOutcome.WIN}
+        return Chances.over(duel, won, _each(duel), success_label="win", outcome_name="opposed")
+    check = roll.as_rolled()
+    fails = {o: Fraction(int(o is Outcome.FAILURE)) for o in OUTCOMES}
+    outcomes = fails if check is None else check_chances(check)
+    return Chances.over(outcomes, PASSED, success_label=SUCCESS_KEY, outcome_name="degrees")
+
+
+def ends_chances(req: CheckRequest, spec: ExtendedSpec, *tally: int) -> Chances:
+    """How an extended check ends, from its tally so far (success, failure, rolls made)."""
+    ends = extended_chances(req, spec, *tally)
+    done = {ExtendedStatus.SUCCEEDED}
+    return Chances.over(ends, done, success_label="succeeded", outcome_name="ends")
+
+
+def death_save_chances(lck: int | None, scale: str) -> Chances:
+    """Stable or dead from a fresh tally; ``lck``: a soul's LCK save cancelling criticals."""
+    cancel = Fraction(0) if lck is None else p_success(luck_request(lck, scale))
+    saves = death_save_odds(cancel_chance=cancel)
+    ends = {"stable": saves.p_stable, "dead": saves.p_dead}
+    rolls = Extra("expected_rolls", "expected saves", saves.expected_rolls, "expectation")
+    extras = (*_each(ends), rolls)
+    return Chances.over(
+        ends, {"stable"}, extras, success_label="stable", outcome_name="death_saves"
+    )
+
+
+def _each(chances: Mapping[Any, Fraction]) -> tuple[Extra, ...]:
+    """Each outcome's chance again as an extra, ``p_<outcome>`` (the odds JSON's old keys)."""
+    return tuple(Extra(f"p_{key}", f"P({key})", p) for key, p in chances.items())

@@ -8,13 +8,15 @@ functions, so they cannot disagree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import find_key
-from rulebound.rulesets.contract import Variant
-from rulebound.rulesets.legacy.content import Catalogue, catalogue
+from rulebound.rulesets.contract import ContentTable, Variant
+from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
 
 
 class Outcome(StrEnum):
@@ -142,6 +144,66 @@ def rule_numbers(cat: Catalogue | None = None) -> dict[str, str]:
         f"{DEATH_SAVE_LIMIT} successes stable, {DEATH_SAVE_LIMIT} failures dead",
         "surprised": "a Difficult (-2) INI save to act at the end of the surprise round",
     }
+
+
+def content_tables(c: Catalogue) -> tuple[ContentTable, ...]:
+    """Every content table and the text's numbers, as ``rulebound content`` lists them."""
+
+    def signed(items: Mapping[Any, int]) -> str:
+        return ", ".join(f"{k} {v:+d}" for k, v in items.items())
+
+    rows: dict[str, list[Any]] = {
+        "Characteristics: primary, name, secondary, name": [
+            (p, c.names[p], s, c.names[s]) for p, s in c.pairs.items()
+        ],
+        "Races: key, name, " + ", ".join(CHARACTERISTICS) + ", LCK, unnatural, "
+        "natural armour, REN, arms, traits": [
+            (
+                r.key,
+                r.name,
+                *(str(r.base(k)) for k in CHARACTERISTICS),
+                str(r.base_lck),
+                signed(r.unnatural_bonuses),
+                str(r.natural_armour),
+                f"{r.ren:+d}",
+                str(r.arms),
+                ", ".join(c.traits[t].name for t in r.traits),
+            )
+            for r in c.races.values()
+        ],
+        "Origins: key, name, modifiers, affinity, trait, bonus fate, common skills, mutation": [
+            (
+                o.key,
+                o.name,
+                signed(o.modifiers),
+                o.affinity,
+                o.trait,
+                str(o.bonus_fate),
+                ", ".join(o.common_skills),
+                "minor" if o.starting_mutation else "",
+            )
+            for o in c.origins.values()
+        ],
+        "Souls: key, name, kind, restrictions, effects": [
+            (s.key, s.name, s.kind, "; ".join(s.limits(c.races)), "; ".join(s.effects()))
+            for s in c.souls.values()
+        ],
+        "Traits: key, name, effects, summary": [
+            (t.key, t.name, "; ".join(t.effects()), t.summary) for t in c.traits.values()
+        ],
+        "Affinities: key, name, kind, characteristics": [
+            (a.key, a.name, a.kind, ", ".join(a.uses)) for a in c.affinities.values()
+        ],
+        "Difficulty classes: key, name, modifier, edge": [
+            (d.key, d.name, f"{d.modifier:+d}", d.edge or "") for d in c.tables.difficulty
+        ],
+        "Rank bonus: ranks, bonus": [
+            (f"{b.min_rank}-{b.max_rank}", f"+{b.bonus}") for b in c.tables.rank_bonus
+        ],
+        "Numbers: rule, value": [(k, str(v)) for k, v in rule_numbers(c).items()],
+    }
+    tables = ((title.split(": ", 1), listed) for title, listed in rows.items())
+    return tuple(ContentTable.of(title, columns, listed) for (title, columns), listed in tables)
 
 
 def scale(key: str) -> Scale:

@@ -17,7 +17,7 @@ from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Field, Params, Sheet, Sheets, SheetView, Variants
 from rulebound.rulesets.fields import at, choices
 from rulebound.rulesets.legacy.chain import FATE_ACTIONS, LegacyState, settle
-from rulebound.rulesets.legacy.character import LOCATIONS, Character
+from rulebound.rulesets.legacy.character import LOCATIONS, Character, parse_unnatural
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue, scoped
 from rulebound.rulesets.legacy.creation import create_character
 from rulebound.rulesets.legacy.dialog import sheet_fields
@@ -133,17 +133,6 @@ def _tracks(char: Character) -> tuple[tuple[str, str], ...]:
     return (*tracks, *([("Favour", "held")] if char.favour else []))
 
 
-def _unnatural(raw: Any) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for part in filter(None, (p.strip() for p in str(raw or "").replace("\n", ",").split(","))):
-        code, _, value = part.partition(" ")
-        value = value.replace(" ", "")
-        if code.upper() not in CHARACTERISTICS or not value.lstrip("+-").isdecimal():
-            raise InvalidInput("unnatural", part, "CODE +N, e.g. STM +1")
-        found[code.upper()] = int(value)
-    return found
-
-
 def edit(sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
     """Apply an edit form: only the fields it holds; every bad field is named at once."""
     fields = {f.name: f for f in edit_fields(validated(sheet))}
@@ -165,7 +154,7 @@ def edit(sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
         elif field.name in LISTS:
             updated[field.name] = [p.strip() for p in str(value or "").split(",") if p.strip()]
         elif field.name == "unnatural":
-            updated["unnatural"] = _unnatural(value)
+            updated["unnatural"] = parse_unnatural(value)
         else:
             blank = None if field.name == "absorbed_soul" else [] if field.repeated else ""
             updated[field.name] = blank if value in (None, "") and field.kind != "int" else value

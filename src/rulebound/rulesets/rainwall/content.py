@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rulebound.core.errors import ContentError
 from rulebound.core.keys import find_key
 from rulebound.rulesets.content import load_file, load_packaged
+from rulebound.rulesets.contract import ContentTable
+from rulebound.rulesets.rainwall.rules import DEGREE_RULES, RULE_NUMBERS
 
 PACKAGE = "rulebound.rulesets.rainwall"
 Name = Annotated[str, Field(min_length=1, max_length=60)]
@@ -85,6 +87,23 @@ class Catalogue(BaseModel):
         traits = {**self.traits, **{t.name: t for t in extra.traits}}
         skills = {**self.skills, **{s.name: s for s in extra.skills}}
         return _checked(Catalogue(traits=traits, skills=skills), source)
+
+    def tables(self) -> tuple[ContentTable, ...]:
+        """Everything ``rulebound content rainwall`` lists: the rules' numbers and degrees,
+        the traits and the skills."""
+        degrees = [(d.label, when) for d, when in DEGREE_RULES.items()]
+        return (
+            ContentTable.of("Rules", "rule, number", RULE_NUMBERS),
+            ContentTable.of("Degrees (the default readings)", "degree, when", degrees),
+            ContentTable.of(
+                "Traits", "name, summary", [(t.name, t.summary) for t in self.traits.values()]
+            ),
+            ContentTable.of(
+                "Skills",
+                "name, trait, summary",
+                [(s.name, s.trait, s.summary) for s in self.skills.values()],
+            ),
+        )
 
 
 def _checked(catalogue: Catalogue, source: str) -> Catalogue:

@@ -8,23 +8,17 @@ skill_name, variants}, "draws"}``; a reallocation is ``{"kind": "reallocate",
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rulebound.core.errors import InvalidInput
-from rulebound.core.keys import check_known
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import (
-    Breakdown,
     Card,
     Chances,
     ContentTable,
-    Extra,
     Field,
     FollowFlag,
     Game,
-    Outcome,
     Params,
     Record,
     Variants,
@@ -35,20 +29,20 @@ from rulebound.rulesets.plays import record_object
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.card import card_for
 from rulebound.rulesets.rainwall.content import Catalogue, builtin_catalogue, load_catalogue
-from rulebound.rulesets.rainwall.odds import check_odds
+from rulebound.rulesets.rainwall.odds import SUCCESS_LABEL, chances
 from rulebound.rulesets.rainwall.request import FIELDS, RainwallRequest, parse_request
 from rulebound.rulesets.rainwall.roll import (
     RainwallResult,
-    allocation_from_labels,
+    allocation_from_params,
     reallocate,
     roll_check,
 )
-from rulebound.rulesets.rainwall.rules import Degree, Options
+from rulebound.rulesets.rainwall.rules import Options
 from rulebound.rulesets.rainwall.sheets import DR, RainwallSheets
 from rulebound.rulesets.rainwall.tables import success_grid
 
-SUCCESS_LABEL = "success (any degree)"
-EXPECTED = "expected successes after the spend"
+__all__ = ["GAME", "SUCCESS_LABEL", "Rainwall"]
+
 REQUEST = "the roll's request as a JSON object"
 SKILL_HELP = "Skill score (1 to 10), or a skill name with --character."
 
@@ -105,22 +99,10 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
         return roll_check(request.checked(), source)
 
     def chances(self, request: RainwallRequest) -> Chances:
-        odds = check_odds(request.checked())
-        mean = sum((n * p for n, p in odds.successes.items()), Fraction(0))
-        return Chances(
-            outcomes=tuple(Outcome(d.value, d.label, odds.degrees[d], d.succeeded) for d in Degree),
-            extras=(Extra("expected_successes", EXPECTED, mean, "expectation"),),
-            breakdowns=(
-                _breakdown("ios", "Increment of Success", odds.ios),
-                _breakdown("successes", "successes after the spend", odds.successes),
-                _breakdown("raw_successes", "successes as rolled", odds.raw_successes),
-            ),
-            success_label=SUCCESS_LABEL,
-            outcome_name="degrees",
-        )
+        return chances(request.checked())
 
     def follow_params(self, result: RainwallResult, action: str, params: Params) -> Record:
-        return {"allocation": list(_allocation(result, params))}
+        return {"allocation": list(allocation_from_params(result, params))}
 
     def follow(
         self, result: RainwallResult, action: str, params: Params, source: RandomSource
@@ -138,54 +120,7 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
         )
 
     def content(self) -> tuple[ContentTable, ...]:
-        traits, skills = self.catalogue.traits.values(), self.catalogue.skills.values()
-        degrees = [(d.label, when) for d, when in rules.DEGREE_RULES.items()]
-        return (
-            ContentTable.of("Rules", "rule, number", rules.RULE_NUMBERS),
-            ContentTable.of("Degrees (the default readings)", "degree, when", degrees),
-            ContentTable.of("Traits", "name, summary", [(t.name, t.summary) for t in traits]),
-            ContentTable.of(
-                "Skills", "name, trait, summary", [(s.name, s.trait, s.summary) for s in skills]
-            ),
-        )
-
-
-def _breakdown(key: str, label: str, values: Mapping[int, Fraction]) -> Breakdown:
-    return Breakdown(key, label, tuple((str(k), p) for k, p in sorted(values.items())))
-
-
-def _allocation(result: RainwallResult, params: Params) -> tuple[int, ...]:
-    """Points per die from a list, ``{"d5": 2}``, ``["d5=2"]`` or ``allocation.dN`` keys."""
-    raw = params.get("allocation")
-    if isinstance(raw, str):
-        raw = [raw]
-    if isinstance(raw, list | tuple) and raw and all(isinstance(v, str) and "=" in v for v in raw):
-        raw = dict(v.split("=", 1) for v in raw)
-    if isinstance(raw, Mapping):
-        points = {str(label).strip(): _point(f"allocation.{label}", v) for label, v in raw.items()}
-        return allocation_from_labels(result, points)
-    if isinstance(raw, list | tuple):
-        return tuple(_point(f"allocation.d{n}", v) for n, v in enumerate(raw, start=1))
-    if raw not in (None, ""):
-        raise InvalidInput("allocation", raw, "one whole number of points per die")
-    labels = [die.label for die in result.dice]
-    dotted = {
-        key.removeprefix("allocation."): value
-        for key, value in params.items()
-        if key.startswith("allocation.")
-    }
-    check_known("allocation", dotted, labels, "a die label from")
-    return tuple(_point(f"allocation.{label}", dotted.get(label)) for label in labels)
-
-
-def _point(field: str, value: Any) -> int:
-    if value is None or value == "":
-        return 0
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().isdecimal():
-        return int(value)
-    raise InvalidInput(field, value, "a whole number of points")
+        return self.catalogue.tables()
 
 
 GAME = Rainwall()

@@ -36,6 +36,8 @@ from types import MappingProxyType
 from rulebound.core.distribution import Distribution, exact
 from rulebound.core.errors import InvalidInput, LimitExceeded
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
+from rulebound.rulesets.contract import Breakdown, Chances, Extra
+from rulebound.rulesets.contract import Outcome as Named
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Degree, Options
@@ -51,6 +53,24 @@ FaceClass = tuple[int, int | None, bool]
 """(how many faces, the price to fix one (0 a success, None never), whether they are 10s)."""
 
 
+def _sort_faces(
+    skill: int, bonus: int, options: Options, last: int
+) -> tuple[int, tuple[int, ...], int]:
+    """Faces 1 to ``last`` by ``rules.cost``: how many succeed as rolled, the price of each
+    one that ``bonus`` points can fix (in face order), and how many they never can."""
+    free = unfixable = 0
+    prices: list[int] = []
+    for face in range(1, last + 1):
+        price = rules.cost(face, skill, options)
+        if price == 0:
+            free += 1
+        elif price is None or price > bonus:
+            unfixable += 1
+        else:
+            prices.append(price)
+    return free, tuple(prices), unfixable
+
+
 @cache
 def face_classes(
     skill: int, bonus: int, options: Options, count_tens: bool = True
@@ -60,18 +80,10 @@ def face_classes(
     Face 10 keeps a class of its own when ``count_tens`` (the outcome reports it);
     otherwise it joins its like, being the dearest face, so the order still holds.
     """
-    free = unfixable = 0
-    fixable: list[FaceClass] = []
     last = rules.DIE_SIDES - 1 if count_tens else rules.DIE_SIDES
-    for face in range(1, last + 1):
-        price = rules.cost(face, skill, options)
-        if price == 0:
-            free += 1
-        elif price is None or price > bonus:
-            unfixable += 1
-        else:
-            fixable.append((1, price, False))
-    classes = [(free, 0, False), *fixable, (unfixable, None, False)]
+    free, prices, unfixable = _sort_faces(skill, bonus, options, last)
+    fixable = [(1, price, False) for price in prices]
+    classes: list[FaceClass] = [(free, 0, False), *fixable, (unfixable, None, False)]
     if count_tens:
         classes.append((1, rules.cost(rules.FLUB_FACE, skill, options), True))
     return tuple(c for c in classes if c[0])
@@ -146,17 +158,7 @@ Pair = tuple[int, int]
 def pool_faces(skill: int, bonus: int, options: Options) -> tuple[int, tuple[int, ...], int]:
     """(success faces, the prices of the faces the bonus can fix in ascending order, the
     failure faces it never can), read from ``rules.cost`` face by face."""
-    free = unfixable = 0
-    prices: list[int] = []
-    for face in range(1, rules.DIE_SIDES + 1):
-        price = rules.cost(face, skill, options)
-        if price == 0:
-            free += 1
-        elif price is None or price > bonus:
-            unfixable += 1
-        else:
-            prices.append(price)
-    return free, tuple(prices), unfixable
+    return _sort_faces(skill, bonus, options, rules.DIE_SIDES)
 
 
 def _fixed_counts(
@@ -279,10 +281,9 @@ def _check_outcomes(dice: int, skill: int, bonus: int, options: Options) -> Dist
 
 
 @dataclass(frozen=True, slots=True)
-class RainwallOdds:
-    """Exact odds of one request: counts before and after the spend, IoS and degrees."""
+class OddsFigures:
+    """Exact odds of a pool: counts before and after the spend, IoS and degrees."""
 
-    request: RainwallRequest
     raw_successes: dict[int, Fraction]
     successes: dict[int, Fraction]
     ios: dict[int, Fraction]
@@ -291,7 +292,14 @@ class RainwallOdds:
 
 
 @dataclass(frozen=True, slots=True)
-class PoolOdds:
+class RainwallOdds(OddsFigures):
+    """Exact odds of one request."""
+
+    request: RainwallRequest
+
+
+@dataclass(frozen=True, slots=True)
+class PoolOdds(OddsFigures):
     """Exact odds of a pool of any size (a homebrew pool): the same figures as a check's."""
 
     dice: int
@@ -299,11 +307,6 @@ class PoolOdds:
     dr: int
     bonus: int
     options: Options
-    raw_successes: dict[int, Fraction]
-    successes: dict[int, Fraction]
-    ios: dict[int, Fraction]
-    degrees: dict[Degree, Fraction]
-    p_success: Fraction
 
 
 Figures = tuple[
@@ -338,7 +341,8 @@ def degree_of(request: RainwallRequest, outcome: Outcome) -> Degree:
 def check_odds(request: RainwallRequest) -> RainwallOdds:
     dice, skill = request.dice, request.skill
     outcomes = _check_outcomes(dice, skill, request.bonus, request.options)
-    return RainwallOdds(request, *_figures(outcomes, dice, skill, request.dr, request.options))
+    figures = _figures(outcomes, dice, skill, request.dr, request.options)
+    return RainwallOdds(*figures, request=request)
 
 
 def check_pool(dice: int, skill: int, dr: int, bonus: int, limits: Limits = DEFAULT_LIMITS) -> None:
@@ -378,7 +382,8 @@ def pool_odds(
     chosen = options or Options()
     check_pool(dice, skill, dr, bonus, limits)
     outcomes = _check_outcomes(dice, skill, bonus, chosen)
-    return PoolOdds(dice, skill, dr, bonus, chosen, *_figures(outcomes, dice, skill, dr, chosen))
+    figures = _figures(outcomes, dice, skill, dr, chosen)
+    return PoolOdds(*figures, dice=dice, skill=skill, dr=dr, bonus=bonus, options=chosen)
 
 
 SLOT = 64
@@ -442,3 +447,31 @@ def success_chance(request: RainwallRequest) -> Fraction:
     dice = request.dice
     hits = success_weights(dice, request.skill, request.bonus, request.options, request.dr)
     return exact(hits, rules.DIE_SIDES**dice)
+
+
+# --- the contract's chances ------------------------------------------------------------
+
+SUCCESS_LABEL = "success (any degree)"
+EXPECTED = "expected successes after the spend"
+
+
+def chances(request: RainwallRequest) -> Chances:
+    """A check's degrees, E[successes], and the IoS and success counts (after the spend and
+    as rolled) as breakdowns."""
+    odds = check_odds(request)
+    mean = sum((n * p for n, p in odds.successes.items()), Fraction(0))
+    return Chances(
+        outcomes=tuple(Named(d.value, d.label, odds.degrees[d], d.succeeded) for d in Degree),
+        extras=(Extra("expected_successes", EXPECTED, mean, "expectation"),),
+        breakdowns=(
+            _breakdown("ios", "Increment of Success", odds.ios),
+            _breakdown("successes", "successes after the spend", odds.successes),
+            _breakdown("raw_successes", "successes as rolled", odds.raw_successes),
+        ),
+        success_label=SUCCESS_LABEL,
+        outcome_name="degrees",
+    )
+
+
+def _breakdown(key: str, label: str, values: Mapping[int, Fraction]) -> Breakdown:
+    return Breakdown(key, label, tuple((str(k), p) for k, p in sorted(values.items())))

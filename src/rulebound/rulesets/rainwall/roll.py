@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from rulebound.core.errors import InvalidInput
+from rulebound.core.keys import check_known
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
 from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance, StepChange
@@ -145,7 +147,40 @@ def reallocate(result: RainwallResult, points: Sequence[int]) -> RainwallResult:
 def allocation_from_labels(result: RainwallResult, points: Mapping[str, int]) -> tuple[int, ...]:
     """Turn ``{"d5": 2}`` into a full allocation tuple, naming any unknown die."""
     labels = [die.label for die in result.dice]
-    for label in points:
-        if label not in labels:
-            raise InvalidInput("allocation", label, "a die label from " + ", ".join(labels))
+    check_known("allocation", points, labels, "a die label from")
     return tuple(points.get(label, 0) for label in labels)
+
+
+def allocation_from_params(result: RainwallResult, params: Mapping[str, Any]) -> tuple[int, ...]:
+    """A reallocation's points per die from a list, ``{"d5": 2}``, ``["d5=2"]`` or
+    ``allocation.dN`` keys (a form's), naming any bad value or unknown die."""
+    raw = params.get("allocation")
+    if isinstance(raw, str):
+        raw = [raw]
+    if isinstance(raw, list | tuple) and raw and all(isinstance(v, str) and "=" in v for v in raw):
+        raw = dict(v.split("=", 1) for v in raw)
+    if isinstance(raw, Mapping):
+        points = {str(label).strip(): _point(f"allocation.{label}", v) for label, v in raw.items()}
+        return allocation_from_labels(result, points)
+    if isinstance(raw, list | tuple):
+        return tuple(_point(f"allocation.d{n}", v) for n, v in enumerate(raw, start=1))
+    if raw not in (None, ""):
+        raise InvalidInput("allocation", raw, "one whole number of points per die")
+    labels = [die.label for die in result.dice]
+    dotted = {
+        key.removeprefix("allocation."): value
+        for key, value in params.items()
+        if key.startswith("allocation.")
+    }
+    check_known("allocation", dotted, labels, "a die label from")
+    return tuple(_point(f"allocation.{label}", dotted.get(label)) for label in labels)
+
+
+def _point(field: str, value: Any) -> int:
+    if value is None or value == "":
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdecimal():
+        return int(value)
+    raise InvalidInput(field, value, "a whole number of points")

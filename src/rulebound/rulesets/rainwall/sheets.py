@@ -1,8 +1,8 @@
 """Rainwall characters: the one validation of a sheet, its edit form, and rolling from it.
 
 The web table, the CLI's ``--character`` file and the library all validate a sheet
-here, against the catalogue the game was loaded with (homebrew included), and
-report every bad field at once.
+here (``character.load_character``), against the catalogue the game was loaded with
+(homebrew included), and report every bad field at once.
 """
 
 from __future__ import annotations
@@ -12,14 +12,11 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from pydantic import ValidationError
-
 from rulebound.core.errors import InvalidInput, raise_all
-from rulebound.rulesets.content import input_error
 from rulebound.rulesets.contract import Field, Sheet, Sheets, SheetView, Variants
 from rulebound.rulesets.fields import choices, grouped, number, put, switch
 from rulebound.rulesets.forms import MISSING, coerce
-from rulebound.rulesets.rainwall.character import Character, request_for
+from rulebound.rulesets.rainwall.character import Character, load_character, request_for
 from rulebound.rulesets.rainwall.content import Catalogue
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import RainwallResult
@@ -42,31 +39,6 @@ WHOLE = Field("", "", "int")
 """What every posted score and bonus is read as (named by its key)."""
 
 
-def character(sheet: Mapping[str, Any], catalogue: Catalogue) -> Character:
-    """Validate a sheet's shape, then its traits and skills against the catalogue."""
-    if not isinstance(sheet, Mapping):
-        raise InvalidInput("sheet", sheet, "a JSON object with name, traits and skills")
-    try:
-        found = Character.model_validate(catalogue.spelled(sheet))
-    except ValidationError as exc:
-        raise input_error(exc, root="sheet") from None
-    problems: list[InvalidInput] = []
-    for trait in found.traits:
-        if trait not in catalogue.traits:
-            known = ", ".join(sorted(catalogue.traits))
-            problems.append(InvalidInput(f"traits.{trait}", trait, f"a known trait: {known}"))
-    for skill in found.skills:
-        entry = catalogue.skills.get(skill)
-        if entry is None:
-            known = ", ".join(sorted(catalogue.skills))
-            problems.append(InvalidInput(f"skills.{skill}", skill, f"a known skill: {known}"))
-        elif entry.trait not in found.traits:
-            expected = f"a skill whose trait ({entry.trait}) has a score"
-            problems.append(InvalidInput(f"skills.{skill}", skill, expected))
-    raise_all(problems)
-    return found
-
-
 class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
     choice_fields = CHOICE_FIELDS
 
@@ -74,14 +46,14 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
         self.catalogue = catalogue
 
     def validate(self, sheet: Mapping[str, Any]) -> Sheet:
-        return character(sheet, self.catalogue).model_dump(mode="json")
+        return load_character(sheet, self.catalogue).model_dump(mode="json")
 
     def new(self, name: str) -> Sheet:
         traits = dict.fromkeys(self.catalogue.traits, MIN_SCORE)
         return self.validate({"name": name, "traits": traits, "skills": {}})
 
     def view(self, sheet: Sheet) -> SheetView:
-        held = character(sheet, self.catalogue)
+        held = load_character(sheet, self.catalogue)
         score = partial(number, low=MIN_SCORE, high=MAX_SCORE)
         traits = [
             score(f"traits.{t.name}", t.name, help=TRAIT + t.summary)
@@ -144,7 +116,7 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
         return self.validate(updated)
 
     def dialog(self, sheet: Sheet) -> tuple[Field, ...]:
-        held = character(sheet, self.catalogue)
+        held = load_character(sheet, self.catalogue)
         pools = {n: f"{n}: {self._pool(held, n)}".replace(", +", ", bonus +") for n in held.skills}
         skill, dr, without = CHOICE_FIELDS
         none = "" if pools else "The character has no skills yet; add one on the sheet."
@@ -154,7 +126,7 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
     def request(
         self, sheet: Sheet, values: Mapping[str, Any], variants: Variants
     ) -> RainwallRequest:
-        held = character(sheet, self.catalogue)
+        held = load_character(sheet, self.catalogue)
         request = request_for(
             held, values["skill"], values["dr"], Options.from_mapping(variants), self.catalogue
         )
