@@ -444,20 +444,13 @@ def rate_rows(seconds: float) -> list[Row]:
 
 def brute_force_check() -> None:
     """A small pool and extended check by brute force, so the engines stay honest here too."""
+    from questions import greedy_total
     from rulebound.rulesets.rainwall.odds import pool_odds
 
     dice = 4
     counts: dict[int, int] = {}
     for faces in product(range(1, 11), repeat=dice):
-        total, left = 0, POOL_BONUS
-        for face in sorted(faces):
-            if face <= POOL_SKILL:
-                total += 1
-            elif face - POOL_SKILL <= left:
-                left -= face - POOL_SKILL
-                total += 1
-            else:
-                break
+        total = greedy_total(tuple(sorted(faces)), POOL_SKILL, POOL_BONUS)
         counts[total] = counts.get(total, 0) + 1
     want = {k: Fraction(v, 10**dice) for k, v in counts.items()}
     got = {k: p for k, p in pool_odds(dice, POOL_SKILL, 2, POOL_BONUS).successes.items() if p}

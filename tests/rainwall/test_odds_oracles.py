@@ -10,16 +10,7 @@ from rulebound.rulesets.rainwall.odds import check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Degree, MissIos, Options
 
-
-def spend_greedily(faces: tuple[int, ...], skill: int, bonus: int) -> int:
-    """An independent scorer: successes after fixing the cheapest failures."""
-    total = sum(face <= skill for face in faces)
-    for price in sorted(face - skill for face in faces if face > skill):
-        if price > bonus:
-            break
-        bonus -= price
-        total += 1
-    return total
+from .oracle import spend_greedily
 
 
 def icepool_successes(dice: int, skill: int, bonus: int) -> dict[int, Fraction]:

@@ -17,16 +17,7 @@ from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import MissIos, Options, SuccessFace
 from rulebound.rulesets.rainwall.tables import success_grid
 
-
-def greedy(faces: tuple[int, ...], skill: int, bonus: int) -> int:
-    """An independent scorer: the successes, then the cheapest failures fixed first."""
-    total = sum(face <= skill for face in faces)
-    for price in sorted(face - skill for face in faces if face > skill):
-        if price > bonus:
-            break
-        bonus -= price
-        total += 1
-    return total
+from .oracle import spend_greedily
 
 
 class Spend(icepool.MultisetEvaluator):  # type: ignore[misc]
@@ -73,7 +64,7 @@ def test_small_pools_equal_brute_force(skill: int, bonus: int) -> None:
     dice = 4
     counts: dict[int, int] = {}
     for faces in product(range(1, 11), repeat=dice):
-        total = greedy(faces, skill, bonus)
+        total = spend_greedily(faces, skill, bonus)
         counts[total] = counts.get(total, 0) + 1
     want = {k: Fraction(v, 10**dice) for k, v in counts.items()}
     assert nonzero(pool_odds(dice, skill, 2, bonus).successes) == want
