@@ -403,8 +403,21 @@ def _per_second(roll: Callable[[], object], seconds: float) -> float:
     return number / min(timeit.Timer(roll).repeat(repeat=3, number=number))
 
 
+def _paired_per_second(
+    ours: Callable[[], object], peer: Callable[[], object], seconds: float, rounds: int = 3
+) -> tuple[float, float]:
+    """Each one's best rate over ``rounds`` turns, the two taking turns, so that the
+    machine's load (other work on the same cores) falls on both alike."""
+    best_ours = best_peer = 0.0
+    for _ in range(rounds):
+        best_peer = max(best_peer, _per_second(peer, seconds / rounds / 2))
+        best_ours = max(best_ours, _per_second(ours, seconds / rounds / 2))
+    return best_ours, best_peer
+
+
 def rate_rows(seconds: float) -> list[Row]:
-    """Checks per second, from the raw form to the result with its full trace, vs d20."""
+    """Checks per second, from the raw form to the result with its full trace, vs d20
+    (measured in turns with each game's checks)."""
     import d20
 
     from rulebound.core.random_source import SeededSource
@@ -412,7 +425,9 @@ def rate_rows(seconds: float) -> list[Row]:
     from rulebound.rulesets.registry import get_game
     from rulebound.rulesets.variants import resolve
 
-    bare = _per_second(lambda: d20.roll("7d10"), seconds)
+    def bare() -> object:
+        return d20.roll("7d10")
+
     source = SeededSource(2024)
     rows = []
     for key, raw in RAW_CHECKS.items():
@@ -426,17 +441,17 @@ def rate_rows(seconds: float) -> list[Row]:
                 if chosen:
                     game.follow(result, "push", {"reroll": chosen}, source)
 
-        rate = _per_second(check, seconds)
+        rate, peer = _paired_per_second(check, bare, 2 * seconds)
         what = " + push" if key == "empty-reach" else ""
         rows.append(
             Row(
                 f"{game.title}{what}: form parsed, rolled, full trace, per second "
                 "vs `d20.roll('7d10')`",
                 f"{rate:,.0f}/s",
-                f"{bare:,.0f}/s",
-                rate / bare,
+                f"{peer:,.0f}/s",
+                rate / peer,
                 "at least 1.0",
-                rate >= bare,
+                rate >= peer,
             )
         )
     return rows

@@ -9,8 +9,15 @@ from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgr
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100
 )
+# CI replays the same examples on every run (a landing never hangs on a new random draw);
+# local runs keep exploring with fresh ones.
 settings.register_profile(
-    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=200
+    "ci",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    max_examples=200,
+    derandomize=True,
+    print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 

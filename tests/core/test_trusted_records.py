@@ -98,3 +98,80 @@ def test_a_bad_die_is_refused_before_it_is_recorded() -> None:
     assert RecordingSource(SeededSource(3)).draw_many(6, 3) == tuple(
         rng.randrange(6) + 1 for _ in range(3)
     )
+
+
+@given(
+    st.dictionaries(st.text(max_size=4), st.integers() | st.text(max_size=4), max_size=4),
+    st.lists(st.integers(1, 6), max_size=4),
+)
+def test_a_provenance_is_the_constructors_value(
+    description: dict[str, object], faces: list[int]
+) -> None:
+    from rulebound.core.trace import Provenance
+
+    draws = tuple(Draw(6, face) for face in faces)
+    made = Provenance.of(description, draws)
+    want = Provenance(tuple((k, str(v)) for k, v in sorted(description.items())), draws)
+    assert made == want
+    assert hash(made) == hash(want)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.draws = ()  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"attribute_die": "D8", "skill_die": "D10"},
+        {
+            "attribute_die": "D6",
+            "skill": "Force",
+            "helpers": 2,
+            "gear": {"name": "bar", "bonus": 1},
+        },
+        {"attribute_die": "D8", "opposed": {"attribute_die": "D6", "skill_die": "D8"}},
+    ],
+)
+def test_a_prepared_empty_reach_check_is_the_constructors_value(payload: dict[str, object]) -> None:
+    from rulebound.rulesets.empty_reach.check import CheckRequest, PreparedCheck, prepare
+    from rulebound.rulesets.empty_reach.rules import StepDie
+    from rulebound.rulesets.empty_reach.steps import Pool
+
+    request = CheckRequest.model_validate(payload)
+    made = prepare(request)
+    assert made.request is request  # each value in its own field
+    assert made.net == sum(m.value for m in made.modifiers)
+    assert isinstance(made.start, Pool)
+    assert isinstance(made.pool, Pool)
+    assert made.start.dice[0] == request.attribute_die
+    assert all(isinstance(d, StepDie) for d in made.gear_dice)
+    assert made.max_pushes == 1
+    assert made.cost in (None, "damage", "stress")
+    assert (made.defender is None) == (request.opposed is None)
+    fields = {f.name: getattr(made, f.name) for f in dataclasses.fields(PreparedCheck)}
+    want = PreparedCheck(**fields)
+    assert made == want
+    assert hash(made) == hash(want)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.net = 3  # type: ignore[misc]
+
+
+def test_a_pushs_costs_are_the_constructors_value() -> None:
+    from rulebound.core.random_source import SeededSource
+    from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
+    from rulebound.rulesets.empty_reach.roll import PushCosts, push, roll_check
+
+    check = prepare(CheckRequest.model_validate({"attribute_die": "D6", "skill_die": "D6"}))
+    source = SeededSource(7)
+    seen = 0
+    for _ in range(200):
+        result = roll_check(check, source)
+        if not result.rerollable():
+            continue
+        costs = push(result, source, result.rerollable()).costs
+        assert costs is not None
+        fields = {f.name: getattr(costs, f.name) for f in dataclasses.fields(PushCosts)}
+        assert costs == PushCosts(**fields)
+        assert costs.points + costs.gear_loss == costs.new_banes  # each field its own value
+        assert all(isinstance(die, DieRecord) for die in costs.gear_checks)
+        seen += costs.new_banes > 0
+    assert seen  # some pushes did cost something

@@ -33,6 +33,11 @@ def new_channel() -> str:
     return str(900000000000000000 + secrets.randbelow(10**17))
 
 
+def new_interaction() -> str:
+    """An interaction id of its own (a snowflake, as Discord's): a repeated id is a replay."""
+    return str(1100000000000000000 + secrets.randbelow(10**17))
+
+
 def signed(body: bytes, timestamp: int | None = None, key: SigningKey = KEY) -> dict[str, str]:
     stamp = str(int(time.time()) if timestamp is None else timestamp)
     signature = key.sign(stamp.encode() + body).signature.hex()
@@ -63,7 +68,7 @@ class Discord:
     def base(self, who: str, kind: int) -> dict[str, Any]:
         user = {"id": USERS[who], "username": NAMES[who].lower(), "global_name": NAMES[who]}
         return {
-            "id": "1",
+            "id": new_interaction(),
             "application_id": "700000000000000001",
             "type": kind,
             "token": "interaction-token",

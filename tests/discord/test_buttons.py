@@ -7,16 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
-from rulebound.discord.embeds import EPHEMERAL
+from rulebound.discord.embeds import EPHEMERAL, marked
 from rulebound.discord.interactions import NOT_YOURS, UNSEATED
-from rulebound.store import LogEntry
+from rulebound.rulesets.contract import Chances
+from rulebound.store import Conflict, LogEntry, NotFound
 
 from ..trust.conftest import open_table, verify
 from .conftest import Discord, Linked, gm_invite, new_channel
 
 MAX_TRIES = 40
+MARK = "← this roll"
 
 
 def _stored(linked: Linked) -> list[LogEntry]:
@@ -178,3 +181,119 @@ def test_a_follow_up_with_inputs_asks_for_them_in_a_form(client: TestClient) -> 
     assert followed.card["outcome"] in answer["data"]["embeds"][0]["description"]
     refused = discord.answer(discord.base("other", 5) | {"data": submitted})
     assert refused["data"]["content"] == UNSEATED
+
+
+def _chance_field(answer: dict[str, Any]) -> str:
+    fields = {f["name"]: f["value"] for f in answer["data"]["embeds"][0]["fields"]}
+    return str(fields["Exact chance"])
+
+
+def test_a_follow_ups_message_shows_the_exact_chance_its_roll_had(linked: Linked) -> None:
+    """After a push (and a cancel, and a keep) the embed has the first embed's odds, with the
+    outcome the result stands at now marked."""
+    answer, entry = pushable(linked)
+    first = _chance_field(answer)
+    unmarked = first.replace(f" {MARK}", "")
+    menu = linked.discord.press("player", f"rb:f:{entry.id}:push")
+    chosen = menu["data"]["components"][0]["components"][0]["options"][0]["value"]
+    done = linked.discord.press("player", f"rb:c:{entry.id}:push:{chosen}")
+    pushed = _stored(linked)[-1]
+    after = _chance_field(done)
+    assert after.replace(f" {MARK}", "") == unmarked
+    assert after.count(MARK) == 1
+    chances = _odds(linked, pushed)
+    landed = next(o for o in chances.outcomes if o.key == marked(chances, pushed.card or {}))
+    assert next(line for line in after.splitlines() if MARK in line).startswith(landed.label)
+    back = linked.discord.press("player", f"rb:x:{pushed.id}:")
+    assert _chance_field(back) == after
+    kept = linked.discord.press("player", f"rb:k:{pushed.id}:")
+    assert _chance_field(kept) == after
+
+
+def _odds(linked: Linked, entry: LogEntry) -> Chances:
+    app = linked.table.client.app
+    chances = app.state.discord.odds_of(app.state.store.table(linked.table.id), entry)[0]
+    assert chances is not None
+    return chances
+
+
+def _blind(linked: Linked) -> tuple[dict[str, Any], LogEntry]:
+    answer = linked.discord.command("player", "roll", "empty-reach", skill="Force", privacy="blind")
+    return answer, _stored(linked)[-1]
+
+
+def _shows_no_result(answer: dict[str, Any], entry: LogEntry) -> None:
+    data = answer["data"]
+    assert "embeds" not in data
+    assert (entry.card or {})["outcome"] not in data["content"]
+    assert "the game master sees the result" in data["content"].lower()
+
+
+def test_a_blind_roll_offers_its_roller_the_games_unseen_follow_ups(linked: Linked) -> None:
+    """As on the web table: the follow-ups that are the same whatever the result (Empty
+    Reach's push), confirmed first, the rules choosing the dice; nothing of the result shows."""
+    for _ in range(MAX_TRIES):
+        answer, entry = _blind(linked)
+        assert entry.privacy == "blind"
+        _shows_no_result(answer, entry)
+        assert _ids(answer) == [f"rb:f:{entry.id}:push", f"rb:k:{entry.id}:"]
+        ask = linked.discord.press("player", f"rb:f:{entry.id}:push")
+        assert ask["type"] == 7
+        confirm = ask["data"]["components"][0]["components"][0]
+        assert confirm["custom_id"] == f"rb:c:{entry.id}:push:"
+        assert "blind" in confirm["label"]
+        assert "spends damage or stress" in confirm["label"]
+        assert _stored(linked)[-1].id == entry.id  # nothing before the confirmation
+        done = linked.discord.press("player", confirm["custom_id"])
+        if "hidden result does not allow it" in done["data"].get("content", ""):
+            assert _stored(linked)[-1].id == entry.id  # a result no push can take: try again
+            continue
+        pushed = _stored(linked)[-1]
+        assert (pushed.kind, pushed.parent_id, pushed.privacy) == ("follow-up", entry.id, "blind")
+        assert done["type"] == 7
+        _shows_no_result(done, pushed)
+        assert "Push the roll" in done["data"]["content"]
+        assert done["data"]["components"] == []
+        return
+    raise AssertionError(f"no blind roll could be pushed in {MAX_TRIES} rolls")
+
+
+def test_a_blind_roll_is_kept_or_cancelled_without_showing_it(linked: Linked) -> None:
+    answer, entry = _blind(linked)
+    linked.discord.press("player", f"rb:f:{entry.id}:push")
+    back = linked.discord.press("player", f"rb:x:{entry.id}:")
+    assert back["data"] == answer["data"] | {"components": back["data"]["components"]}
+    assert _ids(back) == _ids(answer)
+    refused = linked.discord.press("other", f"rb:k:{entry.id}:")
+    assert refused["data"]["flags"] == EPHEMERAL
+    kept = linked.discord.press("player", f"rb:k:{entry.id}:")
+    last = _stored(linked)[-1]
+    assert (last.kind, last.parent_id) == ("keep", entry.id)
+    _shows_no_result(kept, entry)
+    assert "kept the result" in kept["data"]["content"]
+
+
+def test_the_game_master_pressing_a_blind_rolls_button_shows_nothing_in_the_channel(
+    linked: Linked,
+) -> None:
+    """The message is the channel's: even the game master's press keeps it blind."""
+    _answer, entry = _blind(linked)
+    kept = linked.discord.press("gm", f"rb:k:{entry.id}:")
+    _shows_no_result(kept, entry)
+    assert "Gina: kept the result" in kept["data"]["content"]
+
+
+def test_open_chain_says_what_a_follow_up_would_refuse(linked: Linked) -> None:
+    """The service's public check, as Discord asks it before a menu or a confirmation."""
+    app = linked.table.client.app
+    _, entry = pushable(linked)
+    viewer = app.state.discord.viewer(linked.discord.base("player", 3))
+    assert app.state.service.open_chain(viewer, entry.id).id == entry.id
+    linked.discord.press("player", f"rb:k:{entry.id}:")
+    with pytest.raises(Conflict, match="already followed up or kept"):
+        app.state.service.open_chain(viewer, entry.id)
+    _, blind = _blind(linked)
+    linked.discord.command("other", "rulebound", "join")
+    other = app.state.discord.viewer(linked.discord.base("other", 3))
+    with pytest.raises(NotFound):
+        app.state.service.open_chain(other, blind.id)  # a blind roll is not the others'

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rulebound.discord.commands import definitions, game_options
+from rulebound.discord.commands import MAX_COMMAND_TEXT, definitions, game_options
 from rulebound.discord.embeds import EPHEMERAL
 from rulebound.discord.interactions import REVOKED, UNLINKED, UNSEATED
 from rulebound.web.settings import registry_games
@@ -165,7 +165,9 @@ def test_game_master_only_and_self_rolls_are_ephemeral(linked: Linked, privacy: 
 
 def test_a_blind_roll_says_only_that_a_roll_happened(linked: Linked) -> None:
     answer = linked.discord.command("player", "roll", "empty-reach", skill="Force", privacy="blind")
-    assert answer["data"] == {"content": "Pia made a blind roll: the game master sees the result."}
+    assert answer["data"]["content"] == "Pia made a blind roll: the game master sees the result."
+    assert "embeds" not in answer["data"]
+    assert "flags" not in answer["data"]
     entry = _log(linked)[-1]
     assert entry["privacy"] == "blind"
     assert entry["card"]["outcome"]
@@ -192,12 +194,12 @@ def test_every_game_links_and_rolls_from_its_own_fields(client: TestClient) -> N
     options = game_options(registry_games())
     for key, game in sorted(options.items()):
         discord = Discord(client, channel=new_channel())
-        table = open_table(client, key)
+        table = open_table(client, game.key)
         discord.command("gm", "rulebound", "link", invite=gm_invite(table))
         discord.command("player", "rulebound", "join")
         made = discord.command("player", "rulebound", "character", name="Ana")
         assert "created Ana" in made["data"]["content"], (key, made)
-        _fill_sheet(client, table, key)
+        _fill_sheet(client, table, game.key)
         given: dict[str, Any] = {}
         asked = [f for f in game.fields if f.required]
         odds: dict[str, Any] = {}
@@ -260,8 +262,39 @@ def test_the_definitions_follow_discords_rules() -> None:
                 assert o["name"] == o["name"].lower()
                 assert len(o["name"]) <= 32
                 assert not ("choices" in o and o.get("autocomplete"))
-    roll = {sub["name"] for sub in commands[1]["options"]}
-    assert roll == set(registry_games())
+    for command in commands:
+        assert len(command["options"]) <= 25
+        assert _text_size(command) <= MAX_COMMAND_TEXT, command["name"]
+    roll = [sub["name"] for sub in commands[1]["options"]]
+    assert roll == [sub["name"] for sub in commands[2]["options"]]
+    assert set(registry_games()) <= set(roll)  # each game's first subcommand is its key
+
+
+def _text_size(node: Any) -> int:
+    """What Discord counts against a command's 8000: every name, description and value."""
+    if isinstance(node, list):
+        return sum(_text_size(item) for item in node)
+    if not isinstance(node, dict):
+        return 0
+    own = sum(len(str(node[k])) for k in ("name", "description", "value") if k in node)
+    return own + sum(_text_size(v) for k, v in node.items() if isinstance(v, list | dict))
+
+
+def test_no_field_of_any_game_is_dropped() -> None:
+    """Every roll field but dice (chosen on a result) is an option of a subcommand of its
+    game; each subcommand has the required ones; the web's sheet pickers are there too."""
+    games = registry_games()
+    subs = game_options(games)
+    for key, game in games.items():
+        mine = [sub for sub in subs.values() if sub.key == key]
+        assert mine[0].name == key
+        offered = {f.name for sub in mine for f in sub.fields}
+        wanted = {f.name for f in game.table.sheets.choice_fields if f.kind != "dice"}
+        assert offered == wanted, (key, wanted - offered)
+        required = {f.name for f in game.table.sheets.choice_fields if f.required}
+        assert all(required <= {f.name for f in sub.fields} for sub in mine), key
+    legacy = [sub.name for sub in subs.values() if sub.key == "legacy"]
+    assert legacy == ["legacy", "legacy-opposed-check"]
 
 
 def test_a_revoked_seat_cannot_act_from_discord(client: TestClient, linked: Linked) -> None:

@@ -16,50 +16,55 @@ from rulebound.discord.signature import MAX_AGE_SECONDS, Verifier
 from rulebound.web.app import create_app
 
 from ..trust.conftest import trust_settings
-from .conftest import PUBLIC_KEY, Discord, signed
-
-PING = json.dumps({"type": 1, "id": "1", "application_id": "7", "token": "t"}).encode()
+from .conftest import PUBLIC_KEY, Discord, Linked, discord_app, new_interaction, signed
 
 
-def test_ping_is_answered_with_pong(client: TestClient) -> None:
-    answer = client.post(PATH, content=PING, headers=signed(PING))
+@pytest.fixture
+def ping() -> bytes:
+    """A PING of its own (a fresh interaction id: the same one twice is a replay)."""
+    body = {"type": 1, "id": new_interaction(), "application_id": "7", "token": "t"}
+    return json.dumps(body).encode()
+
+
+def test_ping_is_answered_with_pong(client: TestClient, ping: bytes) -> None:
+    answer = client.post(PATH, content=ping, headers=signed(ping))
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"type": 1}
 
 
-def test_a_signature_by_another_key_is_refused_with_401(client: TestClient) -> None:
+def test_a_signature_by_another_key_is_refused_with_401(client: TestClient, ping: bytes) -> None:
     other = SigningKey(bytes(range(1, 33)))
-    answer = client.post(PATH, content=PING, headers=signed(PING, key=other))
+    answer = client.post(PATH, content=ping, headers=signed(ping, key=other))
     assert answer.status_code == 401
     assert answer.json() == {"detail": "invalid request signature"}
 
 
 @pytest.mark.parametrize("age", [MAX_AGE_SECONDS + 5, 3600, -(MAX_AGE_SECONDS + 30)])
 def test_an_old_or_future_timestamp_is_refused_even_when_signed(
-    client: TestClient, age: int
+    client: TestClient, age: int, ping: bytes
 ) -> None:
-    replayed = signed(PING, timestamp=int(time.time()) - age)
-    assert client.post(PATH, content=PING, headers=replayed).status_code == 401
+    replayed = signed(ping, timestamp=int(time.time()) - age)
+    assert client.post(PATH, content=ping, headers=replayed).status_code == 401
 
 
-def test_a_recent_timestamp_within_the_window_is_accepted(client: TestClient) -> None:
-    recent = signed(PING, timestamp=int(time.time()) - MAX_AGE_SECONDS + 30)
-    assert client.post(PATH, content=PING, headers=recent).status_code == 200
+def test_a_recent_timestamp_within_the_window_is_accepted(client: TestClient, ping: bytes) -> None:
+    recent = signed(ping, timestamp=int(time.time()) - MAX_AGE_SECONDS + 30)
+    assert client.post(PATH, content=ping, headers=recent).status_code == 200
 
 
-def test_a_body_changed_after_signing_is_refused(client: TestClient) -> None:
-    headers = signed(PING)
-    changed = PING.replace(b'"type": 1', b'"type": 2')
-    assert changed != PING
+def test_a_body_changed_after_signing_is_refused(client: TestClient, ping: bytes) -> None:
+    headers = signed(ping)
+    changed = ping.replace(b'"type": 1', b'"type": 2')
+    assert changed != ping
     assert client.post(PATH, content=changed, headers=headers).status_code == 401
     # a byte of whitespace is a change too: the check is on the raw bytes, not the JSON
-    assert client.post(PATH, content=PING + b" ", headers=headers).status_code == 401
+    assert client.post(PATH, content=ping + b" ", headers=headers).status_code == 401
 
 
-def test_a_changed_timestamp_header_is_refused(client: TestClient) -> None:
-    headers = signed(PING)
+def test_a_changed_timestamp_header_is_refused(client: TestClient, ping: bytes) -> None:
+    headers = signed(ping)
     headers["X-Signature-Timestamp"] = str(int(headers["X-Signature-Timestamp"]) - 1)
-    assert client.post(PATH, content=PING, headers=headers).status_code == 401
+    assert client.post(PATH, content=ping, headers=headers).status_code == 401
 
 
 @pytest.mark.parametrize(
@@ -73,9 +78,9 @@ def test_a_changed_timestamp_header_is_refused(client: TestClient) -> None:
     ],
 )
 def test_missing_or_malformed_signature_headers_are_401(
-    client: TestClient, headers: dict[str, str | bytes]
+    client: TestClient, headers: dict[str, str | bytes], ping: bytes
 ) -> None:
-    assert client.post(PATH, content=PING, headers=headers).status_code == 401
+    assert client.post(PATH, content=ping, headers=headers).status_code == 401
 
 
 def test_a_body_that_is_not_json_is_refused_only_after_its_signature_checks(
@@ -86,9 +91,9 @@ def test_a_body_that_is_not_json_is_refused_only_after_its_signature_checks(
     assert client.post(PATH, content=body, headers=signed(b"other")).status_code == 401
 
 
-def test_without_a_public_key_there_is_no_endpoint(db_url: str) -> None:
+def test_without_a_public_key_there_is_no_endpoint(db_url: str, ping: bytes) -> None:
     with TestClient(create_app(trust_settings(db_url))) as plain:
-        answer = plain.post(PATH, content=PING, headers=signed(PING))
+        answer = plain.post(PATH, content=ping, headers=signed(ping))
     assert answer.status_code in (404, 405)
 
 
@@ -105,9 +110,80 @@ def test_an_unknown_interaction_type_gets_a_clear_answer(discord: Discord) -> No
 
 
 def test_a_signed_body_of_the_wrong_shape_is_a_400(client: TestClient) -> None:
-    odd_options = {"type": 2, "channel_id": "1", "data": {"name": "r", "options": "oops"}}
+    odd_options = {
+        "type": 2,
+        "id": "2",
+        "channel_id": "1",
+        "data": {"name": "r", "options": "oops"},
+    }
     nested = {"name": "roll", "options": [{"type": 1, "name": "x", "options": [1]}]}
-    for odd in (b"[1, 2]", odd_options, {"type": 2, "channel_id": "1", "data": nested}):
+    nested_body = {"type": 2, "id": new_interaction(), "channel_id": "1", "data": nested}
+    odd_options["id"] = new_interaction()
+    for odd in (b"[1, 2]", odd_options, nested_body):
         body = odd if isinstance(odd, bytes) else json.dumps(odd).encode()
         sent = client.post(PATH, content=body, headers=signed(body))
         assert sent.status_code == 400, (odd, sent.text)
+
+
+def test_a_replayed_request_within_the_window_is_refused(linked: Linked) -> None:
+    """The same signed bytes again (same id, same valid timestamp): refused, nothing rolled."""
+    discord = linked.discord
+    store = discord.client.app.state.store
+    body = json.dumps(discord.base("player", 2) | {"data": _roll_data()}).encode()
+    headers = signed(body)
+    first = discord.client.post(PATH, content=body, headers=headers)
+    assert first.status_code == 200, first.text
+    assert first.json()["data"]["embeds"]
+    rolled = len(store.log(linked.table.id))
+    again = discord.client.post(PATH, content=body, headers=headers)
+    assert again.status_code == 409
+    assert "replayed" in again.json()["detail"]
+    assert len(store.log(linked.table.id)) == rolled
+    # signed anew (a later timestamp) yet the same interaction: still a replay
+    later = signed(body, timestamp=int(headers["X-Signature-Timestamp"]) + 1)
+    assert discord.client.post(PATH, content=body, headers=later).status_code == 409
+    assert len(store.log(linked.table.id)) == rolled
+
+
+def test_a_replay_is_refused_by_another_process_on_the_same_database(
+    db_url: str, ping: bytes
+) -> None:
+    """Two servers of one table (two app instances, as two processes, on one database)."""
+    with TestClient(discord_app(db_url)) as one, TestClient(discord_app(db_url)) as two:
+        headers = signed(ping)
+        assert one.post(PATH, content=ping, headers=headers).status_code == 200
+        assert two.post(PATH, content=ping, headers=headers).status_code == 409
+        assert one.post(PATH, content=ping, headers=headers).status_code == 409
+
+
+def test_ids_older_than_the_window_are_forgotten(linked: Linked) -> None:
+    links = linked.discord.client.app.state.discord.links
+    now = int(time.time())
+    window = now - MAX_AGE_SECONDS - 1
+    recent, older = new_interaction(), new_interaction()
+    assert links.first_time(recent, now, window)
+    assert not links.first_time(recent, now, window)
+    assert links.first_time(older, now - 200, window)
+    assert not links.first_time(older, now - 200, window)
+    # later, the window has passed ``older`` (its timestamp is refused now): its row goes
+    later = now - 100
+    assert links.first_time(new_interaction(), now, later)
+    assert links.first_time(older, now - 200, window)
+    assert not links.first_time(recent, now, later)
+
+
+def test_a_request_without_an_interaction_id_is_a_400(client: TestClient) -> None:
+    for body in (b'{"type": 1}', b'{"type": 1, "id": 5}', b'{"type": 1, "id": "x"}'):
+        sent = client.post(PATH, content=body, headers=signed(body))
+        assert sent.status_code == 400, body
+        assert sent.json() == {"detail": "the interaction has no id"}
+
+
+def _roll_data() -> dict[str, object]:
+    skill = {"name": "skill", "type": 3, "value": "Force"}
+    return {
+        "id": "5",
+        "name": "roll",
+        "type": 1,
+        "options": [{"type": 1, "name": "empty-reach", "options": [skill]}],
+    }

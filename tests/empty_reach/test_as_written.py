@@ -491,7 +491,7 @@ def test_the_cli_refuses_a_character_file_the_table_refuses(tmp_path: Path) -> N
     args = ["roll", "empty-reach", "-c", str(path), "--skill-name", "Stamina", "--seed", "1"]
     out = CliRunner().invoke(app, args)
     assert out.exit_code == 2
-    assert "got 'Tough'; expected Tough at most 3 time(s)" in out.stderr
+    assert "“Tough” will not do; it takes Tough at most 3 time(s)" in out.stderr
 
 
 def test_gear_names_its_skills_in_any_spelling() -> None:

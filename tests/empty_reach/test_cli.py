@@ -137,7 +137,7 @@ def test_reroll_named_dice_and_too_many_pushes() -> None:
     assert "--reroll: after 1 follow-up(s) the result offers no push" in twice.stderr
     bad = invoke(*args, "--reroll", "x")
     assert bad.exit_code == 2
-    assert "reroll: got 'x'" in bad.stderr
+    assert "--reroll: “x” will not do; it takes die numbers." in bad.stderr
 
 
 def test_passive_roll_cannot_be_pushed_from_the_cli() -> None:
@@ -150,7 +150,7 @@ def test_an_invalid_die_names_the_field_and_the_accepted_values() -> None:
     out = invoke(*ROLL, "--attribute", "D7")
     assert out.exit_code == 2
     assert "--attribute" in out.stderr
-    assert "'D7'" in out.stderr
+    assert "“D7” will not do" in out.stderr
     assert "D6, D8, D10, D12" in out.stderr
     assert "Value error" not in out.stderr
     missing = invoke(*ROLL, "--skill", "D8")
@@ -327,3 +327,14 @@ def test_the_content_command_lists_the_rules_data() -> None:
     assert out.exit_code == 0, out.output
     for text in ("Force", "Strength", "specialty-driver", "stealth-dark", "Formidable", "-3"):
         assert text in out.stdout
+
+
+def test_a_sheet_choice_without_a_character_is_reported_with_the_form_s_other_problems() -> None:
+    out = invoke(*ROLL, "--swap", "Menacing", "--helpers", "9")
+    assert out.exit_code == 2
+    said = out.stderr
+    assert said.startswith("error: 3 problems:"), said
+    assert "--swap [Use another attribute]: “Menacing” will not do" in said
+    assert "give --character" in said
+    assert "--attribute [Attribute die] is needed" in said
+    assert "--helpers [People helping]: 9 will not do" in said

@@ -89,6 +89,22 @@ def test_nothing_to_reroll_by_default(scripted) -> None:
         push(rolled(scripted, 6, 1), scripted())
 
 
+@pytest.mark.parametrize("faces", [(6, 1), (1, 1), (8, 10)])
+def test_an_unseen_push_with_nothing_to_reroll_still_counts_as_the_push(
+    scripted, faces: tuple[int, int]
+) -> None:
+    """Ruling E1: its roller cannot see the dice, so refusing it would tell of them."""
+    result = rolled(scripted, *faces)
+    pushed = push(result, scripted(), (), none_left=True)
+    assert [d.face for d in pushed.dice] == list(faces)
+    assert pushed.push_number == 1
+    assert pushed.pushes_left == 0
+    assert pushed.costs is not None
+    assert pushed.costs.points == faces.count(1)  # every bane showing costs, as after a push
+    with pytest.raises(InvalidInput, match="at least one die"):
+        push(result, scripted(), ())  # one who sees the dice chooses at least one
+
+
 def test_push_only_once(scripted) -> None:
     pushed = push(rolled(scripted, 3, 4), scripted(2, 2))
     assert pushed.pushes_left == 0

@@ -36,7 +36,8 @@ def test_the_cli_refuses_a_luck_bonus_past_the_cap() -> None:
     args = ["roll", "ghostburn", "--dl", "Hard", "--ability-score", "20", "--luck-points", "1"]
     out = CliRunner().invoke(app, [*args, "--luck-bonus", "50", "--luck", "spend", "--seed", "1"])
     assert out.exit_code == 2
-    assert "--luck-bonus: got 50; expected a whole number from 1 to 20" in out.stderr
+    said = "--luck-bonus [Luck Bonus]: 50 will not do; it takes a whole number from 1 to 20."
+    assert said in out.stderr
 
 
 def test_a_luck_pool_or_spend_past_the_cap_is_refused(content: GhostburnContent) -> None:
@@ -138,4 +139,4 @@ def test_the_cli_refuses_a_character_file_the_table_refuses(
     args = ["roll", "ghostburn", "-c", str(path), "--skill", "firearms", "--dl", "Hard"]
     out = CliRunner().invoke(app, [*args, "--seed", "1"])
     assert out.exit_code == 2
-    assert "got 50; expected a number of at most 20" in out.stderr
+    assert "50 will not do; it takes a number of at most 20" in out.stderr

@@ -160,14 +160,31 @@ def test_raw_roll_with_luck_pool() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--dl", "Hard", "--dl-shift", "3"], "--dl-shift: got 3; expected a shift from -2 to +2"),
-        (["--dl", "Brutal"], "--dl: got 'Brutal'; expected a number from 1 to 100 or a level name"),
-        (["--dl", "14", "--gear", "scope"], "--gear: got 'scope'; expected NAME=VALUE"),
-        (["--dl", "14", "--gear", "scope=x"], "--gear.scope: got 'x'"),
+        (
+            ["--dl", "Hard", "--dl-shift", "3"],
+            "--dl-shift [GM adjusts the DL (levels)]: 3 will not do;"
+            " it takes a shift from -2 to +2",
+        ),
+        (
+            ["--dl", "Brutal"],
+            "--dl [DL (improvised trick)]: “Brutal” will not do;"
+            " it takes a number from 1 to 100 or a level name",
+        ),
+        (
+            ["--dl", "14", "--gear", "scope"],
+            "--gear [Gear bonuses]: “scope” will not do; it takes NAME=VALUE.",
+        ),
+        (
+            ["--dl", "14", "--gear", "scope=x"],
+            "--gear scope: “x” will not do; it takes a whole number.",
+        ),
         (["--skill", "drive", "--dl", "14"], "--skill"),
-        (["--ability-score", "3"], "--dl: got None"),
-        (["--dl", "14", "--variant", "bottom-fade=maybe"], "--bottom-fade: got 'maybe'"),
-        (["--dl", "14", "--luck-bonus", "0"], "--luck-bonus: got 0"),
+        (["--ability-score", "3"], "--dl [DL (improvised trick)] is needed: a DL"),
+        (
+            ["--dl", "14", "--variant", "bottom-fade=maybe"],
+            "--bottom-fade [A miss at the lowest level]: “maybe” will not do",
+        ),
+        (["--dl", "14", "--luck-bonus", "0"], "--luck-bonus [Luck Bonus]: 0 will not do"),
     ],
 )
 def test_bad_roll_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -195,7 +212,8 @@ def test_raw_bonus_flags_are_refused_with_a_character(sheet_file: Path) -> None:
     args = ("-c", str(sheet_file), "--trick", "aimed-shot", "--ability-score", "0")
     result = _run(*ROLL, *args)
     assert result.exit_code == 2
-    assert "--ability-score: got 'given'; expected nothing with --character" in result.stderr
+    said = "--ability-score [Ability score]: “0” will not do; it takes nothing with --character"
+    assert said in result.stderr
 
 
 def test_traits_and_set_aside_from_the_command_line(sheet_file: Path) -> None:
@@ -210,7 +228,7 @@ def test_traits_and_set_aside_from_the_command_line(sheet_file: Path) -> None:
     assert "Not in use: smart scope (gear)" in aside["card"]["details"]
     bad = _run(*ROLL, *args, "--trick", "aimed-shot", "--set-aside", "gear:rocket")
     assert bad.exit_code == 2
-    assert "--set-aside: got 'gear:rocket'" in bad.stderr
+    assert "--set-aside [Gear and augs not in use]: “gear:rocket” will not do" in bad.stderr
 
 
 def test_a_chain_file_resumes_with_a_spend(sheet_file: Path, tmp_path: Path) -> None:
@@ -289,5 +307,5 @@ def test_character_command_shows_each_skills_stacked_bonus(sheet_file: Path) -> 
 def test_luck_takes_spend_or_keep(sheet_file: Path) -> None:
     result = _run(*ROLL, "-c", str(sheet_file), "--trick", "aimed-shot", "--luck", "ask")
     assert result.exit_code == 2
-    assert "luck: got 'ask'; expected spend or keep" in result.stderr
+    assert "--luck: “ask” will not do; it takes spend or keep" in result.stderr
     assert _luck_points(sheet_file) == 2

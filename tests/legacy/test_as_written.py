@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from rulebound.core import Draw, ReplaySource, RuleViolation
+from rulebound.core import Draw, InvalidInput, ReplaySource, RuleViolation
+from rulebound.core.errors import InvalidForm
 from rulebound.rulesets.legacy.assist import assist
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.checks import CheckRequest, resolve, roll_check
@@ -21,6 +22,7 @@ from rulebound.rulesets.legacy.game import GAME
 from rulebound.rulesets.legacy.odds import check_chances
 from rulebound.rulesets.legacy.progression import advance, reduce
 from rulebound.rulesets.legacy.recovery import heal, long_rest, short_rest
+from rulebound.rulesets.legacy.restrictions import validated
 from rulebound.rulesets.legacy.rules import Outcome, Thresholds, classify
 from rulebound.rulesets.legacy.souls import pass_days
 from rulebound.rulesets.plays import TableRules
@@ -271,3 +273,23 @@ def test_a_card_from_a_bare_score_names_the_score() -> None:
 
 
 PLAIN = {"scale": "as-written", "affinity_bonus": "rank-table"}
+
+
+def test_a_sheet_score_beyond_what_a_check_takes_is_refused_on_the_sheet() -> None:
+    """A score of 999 used to be saved, and then every check on it failed in the dialog."""
+    with pytest.raises(InvalidInput) as refused:
+        character("Giant", **{"scores.STR": "999"})
+    assert "STR" in str(refused.value)
+    assert "200" in str(refused.value)
+    assert character("Strong", **{"scores.STR": "200"})["scores"]["STR"] == 200
+
+
+def test_every_problem_of_a_bad_sheet_is_named_at_once() -> None:
+    """Missing scores used to hide the wrong-typed and unknown fields until fixed."""
+    sheet = character("Bad")
+    sheet["scores"] = {"STR": "abc", "DEX": 10}
+    sheet |= {"rank": "x", "bogus": 1}
+    with pytest.raises(InvalidForm) as refused:
+        validated(sheet)
+    fields = {p.field for p in refused.value.problems}
+    assert {"scores.CON", "scores.STR", "rank", "bogus"} <= fields

@@ -122,7 +122,7 @@ def test_prompts_ask_again_after_an_error(tmp_path: Path) -> None:
     out = runner.invoke(app, [*args, "--out", str(path)], input=answers)
     assert out.exit_code == 0, out.output
     assert "7 indices" in out.output
-    assert "reroll: got 'AGL'" in out.output
+    assert "reroll: “AGL” will not do" in out.output
     assert json.loads(path.read_text())["affinities"] == ["acrobatics", "arcane", "stealth"]
 
 

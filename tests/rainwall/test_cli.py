@@ -88,7 +88,7 @@ def test_a_bad_character_file_is_refused_like_the_web_refuses_it(tmp_path: Path)
     path.write_text(json.dumps({**SHEET, "traits": {"Dexterity": 11}}), encoding="utf-8")
     code, out, err = run("roll", "rainwall", "-c", str(path), "--skill", "Lockpicking", "--dr", "2")
     assert (code, out) == (2, "")
-    assert "traits.Dexterity: got 11; expected a number of at most 10" in err
+    assert "traits.Dexterity: 11 will not do; it takes a number of at most 10." in err
 
 
 def test_character_command_shows_the_sheet(sheet_file: Path) -> None:
@@ -108,12 +108,24 @@ def test_content_lists_traits_and_skills() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--dice", "11", "--skill", "5"), "--dice: got 11"),
-        (("--skill", "5"), "--dice: got None"),
-        (("--dice", "3", "--skill", "Lockpicking"), "--skill: got 'Lockpicking'"),
-        (("--dice", "3", "--skill", "5", "--variant", "miss-ios"), "--variant: got 'miss-ios'"),
-        (("--dice", "3", "--skill", "5", "--variant", "barely=never"), "--barely: got 'never'"),
-        (("--dice", "3", "--skill", "5", "--barely", "never"), "--barely: got 'never'"),
+        (("--dice", "11", "--skill", "5"), "--dice [Dice (the trait score)]: 11 will not do"),
+        (("--skill", "5"), "--dice [Dice (the trait score)] is needed"),
+        (
+            ("--dice", "3", "--skill", "Lockpicking"),
+            "--skill [Skill score (the target)]: “Lockpicking” will not do",
+        ),
+        (
+            ("--dice", "3", "--skill", "5", "--variant", "miss-ios"),
+            "--variant: “miss-ios” will not do; it takes KEY=VALUE",
+        ),
+        (
+            ("--dice", "3", "--skill", "5", "--variant", "barely=never"),
+            "--barely [A success that needed bonus points]: “never” will not do",
+        ),
+        (
+            ("--dice", "3", "--skill", "5", "--barely", "never"),
+            "--barely [A success that needed bonus points]: “never” will not do",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
@@ -129,9 +141,10 @@ def test_every_bad_option_at_once() -> None:
     assert code == 2
     assert err.splitlines() == [
         "error: 3 problems:",
-        "  --dice: got 11; expected a whole number from 1 to 10",
-        "  --skill: got 'x'; expected a whole number from 1 to 10",
-        "  --dr: got 0; expected a whole number from 1 to 99",
+        "  --dice [Dice (the trait score)]: 11 will not do; it takes a whole number from 1 to 10.",
+        "  --skill [Skill score (the target)]: “x” will not do;"
+        " it takes a whole number from 1 to 10.",
+        "  --dr [Difficulty Rating]: 0 will not do; it takes a whole number from 1 to 99.",
     ]
 
 

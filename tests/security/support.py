@@ -71,6 +71,7 @@ ANY_PLAYER = {
     "/api/tables/{table_id}/creation",
     "/t/{table_id}/characters",
     "/t/{table_id}/characters/import",
+    "/t/{table_id}/characters/starter",
     "/t/{table_id}/create",
     "/t/{table_id}/talk",
 }
@@ -120,6 +121,7 @@ PAGE_FORMS: dict[str, dict[str, str]] = {
     "/t/{table_id}/scene/close": {},
     "/t/{table_id}/characters": {"name": "Bo"},
     "/t/{table_id}/characters/import": {"sheet": '{"name": "Imp"}'},
+    "/t/{table_id}/characters/starter": {"name": "Bo"},
     "/t/{table_id}/c/{character_id}/sheet": {"version": "1"},
     "/t/{table_id}/c/{character_id}/import": {"sheet": '{"name": "Imp"}'},
     "/t/{table_id}/c/{character_id}/chances": {"skill": "Force"},

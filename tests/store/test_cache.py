@@ -3,10 +3,21 @@ right after it, here or (once told, or after the time limit) in another process.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from sqlalchemy import event
 
-from rulebound.store import Conflict, Contribution, Dice, NewEntry, SqlStore, Staged
+from rulebound.store import (
+    Conflict,
+    Contribution,
+    Dice,
+    NewEntry,
+    Scope,
+    SheetChange,
+    SqlStore,
+    Staged,
+)
 from rulebound.store.cache import MISS, Cache
 from rulebound.store.sql import parts_changed
 
@@ -106,3 +117,45 @@ def test_a_play_computed_before_its_transaction_follows_a_rotation_elsewhere(
         assert (mine.contribution, mine.server_chosen) == ("cd" * 16, False)
     finally:
         other.close()
+
+
+def test_a_character_as_a_scope_sees_it_is_cached_until_it_may_have_changed(
+    store: SqlStore,
+) -> None:
+    """The sheet a roll is computed from comes from the cache (no statement) while nothing
+    that could change it committed; each reader gets its own copy; a sheet change (seen or
+    hidden), a reveal and a new owner each make the next read fresh."""
+    table, gm = new_table(store)
+    player, _ = seat(store, table.id, "player", "Pia")
+    ana = character(store, table.id, player.id, {"name": "Ana", "damage": 0})
+    pia, gina = Scope(player.id, False), Scope(gm.id, True)
+    first = store.character(table.id, ana.id, pia)
+    seen = _statements(store)
+    again = store.character(table.id, ana.id, pia)
+    assert seen == []
+    assert again == first
+    again.sheet["damage"] = 99  # the reader's own copy
+    assert store.character(table.id, ana.id, pia).sheet["damage"] == 0
+    roll = NewEntry(table.id, "roll", "public", player.id, "no change", ana.id)
+    store.append(roll)
+    assert store.character(table.id, ana.id, pia) == first  # a roll that changed nothing
+
+    def hurt(privacy: Any, by: int) -> int:
+        row = store.character(table.id, ana.id, gina)
+        entry = NewEntry(table.id, "roll", privacy, gm.id, "hurt", ana.id)
+        changed = dict(row.stored_sheet, damage=row.stored_sheet["damage"] + by)
+        return store.append(entry, [SheetChange.of(row, changed)]).id
+
+    hurt("public", 1)
+    assert store.character(table.id, ana.id, pia).sheet["damage"] == 1
+    hidden = hurt("gm", 2)
+    assert store.character(table.id, ana.id, pia).sheet["damage"] == 1
+    assert store.character(table.id, ana.id, pia).hidden == 1
+    assert store.character(table.id, ana.id, gina).sheet["damage"] == 3
+    reveal = NewEntry(
+        table.id, "reveal", "public", gm.id, "shown", ana.id, record={"reveals": [hidden]}
+    )
+    store.append(reveal)
+    assert store.character(table.id, ana.id, pia).sheet["damage"] == 3
+    store.set_owner(table.id, ana.id, gm.id)
+    assert store.character(table.id, ana.id, pia).owner_id == gm.id

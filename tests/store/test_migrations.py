@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import multiprocessing
 from pathlib import Path
+from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -8,9 +10,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from rulebound.store import SqlStore
-from rulebound.store.migrate import alembic_config
+from rulebound.store.engine import make_engine
+from rulebound.store.migrate import alembic_config, upgrade
 from rulebound.store.schema import metadata
-from rulebound.store.testing import sqlite_url
+from rulebound.store.testing import reset_postgres, sqlite_url
 
 from .conftest import new_table
 
@@ -46,3 +49,34 @@ def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path: Path) -> None:
         "synchronous": 1,
     }
     store.close()
+
+
+def _migrate(url: str, go: Any) -> None:
+    engine = make_engine(url)
+    go.wait(timeout=60)
+    upgrade(engine)
+    engine.dispose()
+
+
+def test_servers_starting_at_once_migrate_a_new_database_once(db_url: str) -> None:
+    """Processes that start together on an empty database all come up at head: the whole
+    upgrade is one locked transaction (it used to commit between revisions, and a second
+    process then ran a revision again: "index ... already exists")."""
+    forks = multiprocessing.get_context("fork")
+    for _ in range(3):
+        if db_url.startswith("postgresql"):
+            reset_postgres(db_url)
+        else:
+            Path(db_url.removeprefix("sqlite:///")).unlink(missing_ok=True)
+        go = forks.Barrier(4)
+        starts = [forks.Process(target=_migrate, args=(db_url, go)) for _ in range(4)]
+        for process in starts:
+            process.start()
+        for process in starts:
+            process.join(timeout=120)
+        assert [p.exitcode for p in starts] == [0, 0, 0, 0]
+    store = SqlStore(db_url)
+    with store.engine.connect() as conn:
+        version = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    store.close()
+    assert version == [ScriptDirectory.from_config(alembic_config()).get_current_head()]

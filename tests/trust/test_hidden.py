@@ -112,3 +112,21 @@ def test_the_reveal_discloses_hidden_rolls_in_every_export_only(
             assert doc["entries"][later["seq"] - 1].get("withheld")
             log = table.client.get(table.url("/log"), headers=table.seats[who]).json()
             assert {e["seq"] for e in log["entries"]}.isdisjoint(e["seq"] for e in rolled.values())
+
+
+def test_a_sealed_roll_shown_without_its_salt_fails_at_its_entry(
+    table: Table, tmp_path: Path
+) -> None:
+    """A body, record or card put into a sealed entry cannot be proved without the salt:
+    the verdict must not pass it as sealed (it used to, showing whatever was written)."""
+    cid = table.character("player")
+    seq = table.roll("player", cid, "blind")["seq"]
+    whole = _entry(table.export("gm"), seq)
+    for shown in ("body", "record", "card"):
+        doc = table.export("player")
+        sealed = _entry(doc, seq)
+        sealed[shown] = whole[shown]
+        verdict = verify(doc, tmp_path)
+        assert verdict.code == 1, shown
+        assert [p["seq"] for p in verdict.problems] == [seq]
+        assert "without the salt" in verdict.problems[0]["detail"]

@@ -3,12 +3,14 @@ a party of members seated through the API, and dice whose seeds a test chooses."
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import uvicorn
@@ -28,6 +30,15 @@ from rulebound.rulesets.contract import (
 from rulebound.rulesets.plays import TableRules
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings, TableGame, registry_games
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: Playwright's sync API, when the browser
+    tests ran first in this process, leaves an event loop running in the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class GuidedSheets(Sheets[Any, Any]):

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
+
+from rulebound.web import api
 
 from .conftest import Party
 
@@ -117,3 +120,32 @@ def test_the_gm_hands_a_character_to_a_player(party: Party) -> None:
     moved = client.put(path, json={"owner_id": party.ids["player"]}, headers=party.gm)
     assert moved.json()["owner_id"] == party.ids["player"]
     assert client.put(path, json={"owner_id": 999}, headers=party.gm).status_code == 400
+
+
+def test_the_table_lists_its_first_members_and_pages_the_rest(
+    party: Party, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seating 1,000 observers must not answer each join with every member (issue 13): the
+    table shows the first page, its size and where the rest begin."""
+    monkeypatch.setattr(api, "MEMBER_PAGE", 3)
+    token = party.invites["observer"].rsplit("/", 1)[1]
+    for name in ("O2", "O3", "O4"):
+        joined = party.client.post(f"/api/join/{token}", json={"name": name})
+        assert joined.status_code == 201
+        assert len(joined.json()["table"]["members"]) == 3
+    seen = party.client.get(party.url(), headers=party.player).json()
+    assert [m["name"] for m in seen["members"]] == ["Gina", "Pia", "Oz"]
+    assert seen["member_count"] == 7
+    assert seen["members_after"] == seen["members"][-1]["id"]
+    names, after = [], seen["members_after"]
+    while after is not None:
+        page = party.client.get(party.url(f"/members?after={after}&limit=2"), headers=party.player)
+        assert page.status_code == 200
+        names += [m["name"] for m in page.json()["members"]]
+        after = page.json()["next_after"]
+    assert names == ["Obi", "O2", "O3", "O4"]
+    every = party.client.get(party.url("/members"), headers=party.observer).json()
+    assert [m["name"] for m in every["members"]] == ["Gina", "Pia", "Oz", "Obi", "O2", "O3", "O4"]
+    assert every["next_after"] is None
+    assert party.client.get(party.url("/members")).status_code == 403
+    assert party.client.get(party.url("/members?limit=0"), headers=party.gm).status_code == 422

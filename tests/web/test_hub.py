@@ -5,10 +5,9 @@ behind (issue 13)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from sqlalchemy import event
@@ -21,15 +20,9 @@ from rulebound.web.hub import Hub
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 
+from .conftest import run_async
+
 OBSERVERS = 20
-T = TypeVar("T")
-
-
-def _run(coroutine: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` in a thread of its own: Playwright's sync API, when the browser
-    tests ran first in this process, leaves an event loop running in the main thread."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 class Table:
@@ -106,7 +99,7 @@ def test_an_entry_is_rendered_once_per_scope_and_read_by_no_subscriber(table: Ta
     def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         statements.append(statement)
 
-    got = _run(run())
+    got = run_async(run())
     # observers and the other player share one rendering; the game master's holds their
     # follow-up forms (their CSRF token), the roller's their contribution: three in all
     assert table.renders == 3
@@ -134,7 +127,7 @@ def test_a_private_roll_reaches_only_its_scope(table: Table) -> None:
             await stream.aclose()  # type: ignore[attr-defined]
         return mine, others
 
-    mine, others = _run(run())
+    mine, others = run_async(run())
     assert all(b'"privacy":"self"' not in data for data in others)
     assert b'"privacy":"self"' in mine
 
@@ -164,7 +157,7 @@ def test_a_subscriber_that_falls_behind_reads_the_log_and_misses_nothing(
         await stream.aclose()  # type: ignore[attr-defined]
         return [seq - last for seq in seen]
 
-    assert _run(run()) == [1, 2, 3, 4, 5, 6]
+    assert run_async(run()) == [1, 2, 3, 4, 5, 6]
 
 
 def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> None:
@@ -195,7 +188,7 @@ def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> 
             await stream.aclose()  # type: ignore[attr-defined]
 
     try:
-        _run(run())
+        run_async(run())
     finally:
         other.close()
     assert len(tails) == 1
@@ -212,4 +205,4 @@ def test_an_idle_feed_gets_keepalives_from_one_timer(table: Table) -> None:
             await stream.aclose()  # type: ignore[attr-defined]
         return got
 
-    assert _run(run()) == [b": keepalive\n\n"] * 3
+    assert run_async(run()) == [b": keepalive\n\n"] * 3

@@ -39,3 +39,29 @@ def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party)
     stored = store.entry(party.table_id, rolled.json()["id"])
     assert rolled.json()["card"] == stored.card
     assert rolled.json()["created_at"] == stored.created_at.isoformat()
+
+
+def test_a_roll_takes_the_sheet_from_the_cache_and_writes_in_four_statements(
+    party: Party,
+) -> None:
+    """Once the roller's view of the character is cached, a roll reads nothing before its
+    write transaction: on SQLite ``BEGIN IMMEDIATE``, the chain's end, the insert; on
+    PostgreSQL the row lock, the chain's end, the insert and the notice."""
+    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
+    made = party.client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
+    path = party.url(f"/characters/{made.json()['id']}/roll")
+    assert party.client.post(path, json=ROLL, headers=party.player).status_code == 201
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        rolled = party.client.post(path, json=ROLL, headers=party.player)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+    assert rolled.status_code == 201, rolled.text
+    assert len(seen) <= 4, seen
+    assert not any("FROM characters" in s for s in seen), seen
+    assert seen[0].startswith("BEGIN IMMEDIATE" if store.sqlite else "SELECT game_tables.id FROM")

@@ -59,17 +59,12 @@ def test_a_blind_roll_is_pushed_unseen_then_revealed_to_everyone(
     table: Table, tmp_path: Path
 ) -> None:
     cid = table.character("player")
-    for _ in range(40):  # the roller cannot see the dice, so the push takes the default ones
-        rolled = table.roll("player", cid, "blind")
-        assert rolled["hidden"]
-        body = {"params": {}, "dice": table.contribution()}
-        url = table.url(f"/entries/{rolled['id']}/actions/push")
-        answer = table.client.post(url, json=body, headers=table.seats["player"])
-        if answer.status_code == 201:
-            break
-        # no default die to reroll (every die a success or a 1): said without telling which
-        assert answer.status_code == 409, answer.text
-        assert answer.json()["detail"] == "follow-up: the hidden result does not allow it"
+    rolled = table.roll("player", cid, "blind")
+    assert rolled["hidden"]
+    body = {"params": {}, "dice": table.contribution()}  # unseen: the default dice, or none
+    url = table.url(f"/entries/{rolled['id']}/actions/push")
+    answer = table.client.post(url, json=body, headers=table.seats["player"])
+    assert answer.status_code == 201, answer.text
     pushed = answer.json()
     assert pushed["hidden"]  # pushed, still unseen
     assert pushed["card"] is None
@@ -91,6 +86,31 @@ def test_a_blind_roll_is_pushed_unseen_then_revealed_to_everyone(
     _act(table, "gm", public["id"], "reveal", 409)  # a public roll has nothing to reveal
     assert verify(table.export(), tmp_path).code == 0
     assert verify(table.export("player"), tmp_path).code == 0
+
+
+def test_every_unseen_push_of_a_blind_roll_is_taken_whatever_its_dice_show(
+    table: Table, tmp_path: Path
+) -> None:
+    """Refusing an unseen push when no die is left to reroll (every die a success or a 1)
+    told the roller much of a result they may not see: an unseen push is always taken, and
+    one with nothing to reroll counts as the push (ruling E1)."""
+    cid = table.character("player")
+    emptied = pushes = 0
+    while pushes < 200 and not (emptied and pushes - emptied):  # both cases, by chance
+        pushes += 1
+        rolled = table.roll("player", cid, "blind")
+        body = {"params": {}, "dice": table.contribution()}
+        url = table.url(f"/entries/{rolled['id']}/actions/push")
+        answer = table.client.post(url, json=body, headers=table.seats["player"])
+        assert answer.status_code == 201, answer.text  # the same answer, whatever the dice
+        pushed = answer.json()
+        assert (pushed["hidden"], pushed["card"]) == (True, None)
+        seen = table.client.get(table.url(f"/entries/{pushed['id']}"), headers=table.seats["gm"])
+        states = [die["state"] for die in seen.json()["card"]["dice"]]
+        emptied += "rerolled" not in states
+    assert emptied, "no roll left nothing to reroll: the case under test never came up"
+    assert pushes > emptied, "no roll had a die to reroll"
+    assert verify(table.export(), tmp_path).code == 0
 
 
 def test_the_game_master_voids_a_roll_without_deleting_it(table: Table, tmp_path: Path) -> None:

@@ -108,6 +108,15 @@ def field_flags(game: Any, *, roll: bool) -> dict[str, str]:
     fields = (*game.fields, *sheet_fields, *(() if roll else game.odds_fields))
     named = {f.name: f"--{f.cli_flag}" for f in reversed(fields)}
     named |= {f"variants.{v.key}": f"--{v.key.replace('_', '-')}" for v in game.variants}
+    return named | {"variants": "--variant"}
+
+
+def field_labels(game: Any, *, roll: bool) -> dict[str, str]:
+    """``--flag`` to the game's own name for it, so that errors say both."""
+    sheet_fields = game.sheets.choice_fields if game.sheets is not None else ()
+    fields = (*game.fields, *sheet_fields, *(() if roll else game.odds_fields))
+    named = {f"--{f.cli_flag}": f.label for f in reversed(fields) if f.label}
+    named |= {f"--{v.key.replace('_', '-')}": v.label for v in game.variants if v.label}
     return named
 
 
@@ -135,7 +144,7 @@ def _check_command(key: str, help: str, *, roll: bool) -> click.Command:
     run = session.run_roll if roll else session.run_odds
 
     def callback(**options: Any) -> None:
-        with rule_errors(field_flags(game, roll=roll)):
+        with rule_errors(field_flags(game, roll=roll), field_labels(game, roll=roll)):
             run(key, options, flags)
 
     return click.Command(key, params=params, callback=callback, help=help.format(game.title))

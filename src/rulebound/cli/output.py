@@ -39,26 +39,27 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise SystemExit(code)
 
 
-def error_text(exc: RuleboundError) -> str:
-    """One problem on one line; several, one per line under a heading."""
-    if isinstance(exc, InvalidForm):
-        return f"{len(exc.problems)} problems:\n" + "\n".join(
-            "  " + str(problem) for problem in exc.problems
-        )
-    return str(exc)
+def error_text(exc: RuleboundError, labels: Mapping[str, str] | None = None) -> str:
+    """Any error in plain words: one problem on one line; several, one per line under a
+    heading (``render.words``, the wording the web table uses too)."""
+    from rulebound.render.words import terminal
+
+    return terminal(exc, labels)
 
 
 @contextmanager
-def rule_errors(flags: Mapping[str, str] | None = None) -> Iterator[None]:
+def rule_errors(
+    flags: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None
+) -> Iterator[None]:
     """Turn the library's own errors into a message on stderr and exit status 2.
 
     ``flags`` maps field names to the options that set them, so an error says ``--dr``
-    where the game's field is ``dr``.
+    where the game's field is ``dr``; ``labels`` names each option in the game's words.
     """
     try:
         yield
     except InvalidInput as exc:
-        fail(error_text(as_flags(exc, flags or {})))
+        fail(error_text(as_flags(exc, flags or {}), labels))
     except RuleboundError as exc:
         fail(error_text(exc))
 
@@ -67,12 +68,12 @@ def as_flags(exc: InvalidInput, flags: Mapping[str, str]) -> InvalidInput:
     problems = exc.problems if isinstance(exc, InvalidForm) else (exc,)
     renamed = []
     for problem in problems:
-        head, dot, rest = problem.field.partition(".")
+        head, _, rest = problem.field.partition(".")
         flag = flags.get(problem.field) or flags.get(head)
         if flag is None:
             renamed.append(problem)
             continue
-        field = flag if flags.get(problem.field) else flag + dot + rest
+        field = flag if flags.get(problem.field) else f"{flag} {rest}"
         renamed.append(InvalidInput(field, problem.value, problem.expected, tip=problem.tip))
     return renamed[0] if len(renamed) == 1 else InvalidForm(renamed)
 
@@ -82,8 +83,10 @@ def read_json_file(path: Path, what: str = "file") -> Any:
         return json.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
         fail(f"{what} {path}: cannot read it ({exc.strerror})")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        fail(f"{what} {path}: not a JSON file ({exc})")
+    except UnicodeDecodeError:
+        fail(f"{what} {path}: not a JSON file (it is not text in UTF-8)")
+    except json.JSONDecodeError as exc:
+        fail(f"{what} {path}: not a JSON file (it breaks at line {exc.lineno}, column {exc.colno})")
 
 
 def write_json_file(path: Path, value: Any) -> None:

@@ -24,7 +24,7 @@ from rulebound.cli.output import (
     read_json_file,
     write_json_file,
 )
-from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
 from rulebound.core.random_source import RandomSource, SeededSource, SystemSource
 from rulebound.render.card_text import card_text, chances_text
 from rulebound.render.json_view import chances_json, result_json
@@ -68,13 +68,33 @@ def sheet_from(game: AnyGame, path: Path) -> Sheet:
     return TableRules(game).validate_sheet(data)
 
 
-def _only(fields: Sequence[Field], others: Sequence[Field], options: Options, why: str) -> None:
-    """Refuse options that only ``others`` take (a raw field given with --character)."""
+def _stray(
+    fields: Sequence[Field], others: Sequence[Field], options: Options, why: str
+) -> list[InvalidInput]:
+    """Options that only ``others`` take (a raw field given with --character)."""
     own = {f.cli_flag for f in fields}
-    stray = [f.cli_flag for f in others if f.cli_flag not in own and values_for([f], options)]
-    if stray:
-        flags = ", ".join(f"--{name}" for name in dict.fromkeys(stray))
-        raise InvalidInput(flags, "given", f"nothing {why}")
+    stray = {
+        f.cli_flag: value
+        for f in others
+        if f.cli_flag not in own
+        for value in values_for([f], options).values()
+    }
+    if not stray:
+        return []
+    flags = ", ".join(f"--{name}" for name in stray)
+    return [InvalidInput(flags, next(iter(stray.values())), f"nothing {why}")]
+
+
+def _read(
+    fields: Sequence[Field], raw: Mapping[str, Any], found: list[InvalidInput]
+) -> dict[str, Any]:
+    """The form read, its problems reported with those already ``found``, all at once."""
+    try:
+        values = forms.read(fields, raw)
+    except InvalidInput as exc:
+        raise_all([*found, exc])
+    raise_all(found)
+    return values
 
 
 @dataclass
@@ -111,16 +131,19 @@ def start(
                 "--character", str(character), f"nothing: {game.title} has no sheets"
             )
         sheet = sheet_from(game, Path(character))
-        _only(sheets.choice_fields, game.fields, options, "with --character (the sheet sets it)")
+        why = "with --character (the sheet sets it)"
+        raise_all(_stray(sheets.choice_fields, game.fields, options, why))
         choices = values_for(sheets.choice_fields, options)
         result, play = TableRules(game).rolled(sheet, choices, variants, source)
         shown = [card_text(play.card)]
         return Chain(
             game, result, [play.record], play.sheet or sheet, params_of(play.record), shown
         )
+    found = []
     if sheets is not None:
-        _only(game.fields, sheets.choice_fields, options, "without --character")
-    values = forms.read(game.fields, values_for(game.fields, options))
+        why = "here: it chooses from a sheet (give --character)"
+        found = _stray(game.fields, sheets.choice_fields, options, why)
+    values = _read(game.fields, values_for(game.fields, options), found)
     request = game.request(values, variants)
     result, record = roll_play(game, request, source)
     return Chain(game, result, [record], None, game.dump(request), [card_text(game.card(result))])
@@ -135,10 +158,16 @@ def resume(game: AnyGame, path: Path, options: Options) -> Chain:
         raise InvalidInput("--chain", data.get("ruleset"), f"a chain file of {game.key}")
     follow = {spec.flag for spec in game.follow_flags}
     given = [
-        f.cli_flag for f in game.fields if values_for([f], options) and f.cli_flag not in follow
+        (f.cli_flag, value)
+        for f in game.fields
+        if f.cli_flag not in follow
+        for value in values_for([f], options).values()
     ]
     if given:
-        raise InvalidInput(f"--{given[0]}", "given", "nothing: the chain file holds its roll")
+        flag, value = given[0]
+        raise InvalidInput(
+            f"--{flag}", value, "nothing with --chain: the chain file holds its roll"
+        )
     result = replay(game, records)
     sheet = options.get("character")
     loaded = sheet_from(game, Path(sheet)) if sheet is not None else None
@@ -326,7 +355,9 @@ def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
         if sheets is None:
             raise InvalidInput("--character", options["character"], "a game with sheets")
         sheet = sheet_from(game, Path(options["character"]))
-        _only(sheets.choice_fields, fields, options, "with --character (the sheet sets it)")
+        raise_all(
+            _stray(sheets.choice_fields, fields, options, "with --character (the sheet sets it)")
+        )
         table = TableRules(game)
         choices = values_for(sheets.choice_fields, options)
         chances = table.chances(sheet, choices, variants)

@@ -61,3 +61,23 @@ def probability_fields(name: str, value: Fraction | Mapping[Any, Fraction]) -> d
         name: {str(k): fraction_text(p) for k, p in value.items()},
         f"{name}_float": {str(k): float(p) for k, p in value.items()},
     }
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, tuples of scalars), several times
+    faster than ``copy.deepcopy``; anything else inside is deep-copied the slow way."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {k: v if type(v) in _SCALARS else json_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _SCALARS else json_copy(v) for v in value]
+    if kind is tuple:
+        return tuple(json_copy(v) for v in value)
+    import copy
+
+    return copy.deepcopy(value)

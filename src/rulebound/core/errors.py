@@ -7,6 +7,7 @@ reading the source.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -77,10 +78,22 @@ class RuleViolation(RuleboundError):
 class ContentError(RuleboundError):
     """A data file (races, specialties, tricks...) that fails validation on load."""
 
-    def __init__(self, source: str, detail: str) -> None:
+    def __init__(self, source: str, detail: str, problems: tuple[InvalidInput, ...] = ()) -> None:
         self.source = source
         self.detail = detail
+        self.problems = problems
+        """The same problems one by one, for a front end that words them itself."""
         super().__init__(f"{source}: {detail}")
+
+    @classmethod
+    def of(cls, source: str, problem: InvalidInput) -> ContentError:
+        """One bad value of a data file, kept whole so a front end can word it."""
+        return cls(source, str(problem), (problem,))
+
+    @classmethod
+    def unknown(cls, source: str, field: str, value: Any, known: Iterable[str]) -> ContentError:
+        """A name that refers to nothing the content defines."""
+        return cls.of(source, InvalidInput(field, value, f"one of {', '.join(sorted(known))}"))
 
 
 class ReplayMismatch(RuleboundError):

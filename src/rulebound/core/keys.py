@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from rulebound.core.errors import InvalidInput
@@ -18,7 +19,18 @@ SEPARATORS = re.compile(r"[\s_\-]+")
 
 def key_of(text: str) -> str:
     """Lower case, separators as single dashes, no dashes at the ends."""
+    if type(text) is str and len(text) <= _CACHED_LENGTH:  # names and choices, over and over
+        return _cached_key(text)
+    return _key(text)
+
+
+def _key(text: str) -> str:
     return SEPARATORS.sub("-", text.strip().casefold()).strip("-")
+
+
+_CACHED_LENGTH = 64
+_cached_key = lru_cache(maxsize=4096)(_key)
+"""At most 4,096 texts of at most 64 characters are remembered: a bounded cache."""
 
 
 def find_key(keys: Iterable[str], given: str) -> str | None:

@@ -80,4 +80,8 @@ class Provenance:
 
     @staticmethod
     def of(description: dict[str, object], draws: tuple[Draw, ...]) -> Provenance:
-        return Provenance(tuple((k, str(v)) for k, v in sorted(description.items())), draws)
+        return _provenance(tuple(sorted([(k, str(v)) for k, v in description.items()])), draws)
+
+
+_provenance = trusted_builder(Provenance)
+"""A provenance from a source's description (its keys are unique names) and its draws."""

@@ -1,9 +1,11 @@
 """The application commands, built from each game's roll fields (``Sheets.choice_fields``).
 
-``/roll`` and ``/odds`` hold one subcommand per game, its options the game's fields:
-a choice is a text option with autocomplete (its choices depend on the character), a
-number an integer option, a yes/no a boolean. ``/r`` rolls a dice expression and
-``/rulebound`` links a channel and seats players. Nothing here knows any one game.
+``/roll`` and ``/odds`` hold one subcommand per game, its options the game's fields (more
+subcommands for a game whose fields pass Discord's 25 options: ``pack``): a choice is a
+text option with autocomplete (its choices depend on the character), another character's
+sheet one with the table's characters, a number an integer option, a yes/no a boolean.
+``/r`` rolls a dice expression and ``/rulebound`` links a channel and seats players.
+Nothing here knows any one game.
 """
 
 from __future__ import annotations
@@ -12,15 +14,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import Field
 from rulebound.store import PRIVACY_MODES
 from rulebound.web.settings import TableGame
 
 SUBCOMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
 MAX_OPTIONS = 25
-"""Discord's cap on one command's options: a game with more fields offers its first ones."""
-SKIPPED_KINDS = ("dice", "sheet")
-"""Dice are chosen on a result (a select menu); another character's sheet is the web's."""
+"""Discord's cap on one command's options (and on a command's subcommands)."""
+ROOM = MAX_OPTIONS - 2
+"""A subcommand's room for a game's fields, beside the character and privacy options."""
+MAX_COMMAND_TEXT = 8000
+"""Discord's cap on a command's names, descriptions and values, all options counted."""
+SKIPPED_KINDS = ("dice",)
+"""Dice are chosen on a result (a select menu), never in the command."""
 CHARACTER = "character"
 PRIVACY = "privacy"
 PRIVACY_WORDS = {
@@ -39,25 +46,24 @@ def _text(words: str, fallback: str) -> str:
     return (words.strip() or fallback)[:100]
 
 
+def _slug(words: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in words.lower()).split())
+
+
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """One game's fields as options, and the way back from an option to its field."""
+    """One subcommand of a game: some of its fields as options, and the way back from an
+    option to its field. A game whose fields do not fit one subcommand has several
+    (``split``), each with the fields every roll takes and some of the groups."""
 
     game: TableGame
+    key: str
+    """The game's key (the table's ruleset)."""
+    name: str
+    """The subcommand's name: the key, or the key and the first group it adds."""
     fields: tuple[Field, ...]
-
-    @classmethod
-    def of(cls, game: TableGame, room: int) -> GameOptions:
-        usable = [f for f in game.table.sheets.choice_fields if f.kind not in SKIPPED_KINDS]
-        seen: set[str] = set()
-        unique = []
-        for f in usable:
-            if option_name(f) not in seen and option_name(f) not in (CHARACTER, PRIVACY):
-                seen.add(option_name(f))
-                unique.append(f)
-        required = [f for f in unique if f.required]
-        optional = [f for f in unique if not f.required]
-        return cls(game, tuple([*required, *optional][:room]))
+    groups: tuple[str, ...] = ()
+    """The groups of fields this subcommand has beside the shared ones (when split)."""
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if option_name(f) == name), None)
@@ -75,8 +81,17 @@ class GameOptions:
         extra = [_privacy_option()] if privacy else []
         return [*required, character, *optional, *extra]
 
-    def form(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The roll form from a command's options (``field.name`` keys, lists for many)."""
+    def description(self, verb: str) -> str:
+        title = self.game.title
+        return _text(
+            f"{verb}: {title}" + (f" ({', '.join(self.groups)})" if self.groups else ""), self.key
+        )
+
+    def form(
+        self, given: Mapping[str, Any], sheets: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The roll form from a command's options (``field.name`` keys, lists for many); a
+        character picked for a sheet field (by id or name, among ``sheets``) is its sheet."""
         form: dict[str, Any] = {}
         for name, value in given.items():
             f = self.field(name)
@@ -84,9 +99,96 @@ class GameOptions:
                 continue
             if f.kind == "multiselect" and isinstance(value, str):
                 form[f.name] = [part.strip() for part in value.split(",") if part.strip()]
+            elif f.kind == "sheet":
+                known = sheets or {}
+                picked = known.get(str(value).strip().lower())
+                if picked is None:
+                    names = sorted(k for k in known if not k.isdecimal())
+                    expected = "a character of this table: " + (", ".join(names) or "none")
+                    raise InvalidInput(f.name, value, expected)
+                form[f.name] = dict(picked)
             else:
                 form[f.name] = value
         return form
+
+
+def usable_fields(game: TableGame) -> list[Field]:
+    """A game's roll fields Discord asks for: not dice, one per option name."""
+    seen: set[str] = {CHARACTER, PRIVACY}
+    unique = []
+    for f in game.table.sheets.choice_fields:
+        if f.kind not in SKIPPED_KINDS and option_name(f) not in seen:
+            seen.add(option_name(f))
+            unique.append(f)
+    return unique
+
+
+def split(key: str, game: TableGame, room: int = ROOM) -> list[GameOptions]:
+    """A game's fields as subcommands (``pack``): the first named by the game's key, each
+    other by the key and the first group it adds ("legacy-opposed-check")."""
+    made = []
+    names: set[str] = set()
+    for n, (groups, fields) in enumerate(pack(usable_fields(game), room)):
+        name = (key if n == 0 else f"{key}-{_slug(groups[0])}")[:32]
+        while name in names:
+            name = f"{name[:28]}-{n}"
+        names.add(name)
+        made.append(GameOptions(game, key, name, fields, groups))
+    return made
+
+
+def pack(
+    fields: Sequence[Field], room: int = ROOM
+) -> list[tuple[tuple[str, ...], tuple[Field, ...]]]:
+    """Fields in parts of at most ``room``, every field in at least one, required ones first.
+
+    When they all fit, one part. Else each part has the shared fields (the required ones
+    and those of no group) and whole groups, packed first come, first served; a later part
+    also takes the earlier groups that still fit, so that groups go together where they
+    can. A group (or the ungrouped rest, "more") too big for a part is cut in pieces."""
+    if len(fields) <= room:
+        return [((), tuple(_required_first(fields)))]
+    required = [f for f in fields if f.required]
+    loose = [f for f in fields if not f.required and not f.group]
+    if len(required) > room // 2:
+        raise ValueError(f"{len(required)} required fields leave no room in {room} options")
+    shared = [*required, *loose[: room // 2 - len(required)]]
+    units: dict[str, list[Field]] = {}
+    if len(shared) - len(required) < len(loose):
+        units["more"] = loose[len(shared) - len(required) :]
+    for f in fields:
+        if not f.required and f.group:
+            units.setdefault(f.group, []).append(f)
+    free = room - len(shared)
+    pieces: list[tuple[str, list[Field]]] = []
+    for label, members in units.items():
+        cuts = [members[i : i + free] for i in range(0, len(members), free)]
+        pieces += [(label if len(cuts) == 1 else f"{label} {n + 1}", c) for n, c in enumerate(cuts)]
+    packs: list[list[tuple[str, list[Field]]]] = []
+    for piece in pieces:
+        home = next((p for p in packs if _size(p) + len(piece[1]) <= free), None)
+        if home is None:
+            packs.append([piece])
+        else:
+            home.append(piece)
+    for later in packs[1:]:
+        for piece in pieces:
+            if piece not in later and _size(later) + len(piece[1]) <= free:
+                later.append(piece)
+    parts = []
+    for chosen in packs:
+        taken = [*shared, *(f for _, members in chosen for f in members)]
+        ordered = [f for f in fields if f in taken]
+        parts.append((tuple(label for label, _ in chosen), tuple(_required_first(ordered))))
+    return parts
+
+
+def _size(pack: Sequence[tuple[str, Sequence[Field]]]) -> int:
+    return sum(len(members) for _, members in pack)
+
+
+def _required_first(fields: Sequence[Field]) -> list[Field]:
+    return [f for f in fields if f.required] + [f for f in fields if not f.required]
 
 
 def _option(f: Field) -> dict[str, Any]:
@@ -105,8 +207,10 @@ def _option(f: Field) -> dict[str, Any]:
         option["type"] = BOOLEAN
     else:
         option["type"] = STRING
-        if f.kind in ("select", "multiselect"):
+        if f.kind in ("select", "multiselect", "sheet"):
             option["autocomplete"] = True
+        if f.kind == "sheet":
+            option["description"] = _text(f"{f.label} (a character at the table)", f.name)
         if f.kind == "multiselect":
             option["description"] = _text(f"{f.label} (several: comma-separated)", f.name)
     return option
@@ -124,23 +228,23 @@ def _privacy_option() -> dict[str, Any]:
 
 
 def game_options(games: Mapping[str, TableGame]) -> dict[str, GameOptions]:
-    """Each game's options: room for its fields beside the character and privacy ones."""
-    return {key: GameOptions.of(game, MAX_OPTIONS - 2) for key, game in sorted(games.items())}
+    """Every game's subcommands, by subcommand name."""
+    return {sub.name: sub for key, game in sorted(games.items()) for sub in split(key, game)}
 
 
 def definitions(games: Mapping[str, TableGame]) -> list[dict[str, Any]]:
     """Every command, as Discord's bulk overwrite takes them (global commands)."""
     per_game = game_options(games)
 
-    def subcommands(description: str, *, privacy: bool) -> list[dict[str, Any]]:
+    def subcommands(verb: str, *, privacy: bool) -> list[dict[str, Any]]:
         return [
             {
                 "type": SUBCOMMAND,
-                "name": key[:32],
-                "description": _text(f"{description}: {opts.game.title}", key),
+                "name": name,
+                "description": opts.description(verb),
                 "options": opts.options(privacy=privacy),
             }
-            for key, opts in per_game.items()
+            for name, opts in per_game.items()
         ]
 
     return [

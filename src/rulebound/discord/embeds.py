@@ -32,10 +32,37 @@ def die_text(die: Mapping[str, Any]) -> str:
     return words + (f" ({', '.join(extra)})" if extra else "")
 
 
-def chance_lines(chances: Chances, outcome: str | None = None) -> list[str]:
+def _starts(text: str, label: str) -> bool:
+    """``label`` begins ``text`` as a whole phrase (case aside): "Success" begins
+    "Success: 2 successes", "1 success" does not begin "10 successes"."""
+    head, rest = text[: len(label)], text[len(label) :]
+    return bool(label) and head.lower() == label.lower() and not rest[:1].isalnum()
+
+
+def marked(chances: Chances, card: Mapping[str, Any]) -> str | None:
+    """The key of the outcome a card landed on, or None when the card does not tell.
+
+    The contract names no outcome on a card, so: among the outcomes that agree with the
+    card's success, the one whose label begins the card's outcome (the longest such);
+    failing that, the only outcome that agrees with it (Empty Reach's "Failure: no
+    success" is its one failing outcome, "0 successes")."""
+    succeeded = card.get("succeeded")
+    agree = [o for o in chances.outcomes if succeeded is None or o.success == succeeded]
+    text = str(card.get("outcome") or "").strip()
+    begun = [o for o in agree if _starts(text, o.label)]
+    if begun:
+        return max(begun, key=lambda o: len(o.label)).key
+    if len(agree) == 1 and succeeded is not None:
+        return agree[0].key
+    return None
+
+
+def chance_lines(chances: Chances, card: Mapping[str, Any] | None = None) -> list[str]:
+    """P(success) and each outcome's chance, the one ``card`` landed on marked."""
+    landed = None if card is None else marked(chances, card)
     lines = [f"P({chances.success_label}) = {percent(chances.success)}"]
     for o in chances.outcomes:
-        mark = " ← this roll" if outcome is not None and o.label == outcome else ""
+        mark = " ← this roll" if o.key == landed else ""
         lines.append(f"{o.label}: {percent(o.probability)}{mark}")
     return lines
 
@@ -45,9 +72,13 @@ def _clip(text: str, size: int = MAX_FIELD) -> str:
 
 
 def card_embed(
-    card: Mapping[str, Any], summary: str, chances: Chances | None = None
+    card: Mapping[str, Any],
+    summary: str,
+    chances: Chances | None = None,
+    after: Chances | None = None,
 ) -> dict[str, Any]:
-    """The embed of a result card (``to_jsonable(Card)``), with the odds the roll had."""
+    """The embed of a result card (``to_jsonable(Card)``), with the odds the roll had (and,
+    ``after``, the odds from where the result stands)."""
     succeeded = card.get("succeeded")
     color = NEUTRAL if succeeded is None else SUCCESS if succeeded else FAILURE
     fields = []
@@ -58,8 +89,11 @@ def card_embed(
     if modifiers:
         fields.append({"name": "Modifiers", "value": _clip("\n".join(modifiers))})
     if chances is not None:
-        lines = chance_lines(chances, str(card.get("outcome", "")))
+        lines = chance_lines(chances, card)
         fields.append({"name": "Exact chance", "value": _clip("\n".join(lines))})
+    if after is not None:
+        lines = chance_lines(after)
+        fields.append({"name": "Exact chance from here", "value": _clip("\n".join(lines))})
     details = [str(d) for d in card.get("details") or ()]
     if details:
         fields.append({"name": "Details", "value": _clip("\n".join(details))})

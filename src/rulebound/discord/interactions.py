@@ -1,10 +1,12 @@
 """Answering Discord's interactions: PING, the commands, autocomplete and the buttons.
 
 Every request's signature is checked on the raw bytes first (``signature``); only then is
-the body parsed. Each answer is one JSON response (Discord waits about three seconds for
-it). Plays go through the web table's ``TableService`` with a ``Viewer`` for the Discord
-user's seat, so a Discord roll is a log entry like any other: the table's committed dice,
-shown live on the web table, verified by ``rulebound verify``.
+the body parsed, and an interaction answered before (its id, kept in the database across
+processes: ``Links.first_time``) is refused as a replay. Each answer is one JSON
+response (Discord waits about three seconds for it). Plays go through the web table's
+``TableService`` with a ``Viewer`` for the Discord user's seat, so a Discord roll is a
+log entry like any other: the table's committed dice, shown live on the web table,
+verified by ``rulebound verify``.
 
 Discord cannot keep a secret of the player's, so each roll's contribution is the one the
 server chooses, marked ``server_chosen`` in the log (docs/discord.md, docs/security.md).
@@ -24,12 +26,19 @@ from starlette.responses import JSONResponse, Response
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.dice_expr import parse as parse_dice
-from rulebound.core.errors import RuleboundError
+from rulebound.core.errors import InvalidInput, RuleboundError
 from rulebound.discord import embeds
 from rulebound.discord.commands import CHARACTER, PRIVACY, GameOptions, flat, game_options
 from rulebound.discord.links import Links
-from rulebound.discord.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, Verifier, number
+from rulebound.discord.signature import (
+    MAX_AGE_SECONDS,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    Verifier,
+    number,
+)
 from rulebound.rulesets.contract import Chances
+from rulebound.rulesets.plays import ROLL, params_of, replay
 from rulebound.store import CharacterRow, LogEntry, TableRow
 from rulebound.web.auth import Viewer
 from rulebound.web.service import TableService
@@ -37,7 +46,9 @@ from rulebound.web.service import TableService
 PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 PONG, MESSAGE, UPDATE, CHOICES, MODAL = 1, 4, 7, 8, 9
 MAX_INPUTS = 5
-"""Discord's cap on a modal's inputs: a follow-up that takes more is the web table's."""
+"""Discord's cap on a modal's inputs: a follow-up that takes more shares the last one."""
+REST = "rb-rest"
+"""The custom id of the input of several lines that holds the inputs past the fifth."""
 PATH = "/discord/interactions"
 UNLINKED = (
     "This channel is not linked to a rulebound table. A game master links it with "
@@ -177,10 +188,20 @@ class Interactions:
 
     def game_of(self, viewer: Viewer, sub: str) -> GameOptions:
         key = viewer.table.ruleset
-        if sub != key or key not in self.options:
+        chosen = self.options.get(sub)
+        if chosen is None or chosen.key != key:
             title = self.service.game(key).title
-            raise Refusal(f"This channel's table plays {title}: use `/roll {key}`.")
-        return self.options[key]
+            names = " or ".join(f"`/roll {n}`" for n, o in self.options.items() if o.key == key)
+            raise Refusal(f"This channel's table plays {title}: use {names or 'the web table'}.")
+        return chosen
+
+    def sheets(self, viewer: Viewer) -> dict[str, Mapping[str, Any]]:
+        """The characters a sheet field may pick (the table's, as the viewer sees them, as
+        the web table's picker offers them), by id and by name."""
+        rows = self.service.characters(viewer)
+        return {str(row.id): row.sheet for row in rows} | {
+            row.name.strip().lower(): row.sheet for row in rows
+        }
 
     def character(self, viewer: Viewer, given: Mapping[str, Any]) -> CharacterRow:
         rows = [row for row in self.service.characters(viewer) if viewer.may_edit(row)]
@@ -201,13 +222,13 @@ class Interactions:
 
     def odds(self, viewer: Viewer, game: GameOptions, given: Mapping[str, Any]) -> Answer:
         row = self.character(viewer, given)
-        chances = self.service.chances(viewer, row.id, game.form(given))
+        chances = self.service.chances(viewer, row.id, game.form(given, self.sheets(viewer)))
         embed = embeds.odds_embed(f"{row.name}, {game.game.title}", chances)
         return {"type": MESSAGE, "data": {"embeds": [embed], "flags": embeds.EPHEMERAL}}
 
     def roll(self, viewer: Viewer, game: GameOptions, given: Mapping[str, Any]) -> Answer:
         row = self.character(viewer, given)
-        form = game.form(given)
+        form = game.form(given, self.sheets(viewer))
         chances = self.service.chances(viewer, row.id, form)
         privacy = str(given.get(PRIVACY) or "public")
         entry = self.service.roll(viewer, row.id, form, privacy)
@@ -224,19 +245,38 @@ class Interactions:
         """The message of a new roll, as its privacy allows: a blind roll says only that it
         happened; game-master-only and self rolls answer the roller alone."""
         if entry.privacy == "blind":
-            text = f"{viewer.member.name} made a blind roll: the game master sees the result."
-            return said(text, ephemeral=False)
+            if entry.kind != "roll":
+                text = f"{viewer.member.name} made a blind roll: the game master sees the result."
+                return said(text, ephemeral=False)
+            return {"type": MESSAGE, "data": self.blind(viewer, entry, entry)}
         data = self.message(entry, chances)
         if entry.privacy in ("gm", "self"):
             data["flags"] = embeds.EPHEMERAL
         return {"type": MESSAGE, "data": data}
 
-    def message(self, entry: LogEntry, chances: Chances | None) -> dict[str, Any]:
+    def message(
+        self, entry: LogEntry, chances: Chances | None, after: Chances | None = None
+    ) -> dict[str, Any]:
         card = entry.card or {}
         return {
-            "embeds": [embeds.card_embed(card, entry.summary, chances)],
+            "embeds": [embeds.card_embed(card, entry.summary, chances, after)],
             "components": embeds.buttons(entry.id, card.get("actions") or ()),
         }
+
+    def odds_of(self, table: TableRow, entry: LogEntry) -> tuple[Chances | None, Chances | None]:
+        """The exact chances the roll of ``entry``'s chain had (from the request it stored, so
+        the first embed's), and the odds from where ``entry`` stands when the game has them
+        (an extended check under way). None for a free roll or a tool's play."""
+        records = [e.record for e in self.service.store.chain(table.id, entry.id)]
+        if not records or records[0].get("kind") != ROLL:
+            return None, None
+        game = self.service.game(table.ruleset).table.game
+        chances = game.chances(game.load(params_of(records[0])))
+        return chances, game.after_chances(replay(game, records))
+
+    def followed(self, table: TableRow, entry: LogEntry) -> dict[str, Any]:
+        """The message of a follow-up's result, with the exact chance like a first roll's."""
+        return self.message(entry, *self.odds_of(table, entry))
 
     # autocomplete
 
@@ -272,6 +312,8 @@ class Interactions:
         field = game.field(name)
         if field is None:
             return []
+        if field.kind == "sheet":
+            return [(row.name, str(row.id)) for row in self.service.characters(viewer)]
         try:
             row = self.character(viewer, given)
             offered = [f for f in game.game.table.dialog(row.sheet) if f.name == field.name]
@@ -293,29 +335,38 @@ class Interactions:
         root, leaf = chain[0], chain[-1]
         if root.actor_id != viewer.member.id and not viewer.is_gm:
             raise Refusal(NOT_YOURS)
-        card = leaf.card or {}
-        offered = {str(a.get("key")): a for a in card.get("actions") or ()}
+        blind = root.privacy == "blind"
+        card = {} if blind else leaf.card or {}
+        actions = self.unseen(viewer.table) if blind else card.get("actions") or ()
+        offered = {str(a.get("key")): a for a in actions}
         if op == "x":
-            return self.updated(leaf)
+            if blind:
+                return {"type": UPDATE, "data": self.blind(viewer, root, leaf)}
+            return self.updated(viewer.table, leaf)
         if op in ("f", "d", "m"):
             # before a menu or a confirmation: the checks the follow-up itself will make
-            self.service._open_chain(viewer, root, leaf)
+            self.service.open_chain(viewer, leaf.id)
         if op == "k":
             kept = self.service.keep(viewer, leaf.id)
-            embed = embeds.card_embed(card, f"{leaf.summary}\n{kept.summary}")
+            if blind:
+                return {"type": UPDATE, "data": self.blind(viewer, root, kept)}
+            words = f"{leaf.summary}\n{kept.summary}"
+            embed = embeds.card_embed(card, words, *self.odds_of(viewer.table, leaf))
             return {"type": UPDATE, "data": {"embeds": [embed], "components": []}}
         view = offered.get(action)
         if view is None:
             raise Refusal(f"{action!r} is not a follow-up this result offers now.")
         fields = list(view.get("fields") or ())
-        dice_fields = [f for f in fields if f.get("kind") == "dice"]
+        # dice are chosen by looking at them: on a blind roll the rules choose them
+        dice_fields = [f for f in fields if f.get("kind") == "dice" and not blind]
+        fields = [f for f in fields if f.get("kind") != "dice" or not blind]
         spends = str(view.get("spends") or "")
         if op == "f" and len(dice_fields) < len(fields):
             return modal(leaf.id, action, str(view.get("label") or action), spends, fields)
         if op == "m":
             params = modal_params(fields, data)
             entry = self.service.follow_up(viewer, leaf.id, action, params)
-            return {"type": UPDATE, "data": self.message(entry, None)}
+            return self.after(viewer, root, entry)
         if op == "f" and dice_fields:
             rows = embeds.dice_menu(leaf.id, action, card.get("dice") or ())
             return {"type": UPDATE, "data": {"components": rows}}
@@ -324,9 +375,9 @@ class Interactions:
             chosen = ".".join(str(int(v)) for v in data.get("values") or () if number(str(v)))
         elif op == "c" and len(parts) > 4:
             chosen = parts[4]
-        if op in ("f", "d") and spends:
-            words = f"{view.get('label')} (spends {spends})"
-            rows = embeds.confirm(leaf.id, action, words, chosen)
+        if op in ("f", "d") and (spends or blind):
+            words = f"{view.get('label')}" + (f" (spends {spends})" if spends else "")
+            rows = embeds.confirm(leaf.id, action, words + (", blind" if blind else ""), chosen)
             return {"type": UPDATE, "data": {"components": rows}}
         if op not in ("f", "c", "d"):
             return said("This button is not one of rulebound's.")
@@ -335,24 +386,71 @@ class Interactions:
             picked = [int(i) for i in chosen.split(".") if number(i)]
             params[str(dice_fields[0].get("name"))] = picked
         entry = self.service.follow_up(viewer, leaf.id, action, params)
-        return {"type": UPDATE, "data": self.message(entry, None)}
+        return self.after(viewer, root, entry)
 
-    def updated(self, entry: LogEntry) -> Answer:
-        return {"type": UPDATE, "data": self.message(entry, None)}
+    def after(self, viewer: Viewer, root: LogEntry, entry: LogEntry) -> Answer:
+        """The message once a follow-up is done: its result, or on a blind roll only that
+        it happened."""
+        if root.privacy == "blind":
+            return {"type": UPDATE, "data": self.blind(viewer, root, entry)}
+        return {"type": UPDATE, "data": self.followed(viewer.table, entry)}
+
+    def unseen(self, table: TableRow) -> list[dict[str, Any]]:
+        """The follow-ups a blind roll offers: the same whatever its result (the game's)."""
+        views = self.service.game(table.ruleset).table.game.unseen_follow_ups
+        return [dict(to_jsonable(view)) for view in views]
+
+    def blind(self, viewer: Viewer, root: LogEntry, leaf: LogEntry) -> dict[str, Any]:
+        """A blind roll's message: who rolled and what was done with it, never the result;
+        while it is open, the game's unseen follow-ups as buttons (and keep)."""
+        who = self.name_of(viewer, root.actor_id)
+        if leaf.id == root.id:
+            text = f"{who} made a blind roll: the game master sees the result."
+            buttons = embeds.buttons(root.id, self.unseen(viewer.table))
+            return {"content": text, "components": buttons}
+        labels = {str(a.get("key")): str(a.get("label")) for a in self.unseen(viewer.table)}
+        kind = str(leaf.record.get("kind") or "")
+        done = "kept the result" if leaf.kind == "keep" else labels.get(kind, kind)
+        actor = self.name_of(viewer, leaf.actor_id)
+        text = f"{who} made a blind roll; {actor}: {done}. The game master sees the result."
+        return {"content": text, "components": []}
+
+    def name_of(self, viewer: Viewer, member_id: int | None) -> str:
+        if member_id is None or member_id == viewer.member.id:
+            return viewer.member.name
+        return self.service.store.member(viewer.table.id, member_id).name
+
+    def updated(self, table: TableRow, entry: LogEntry) -> Answer:
+        return {"type": UPDATE, "data": self.followed(table, entry)}
+
+
+def _inputs(
+    fields: list[Mapping[str, Any]],
+) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """The fields that get an input each, and the rest (past Discord's five inputs a form):
+    those share the last input, one ``name = value`` a line."""
+    if len(fields) <= MAX_INPUTS:
+        return fields, []
+    return fields[: MAX_INPUTS - 1], fields[MAX_INPUTS - 1 :]
+
+
+def _shown(field: Mapping[str, Any]) -> str:
+    default = field.get("default")
+    if default in (None, "", [], ()) or field.get("kind") == "dice":
+        return ""
+    return ",".join(map(str, default)) if isinstance(default, list) else str(default)
 
 
 def modal(
     entry_id: int, action: str, label: str, spends: str, fields: list[Mapping[str, Any]]
 ) -> Answer:
     """A follow-up's inputs as a form (a modal): submitting it is the confirmation, and its
-    title says what the follow-up spends. Dice are asked for by their numbers (#1, #2...)."""
-    if len(fields) > MAX_INPUTS:
-        raise Refusal(
-            f"{label} takes {len(fields)} inputs, more than Discord's form holds: "
-            "follow it up on the web table."
-        )
+    title says what the follow-up spends. Dice are asked for by their numbers (#1, #2...).
+    A follow-up with more inputs than a form holds gets four of them, and one more input
+    of several lines for the rest, filled with their names and first values."""
+    own, rest = _inputs(fields)
     rows = []
-    for field in fields:
+    for field in own:
         dice = field.get("kind") == "dice"
         words = str(field.get("label") or field.get("name"))
         words += " (die numbers, e.g. 1,3)" if dice else ""
@@ -364,11 +462,29 @@ def modal(
             "required": bool(field.get("required")),
             "max_length": 200,
         }
-        default = field.get("default")
-        if default not in (None, "", [], ()) and not dice:
-            shown = ",".join(map(str, default)) if isinstance(default, list) else str(default)
-            text["value"] = shown[:200]
+        if _shown(field):
+            text["value"] = _shown(field)[:200]
         rows.append({"type": embeds.ROW, "components": [text]})
+    if rest:
+        lines = [
+            f"{f.get('name')} = {_shown(f)}  # {f.get('label') or f.get('name')}" for f in rest
+        ]
+        rows.append(
+            {
+                "type": embeds.ROW,
+                "components": [
+                    {
+                        "type": 4,
+                        "custom_id": REST,
+                        "label": f"The other {len(rest)}: one name = value a line"[:45],
+                        "style": 2,
+                        "required": False,
+                        "max_length": 4000,
+                        "value": "\n".join(lines)[:4000],
+                    }
+                ],
+            }
+        )
     title = f"{label}: spends {spends}" if spends else label
     return {
         "type": MODAL,
@@ -380,6 +496,22 @@ def modal(
     }
 
 
+def _rest_lines(rest: list[Mapping[str, Any]], text: str) -> dict[str, str]:
+    """The shared input's ``name = value`` lines (a ``#`` starts a comment), by name."""
+    names = [str(f.get("name")) for f in rest]
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, equals, value = line.partition("=")
+        if not equals or name.strip() not in names:
+            expected = "lines of name = value, the names among " + ", ".join(names)
+            raise InvalidInput("the other inputs", line, expected)
+        values[name.strip()] = value.strip()
+    return values
+
+
 def modal_params(fields: list[Mapping[str, Any]], data: Mapping[str, Any]) -> dict[str, Any]:
     """A submitted modal's values as the follow-up's params (dice numbers made indices)."""
     sent = {
@@ -387,6 +519,10 @@ def modal_params(fields: list[Mapping[str, Any]], data: Mapping[str, Any]) -> di
         for row in data.get("components") or ()
         for c in row.get("components") or ()
     }
+    own, rest = _inputs(fields)
+    if rest:
+        lines = _rest_lines(rest, sent.get(REST, ""))
+        sent = {k: v for k, v in sent.items() if k in {str(f.get("name")) for f in own}} | lines
     params: dict[str, Any] = {}
     for field in fields:
         name = str(field.get("name"))
@@ -424,6 +560,14 @@ def mount(app: FastAPI, public_key: str, now: Callable[[], float] = time.time) -
             return JSONResponse({"detail": "the body is not JSON"}, status_code=400)
         if not isinstance(payload, dict):
             return JSONResponse({"detail": "the body is not a JSON object"}, status_code=400)
+        interaction = payload.get("id")
+        if not isinstance(interaction, str) or not number(interaction):
+            return JSONResponse({"detail": "the interaction has no id"}, status_code=400)
+        stamp = int(str(timestamp))
+        oldest = int(now()) - MAX_AGE_SECONDS - 1
+        if not await run_in_threadpool(handler.links.first_time, interaction, stamp, oldest):
+            detail = "this interaction was answered before: a replayed request is refused"
+            return JSONResponse({"detail": detail}, status_code=409)
         try:
             answer = await run_in_threadpool(handler.handle, payload)
         except (AttributeError, TypeError, KeyError, ValueError):

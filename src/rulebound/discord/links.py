@@ -2,7 +2,9 @@
 
 Both live in the table's own database (migration 0005): ``discord_channels`` and
 ``discord_members``. Seating goes through the store like any join (a log entry); the
-identity row is written right after it.
+identity row is written right after it. ``discord_interactions`` (migration 0007) holds
+the ids of the interactions answered, so that a replayed request is refused in every
+process that serves the table.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from rulebound.store import Member, Role, Store, TableRow
-from rulebound.store.schema import discord_channels, discord_members
+from rulebound.store.schema import discord_channels, discord_interactions, discord_members
 
 
 class Links:
@@ -76,3 +78,19 @@ class Links:
                 raise
             return first
         return member
+
+    def first_time(self, interaction_id: str, signed_at: int, oldest: int) -> bool:
+        """Remember an interaction by its id: False when it was answered before (a replay).
+        Ids signed before ``oldest`` are forgotten: their timestamps are refused anyway."""
+        c = discord_interactions.c
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(delete(discord_interactions).where(c.signed_at < oldest))
+                conn.execute(
+                    insert(discord_interactions).values(
+                        interaction_id=interaction_id, signed_at=signed_at
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True

@@ -113,7 +113,9 @@ def parse_content(source: str, text: str, model: type[ModelT]) -> ModelT:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ContentError(source, describe_validation_error(exc)) from None
+        listed = input_error(exc, "file")
+        problems = listed.problems if isinstance(listed, InvalidForm) else (listed,)
+        raise ContentError(source, describe_validation_error(exc), problems) from None
 
 
 def load_packaged(package: str, filename: str, model: type[ModelT]) -> ModelT:

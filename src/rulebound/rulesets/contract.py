@@ -389,6 +389,10 @@ Req = TypeVar("Req")
 Res = TypeVar("Res")
 
 
+UNSEEN = "unseen"
+"""The param of a follow-up its roller takes without seeing the result (``unseen_follow_ups``)."""
+
+
 def _missing(owner: object, name: str) -> NotImplementedError:
     return NotImplementedError(f"{type(owner).__name__} must implement {name}")
 
@@ -410,6 +414,11 @@ class Sheets(Generic[Req, Res]):
 
     def new(self, name: str) -> Sheet:
         raise _missing(self, "new")
+
+    def starter(self, name: str) -> Sheet:
+        """A sheet to play at once, its quick rolls working (a player who joins without one):
+        by default ``new``; a game whose blank sheet cannot roll yet fills in what it lacks."""
+        return self.new(name)
 
     def view(self, sheet: Sheet) -> SheetView:
         raise _missing(self, "view")
@@ -471,7 +480,9 @@ class Game(Generic[Req, Res]):
     sheets: Sheets[Req, Res] | None = None
     unseen_follow_ups: tuple[ActionView, ...] = ()
     """The follow-ups a roller may take on a blind roll they cannot see: the same for every
-    result (a push, a luck spend), so offering them tells nothing of it."""
+    result (a push, a luck spend), so offering them tells nothing of it. Taking one passes
+    ``follow_params`` the param ``UNSEEN``: the game then takes it whatever the result shows
+    (a push with no die left to reroll rerolls none), since a refusal would tell of it."""
 
     # requests and rolls
 

@@ -11,6 +11,7 @@ form at once. Choices match case- and separator-insensitively ("deep dark" is
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -40,24 +41,49 @@ def read(
     """
     values: dict[str, Any] = {}
     problems: list[InvalidInput] = []
-    for field in unique(fields):
-        raw = data.get(field.name, MISSING)
-        try:
-            value = coerce(field, raw)
-        except InvalidInput as exc:
-            problems.append(exc)
-            continue
-        if value is MISSING:
-            if field.required and required:
-                problems.append(InvalidInput(field.name, None, required_text(field)))
-            elif field.kind == "bool":
-                values[field.name] = bool(field.default) if defaults else False
-            elif defaults and field.default is not None:
-                values[field.name] = _default(field)
-            continue
-        values[field.name] = value
-    raise_all(problems)
+    for field, name, needed, is_bool, has_default in _plan(fields):
+        raw = data.get(name)
+        if raw is not None:
+            try:
+                value = coerce(field, raw)
+            except InvalidInput as exc:
+                problems.append(exc)
+                continue
+            if value is not MISSING:
+                values[name] = value
+                continue
+        if needed and required:
+            problems.append(InvalidInput(name, None, required_text(field)))
+        elif is_bool:
+            values[name] = bool(field.default) if defaults else False
+        elif defaults and has_default:
+            values[name] = _default(field)
+    if problems:
+        raise_all(problems)
     return values
+
+
+Plan = tuple[tuple[Field, str, bool, bool, bool], ...]
+_PLANS: dict[int, tuple[Sequence[Field], Plan]] = {}
+_PLANNING = threading.Lock()
+MAX_PLANS = 256
+
+
+def _plan(fields: Sequence[Field]) -> Plan:
+    """Each unique field with its name and whether it is required, a bool, or has a
+    default; worked out once per tuple of fields (a game's forms are tuples)."""
+    cached = _PLANS.get(id(fields))
+    if cached is not None and cached[0] is fields:
+        return cached[1]
+    plan = tuple(
+        (f, f.name, f.required, f.kind == "bool", f.default is not None) for f in unique(fields)
+    )
+    if isinstance(fields, tuple):
+        with _PLANNING:  # only on a miss: request threads share the plans
+            while len(_PLANS) >= MAX_PLANS:  # bounded: the newest goes, the first stay
+                _PLANS.popitem()
+            _PLANS[id(fields)] = (fields, plan)
+    return plan
 
 
 def unique(fields: Iterable[Field]) -> list[Field]:

@@ -23,6 +23,7 @@ from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import Draw, RandomSource, RecordingSource, ReplaySource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import (
+    UNSEEN,
     ActionView,
     Card,
     Chain,
@@ -167,11 +168,18 @@ def follow_play(
     params: Params,
     source: RandomSource,
     paid_from: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+    *,
+    unseen: bool = False,
 ) -> tuple[Res, Record]:
     """Follow up ``result`` with the params the player gave (typed by the follow-up's fields);
-    ``paid_from`` adds what a sheet holds (``Sheets.follow_params``) before the game's own."""
-    view = offered(game, result, action)
+    ``paid_from`` adds what a sheet holds (``Sheets.follow_params``) before the game's own.
+    ``unseen``: its roller cannot see ``result``, so one of ``unseen_follow_ups`` is taken
+    whether or not the result offers it (the game's ``follow_params`` sees ``UNSEEN``)."""
+    blind = [v for v in game.unseen_follow_ups if v.key == action] if unseen else []
+    view = blind[0] if blind else offered(game, result, action)
     typed: Mapping[str, Any] = {**params, **forms.read(view.fields, params, defaults=False)}
+    if blind:
+        typed = {**typed, UNSEEN: True}
     if paid_from is not None:
         typed = paid_from(typed)
     normalised = game.follow_params(result, action, typed)
@@ -269,14 +277,23 @@ class TableRules(Generic[Req, Res]):
         return self.rolled(sheet, form, variants, source)[1]
 
     def followed(
-        self, sheet: Sheet | None, result: Res, action: str, params: Params, source: RandomSource
+        self,
+        sheet: Sheet | None,
+        result: Res,
+        action: str,
+        params: Params,
+        source: RandomSource,
+        *,
+        unseen: bool = False,
     ) -> tuple[Res, Play]:
         """Follow up ``result``, paid from ``sheet`` when there is one (None: a raw roll)."""
         sheets = self.game.sheets
         paid_from = None
         if sheets is not None and sheet:
             paid_from = partial(sheets.follow_params, sheet, result, action)
-        new, record = follow_play(self.game, result, action, params, source, paid_from)
+        new, record = follow_play(
+            self.game, result, action, params, source, paid_from, unseen=unseen
+        )
         card = self.game.card(new)
         after = sheets.settle(sheet, new) if sheets is not None and sheet else None
         return new, Play(record, card, after, card.outcome)
@@ -289,11 +306,15 @@ class TableRules(Generic[Req, Res]):
         params: Params,
         variants: Variants,
         source: RandomSource,
+        *,
+        unseen: bool = False,
     ) -> Play:
-        """Follow up a stored chain: a roll's (through the sheet) or a tool's."""
+        """Follow up a stored chain: a roll's (through the sheet) or a tool's; ``unseen``: by a
+        roller who cannot see its result (``follow_play``)."""
         if not chain or chain[0].get("kind") != ROLL:
             return self.game.tool_follow(chain, action, params, self.variants(variants), source)
-        return self.followed(sheet, replay(self.game, chain), action, params, source)[1]
+        result = replay(self.game, chain)
+        return self.followed(sheet, result, action, params, source, unseen=unseen)[1]
 
     def card(self, chain: Chain) -> Card:
         if chain and chain[0].get("kind") == ROLL:

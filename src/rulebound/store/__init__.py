@@ -4,48 +4,8 @@
 on SQLAlchemy 2 for SQLite and PostgreSQL, migrating the database at start.
 """
 
-from rulebound.store.base import (
-    PRIVACY_MODES,
-    ROLES,
-    CharacterRow,
-    Conflict,
-    Contribution,
-    Dice,
-    LogEntry,
-    Member,
-    NewEntry,
-    NotFound,
-    Privacy,
-    Role,
-    Scope,
-    Seed,
-    SheetChange,
-    Staged,
-    Store,
-    StoreError,
-    TableRow,
-)
+from rulebound.store.base import *  # noqa: F403  (the interface and its types)
+from rulebound.store.base import __all__ as _interface
 from rulebound.store.sql import SqlStore
 
-__all__ = [
-    "PRIVACY_MODES",
-    "ROLES",
-    "CharacterRow",
-    "Conflict",
-    "Contribution",
-    "Dice",
-    "LogEntry",
-    "Member",
-    "NewEntry",
-    "NotFound",
-    "Privacy",
-    "Role",
-    "Scope",
-    "Seed",
-    "SheetChange",
-    "SqlStore",
-    "Staged",
-    "Store",
-    "StoreError",
-    "TableRow",
-]
+__all__ = [*_interface, "SqlStore"]

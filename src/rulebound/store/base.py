@@ -34,6 +34,29 @@ from rulebound.store.cache import Part
 from rulebound.store.history import diff, merge
 from rulebound.trust.chain import dice_of
 
+__all__ = [
+    "PRIVACY_MODES",
+    "ROLES",
+    "CharacterRow",
+    "Conflict",
+    "Contribution",
+    "Dice",
+    "LogEntry",
+    "Member",
+    "NewEntry",
+    "NotFound",
+    "Privacy",
+    "Role",
+    "Scope",
+    "Seed",
+    "SheetChange",
+    "Staged",
+    "Store",
+    "StoreError",
+    "TableRow",
+]
+
+
 Role = Literal["gm", "player", "observer"]
 ROLES: tuple[Role, ...] = ("gm", "player", "observer")
 

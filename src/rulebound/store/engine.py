@@ -15,6 +15,8 @@ statement is logged without the values it carried (invite and session tokens amo
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +76,23 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     for pragma in SQLITE_PRAGMAS:
-        cursor.execute(pragma)
+        _patiently(cursor, pragma)
     cursor.close()
+
+
+def _patiently(cursor: Any, statement: str, seconds: float = 5.0) -> None:
+    """Run ``statement``, waiting out a lock. SQLite answers a journal-mode change "database
+    is locked" at once, without its busy timeout, while another process holds a lock on a
+    new file (servers that start together, one of them migrating it)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            cursor.execute(statement)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -26,13 +26,18 @@ def conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-class PgListener:
-    def __init__(self, url: str, callback: Callable[[int, str, str, str], None]) -> None:
-        self._conninfo = conninfo(url)
-        self._callback = callback
+class ListenerThread:
+    """One daemon thread that holds a subscription open and opens it again after an error.
+
+    ``errors`` are the failures of the connection (its server gone or restarting): the
+    thread waits ``RETRY_SECONDS`` and listens again; ``listening`` is set while it listens.
+    """
+
+    def __init__(self, name: str, errors: tuple[type[Exception], ...]) -> None:
+        self._errors = errors
         self._stop = threading.Event()
         self.listening = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="rulebound-pg-listen", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
         self._thread.start()
@@ -45,9 +50,19 @@ class PgListener:
         while not self._stop.is_set():
             try:
                 self._listen()
-            except psycopg.Error:
+            except self._errors:
                 self.listening.clear()
                 self._stop.wait(RETRY_SECONDS)
+
+    def _listen(self) -> None:
+        raise NotImplementedError
+
+
+class PgListener(ListenerThread):
+    def __init__(self, url: str, callback: Callable[[int, str, str, str], None]) -> None:
+        super().__init__("rulebound-pg-listen", (psycopg.Error,))
+        self._conninfo = conninfo(url)
+        self._callback = callback
 
     def _listen(self) -> None:
         with psycopg.connect(self._conninfo, autocommit=True) as conn:

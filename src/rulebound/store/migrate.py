@@ -17,10 +17,22 @@ def alembic_config() -> Config:
     return config
 
 
+MIGRATION_LOCK = 0x72756C65
+"""The PostgreSQL advisory lock every process takes to migrate ("rule")."""
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to ``revision`` inside one write transaction."""
+    """Bring the database to ``revision`` inside one locked write transaction.
+
+    Processes that start together migrate one after another: SQLite's ``BEGIN
+    IMMEDIATE`` and PostgreSQL's advisory lock are held from reading the version to the
+    commit, and Alembic, inside a transaction it did not open, commits nothing between
+    revisions (it would, on SQLite, and a second process would run a revision again).
+    """
     config = alembic_config()
-    with engine.connect().execution_options(rulebound_write=True) as connection:
+    connect = engine.connect().execution_options(rulebound_write=True)
+    with connect as connection, connection.begin():
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
-        connection.commit()

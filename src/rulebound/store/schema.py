@@ -6,6 +6,8 @@ mode can rebuild SQLite tables and PostgreSQL gets the same names.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -33,42 +35,61 @@ NAMING_CONVENTION = {
 
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
+
+def of_table(*, indexed: bool = False) -> Column[int]:
+    """The game table a row belongs to."""
+    return Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=indexed)
+
+
+def key() -> Column[int]:
+    """The integer ``id`` that is the table's primary key."""
+    return Column("id", Integer, primary_key=True)
+
+
+def table_row(*, indexed: bool = False) -> tuple[Column[int], Column[int]]:
+    """The integer key of a row that belongs to one game table, and its link to that table."""
+    return key(), of_table(indexed=indexed)
+
+
+def when(name: str, *, nullable: bool = False) -> Column[datetime]:
+    """A timezone-aware timestamp column."""
+    return Column(name, DateTime(timezone=True), nullable=nullable)
+
+
 game_tables = Table(
     "game_tables",
     metadata,
-    Column("id", Integer, primary_key=True),
+    key(),
     Column("name", String(200), nullable=False),
     Column("ruleset", String(64), nullable=False),
     Column("variants", JSON, nullable=False),
     Column("gm_token", String(64), nullable=False, unique=True),
     Column("player_token", String(64), nullable=False, unique=True),
     Column("observer_token", String(64), nullable=True, unique=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    when("created_at"),
 )
 
 members = Table(
     "members",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    *table_row(indexed=True),
     Column("role", String(16), nullable=False),
     Column("name", String(100), nullable=False),
     Column("session_hash", String(64), nullable=False, unique=True),
     Column("revoked", Boolean, nullable=False, default=False),
     Column("grant_all", Boolean, nullable=False, default=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    when("created_at"),
 )
 
 characters = Table(
     "characters",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    *table_row(indexed=True),
     Column("owner_id", Integer, ForeignKey("members.id"), nullable=True),
     Column("name", String(200), nullable=False),
     Column("sheet", JSON, nullable=False),
     Column("version", Integer, nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    when("updated_at"),
     Column("base", JSON, nullable=False, server_default="{}"),
 )
 """``sheet`` is the stored sheet (every change applied); ``base`` the sheet before the first
@@ -78,8 +99,7 @@ they may see (``store.history``)."""
 log_entries = Table(
     "log_entries",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False),
+    *table_row(),
     Column("seq", Integer, nullable=False),
     Column("kind", String(32), nullable=False),
     Column("privacy", String(16), nullable=False),
@@ -90,7 +110,7 @@ log_entries = Table(
     Column("card", JSON, nullable=True),
     Column("summary", Text, nullable=False),
     Column("changed", JSON, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    when("created_at"),
     Column("prev_hash", String(64), nullable=False, server_default=""),
     Column("hash", String(64), nullable=False, server_default=""),
     Column("salt", String(64), nullable=False, server_default=""),
@@ -135,12 +155,11 @@ logged. A revealed entry counts as seen whole by every viewer when their sheets 
 table_seeds = Table(
     "table_seeds",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    *table_row(indexed=True),
     Column("commitment", String(64), nullable=False, unique=True),
     Column("server_seed", String(64), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("revealed_at", DateTime(timezone=True), nullable=True),
+    when("created_at"),
+    when("revealed_at", nullable=True),
 )
 """Each table's committed seeds: the unrevealed one rolls the dice; revealed ones are public."""
 
@@ -148,8 +167,8 @@ used_nonces = Table(
     "used_nonces",
     metadata,
     Column("nonce", String(64), primary_key=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    of_table(),
+    when("created_at"),
 )
 """Single-use values a signed form carried (guided creation's steps): once posted, spent."""
 
@@ -165,20 +184,28 @@ discord_channels = Table(
     metadata,
     Column("channel_id", String(32), primary_key=True),
     Column("guild_id", String(32), nullable=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False, index=True),
+    of_table(indexed=True),
     Column("linked_by", Integer, ForeignKey("members.id"), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    when("created_at"),
 )
 """Discord channels bound to a table (``/rulebound link``): one table per channel."""
 
 discord_members = Table(
     "discord_members",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("table_id", Integer, ForeignKey("game_tables.id"), nullable=False),
+    *table_row(),
     Column("user_id", String(32), nullable=False),
     Column("member_id", Integer, ForeignKey("members.id"), nullable=False, unique=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    when("created_at"),
     UniqueConstraint("table_id", "user_id"),
 )
 """The Discord identity of a member seated from Discord: one seat per user and table."""
+
+discord_interactions = Table(
+    "discord_interactions",
+    metadata,
+    Column("interaction_id", String(32), primary_key=True),
+    Column("signed_at", Integer, nullable=False, index=True),
+)
+"""Discord interactions answered (their ids, and the signed timestamp): a replay is refused;
+rows older than the signature's window are pruned, a replay of them being refused anyway."""

@@ -45,6 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
+from rulebound.core.canonical import json_copy
 from rulebound.core.verifiable import commitment_for, new_server_seed
 from rulebound.store.base import (
     CharacterRow,
@@ -365,12 +366,22 @@ class SqlStore:
     def character(
         self, table_id: int, character_id: int, scope: Scope | None = None
     ) -> CharacterRow:
+        """The character as ``scope`` sees it, from the cache while nothing that could change
+        it was committed (a sheet change, hidden or not, a reveal, a new owner: each drops
+        the table's characters). The caller gets its own copy of the sheet."""
+        key = ("seen", character_id, scope)
+        found = self.cache.get(table_id, "characters", key)
+        if isinstance(found, CharacterRow):
+            return _copied(found)
+        generation = self.cache.generation(table_id, "characters")
         with self._read() as conn:
-            key = {"table_id": table_id, "character_id": character_id}
-            row = conn.execute(CHARACTER, key).first()
+            params = {"table_id": table_id, "character_id": character_id}
+            row = conn.execute(CHARACTER, params).first()
             if row is None:
                 raise NotFound("character", character_id)
-            return _as_seen(conn, table_id, scope, [row], self._hidden(conn, table_id, scope))[0]
+            seen = _as_seen(conn, table_id, scope, [row], self._hidden(conn, table_id, scope))[0]
+        self.cache.put(table_id, "characters", key, seen, generation)
+        return _copied(seen)
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]:
         def load() -> list[CharacterRow]:
@@ -796,6 +807,12 @@ def _hidden_changes(conn: Connection, table_id: int, scope: Scope) -> dict[int, 
         for key in deltas:
             hidden[int(key)] = hidden.get(int(key), 0) + 1
     return hidden
+
+
+def _copied(row: CharacterRow) -> CharacterRow:
+    """A cached row with sheets of its own: nothing its reader does reaches the cache."""
+    stored = None if row.stored is None else json_copy(row.stored)
+    return replace(row, sheet=json_copy(row.sheet), stored=stored)
 
 
 def _as_seen(

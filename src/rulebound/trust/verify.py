@@ -8,7 +8,8 @@ seq of the entry it is found at, the first one first:
   ``SHA-256(prev_hash + canonical content)``, withheld links included (a public entry
   is never withheld);
 - the commitments: each shown body hashes, with its salt (at least 128 bits),
-  to the entry's ``body_hash``, and what the entry shows is what it hashed;
+  to the entry's ``body_hash``, and what the entry shows is what it hashed (a sealed
+  entry, without its salt, shows no body, record or card);
   each revealed seed hashes to its commitment;
 - the table: its ruleset is installed here, and is the one (with the variants) its first
   entry records;
@@ -39,6 +40,8 @@ from rulebound.trust.export import FORMATS, OLD_FORMAT, WITHHELD
 SHOWN_FIELDS = ("kind", "actor_id", "character_id", "parent_id", "record", "card", "summary")
 HEX = frozenset("0123456789abcdef")
 PRIVACY = ("public", "gm", "blind", "self")
+UNPROVED = ("body", "record", "card")
+"""What a sealed entry may not show: without its salt nothing proves it is what was hashed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +59,19 @@ class Report:
     problems: list[Problem] = field(default_factory=list)
     entries: int = 0
     sealed: int = 0
+    """Hidden entries this export shows as their hashes only (no body, no salt)."""
     withheld: int = 0
+    """Entries the exporting member may not know of: links of the chain, nothing more."""
     old_links: int = 0
     seeds: int = 0
     revealed: int = 0
     rolls: int = 0
+    """Plays whose dice came from a committed seed."""
     server_chosen: int = 0
     dice: int = 0
+    """Faces recomputed from revealed seeds."""
     pending: int = 0
+    """Committed plays whose seed is not revealed yet."""
     uncommitted: int = 0
     cards: int = 0
     notes: list[str] = field(default_factory=list)
@@ -236,6 +244,9 @@ def _check_entry(table_id: Any, seq: int, item: Mapping[str, Any], report: Repor
     if body is None or salt is None:
         if item.get("privacy") == "public" or not item.get("hidden"):
             report.add(seq, "the body of an entry shown to this member is missing")
+        elif any(item.get(key) is not None for key in UNPROVED):
+            shown = ", ".join(key for key in UNPROVED if item.get(key) is not None)
+            report.add(seq, f"it is sealed, yet shows its {shown} without the salt that proves it")
         report.sealed += 1
         return
     if (

@@ -35,6 +35,7 @@ from rulebound.web.api_models import (
     JoinIn,
     LogPageOut,
     MemberOut,
+    MemberPageOut,
     MemberPatch,
     OwnerIn,
     RollIn,
@@ -72,6 +73,9 @@ ERRORS = error_responses(
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["table"])
 MAX_SEQ = 2**31 - 1
 """The largest seq a log holds (a 32-bit integer column)."""
+MEMBER_PAGE = 100
+"""Members the table's JSON lists (seating 1,000 observers must not answer each with all)."""
+MAX_MEMBER_PAGE = 500
 TABLE = "/tables/{table_id}"
 CHAR = TABLE + "/characters/{character_id}"
 
@@ -110,6 +114,8 @@ def table_out(request: Request, viewer: Viewer) -> TableOut:
             "player": link(table.player_token),
             "observer": observer,
         }
+    seated = service.members(viewer)
+    shown = seated[:MEMBER_PAGE]
     return TableOut.model_validate(
         {
             "id": table.id,
@@ -118,7 +124,9 @@ def table_out(request: Request, viewer: Viewer) -> TableOut:
             "ruleset_title": service.game(table.ruleset).title,
             "variants": table.variants,
             "you": _member(viewer.member),
-            "members": [_member(m) for m in service.members(viewer)],
+            "members": [_member(m) for m in shown],
+            "member_count": len(seated),
+            "members_after": shown[-1].id if len(seated) > len(shown) else None,
             "invites": invites,
             "last_seq": service.store.last_seq(table.id),
         }
@@ -189,6 +197,22 @@ def join(token: str, body: JoinIn, request: Request) -> SeatOut:
 @router.get(TABLE, response_model=TableOut)
 def get_table(table_id: int, request: Request) -> TableOut:
     return table_out(request, viewer_for(request, table_id))
+
+
+@router.get(TABLE + "/members", response_model=MemberPageOut)
+def list_members(
+    table_id: int,
+    request: Request,
+    after: int = Query(0, ge=0, le=MAX_SEQ, description="Members seated after this id"),
+    limit: int = Query(MEMBER_PAGE, ge=1, le=MAX_MEMBER_PAGE),
+) -> MemberPageOut:
+    """The table's members in seat order, a page at a time (the table itself shows the first)."""
+    viewer = viewer_for(request, table_id)
+    later = [m for m in service_of(request).members(viewer) if m.id > after]
+    page = later[:limit]
+    return MemberPageOut(
+        members=[_member(m) for m in page], next_after=page[-1].id if len(later) > limit else None
+    )
 
 
 @router.post(TABLE + "/invites/{role}/rotate", response_model=TableOut)

@@ -103,9 +103,21 @@ class TableOut(BaseModel):
     ruleset_title: str
     variants: dict[str, str]
     you: MemberOut
-    members: list[MemberOut]
+    members: list[MemberOut] = Field(
+        description="The first members in seat order (at most 100): the rest from "
+        "GET /api/tables/ID/members?after=members_after"
+    )
+    member_count: int = Field(description="How many seats the table has, revoked ones too")
+    members_after: int | None = Field(
+        None, description="Pass as ?after= to GET /api/tables/ID/members for the rest (none: all)"
+    )
     invites: InvitesOut | None = Field(None, description="Join links; the game master only")
     last_seq: int
+
+
+class MemberPageOut(BaseModel):
+    members: list[MemberOut] = Field(description="Members in seat order, after the id asked for")
+    next_after: int | None = Field(description="Pass as ?after= for the next page (none: done)")
 
 
 class SeatOut(BaseModel):

@@ -32,8 +32,13 @@ from rulebound.web.security import RESPONSES, Limiter, SecurityHeaders, origin_g
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 from rulebound.web.templating import configure
+from rulebound.web.writepath import WriteShortPath
 
 HERE = Path(__file__).parent
+PLAY_LANES_SQLITE = 1
+PLAY_LANES_POSTGRESQL = 4
+"""Plays in the thread pool at once per process (``writepath.Lanes``): one on SQLite, a
+few on PostgreSQL, whose round trips overlap (each measured best, docs/performance.md)."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -109,5 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mount(app, settings.discord_public_key)  # Discord's interactions URL (docs/discord.md)
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(FeedShortPath)  # outermost: pushed events skip the layers above
+    app.add_middleware(FeedShortPath)  # pushed events skip the layers above
+    lanes = PLAY_LANES_SQLITE if store.sqlite else PLAY_LANES_POSTGRESQL
+    app.add_middleware(WriteShortPath, max_body=settings.max_body_bytes, lanes=lanes)
     return app

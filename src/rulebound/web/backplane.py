@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import math
 import secrets
-import threading
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import suppress
 from typing import Any
 
 from rulebound.store import LogEntry, SqlStore
 from rulebound.store.cache import PARTS
+from rulebound.store.listen import ListenerThread
 from rulebound.store.sql import parts_changed
 from rulebound.web.hub import Hub
 from rulebound.web.ratelimit import Charge, RateLimited
 
 CHANNEL = "rulebound:log"
-RETRY_SECONDS = 1.0
 
 TAKE = """
 local t = redis.call('TIME')
@@ -93,20 +92,18 @@ class RedisBuckets:
             raise RateLimited(scope, wait)
 
 
-class RedisBackplane:
+class RedisBackplane(ListenerThread):
     """Publishes this process's notices and hears the others' (one listener thread)."""
 
     def __init__(self, url: str, store: SqlStore, hub: Hub) -> None:
         import redis
 
+        super().__init__("rulebound-redis", (redis.RedisError,))
         self.client = redis.Redis.from_url(url)
         self.origin = secrets.token_hex(8)
         self._url = url
         self._store = store
         self._hub = hub
-        self._stop = threading.Event()
-        self.listening = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="rulebound-redis", daemon=True)
 
     def attach(self) -> None:
         """Publish after every commit and change of ``store``."""
@@ -127,23 +124,9 @@ class RedisBackplane:
         with suppress(redis.RedisError):
             self.client.publish(CHANNEL, f"{self.origin}:{notice}")
 
-    def start(self) -> None:
-        self._thread.start()
-
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
+        super().stop()
         self.client.close()
-
-    def _run(self) -> None:
-        import redis
-
-        while not self._stop.is_set():
-            try:
-                self._listen()
-            except redis.RedisError:
-                self.listening.clear()
-                self._stop.wait(RETRY_SECONDS)
 
     def _listen(self) -> None:
         pubsub = self.client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]

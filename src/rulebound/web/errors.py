@@ -31,10 +31,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
+from rulebound.render.words import plain
 from rulebound.store import Conflict, NotFound
 from rulebound.web.auth import Forbidden
 from rulebound.web.ratelimit import RateLimited
-from rulebound.web.words import plain
 
 
 def describe(exc: RuleboundError) -> tuple[int, dict[str, Any]]:

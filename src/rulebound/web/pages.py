@@ -17,11 +17,13 @@ from starlette.datastructures import FormData
 
 from rulebound.core.dice_expr import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
+from rulebound.render.words import plain
 from rulebound.rulesets.contract import Field
 from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.store import ROLES, CharacterRow, Role
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
+from rulebound.web.caps import clean_name
 from rulebound.web.creation import has_guided_creation
 from rulebound.web.deps import (
     character_summary,
@@ -46,7 +48,6 @@ from rulebound.web.play import posted as posted_values
 from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat, TableService
 from rulebound.web.views import chances_view
-from rulebound.web.words import plain
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")
@@ -167,11 +168,26 @@ async def join(token: str, request: Request) -> Response:
     seat = await off_loop(lambda: service.join(token, str(form.get("name", ""))))
     character = str(form.get("character", "")).strip()
     if character and seat.member.role == "player":
-        # a blank sheet of the player's own at once: the table then offers its rolls
+        # a ready sheet of the player's own at once: the table then offers its rolls
         viewer = Viewer(seat.table, seat.member, "", via_cookie=False)
         with suppress(RuleboundError):  # seated all the same; "New character" can retry
-            await off_loop(lambda: service.new_character(viewer, character))
+            await off_loop(lambda: starter(service, viewer, character))
     return seat_cookie(request, back(f"/t/{seat.table.id}"), seat)
+
+
+def starter(service: TableService, viewer: Viewer, name: str) -> CharacterRow:
+    """A ready-made sheet (``Sheets.starter``) of the viewer's own, named ``name``."""
+    sheets = service.game(viewer.table.ruleset).table.sheets
+    return service.new_character(viewer, None, sheets.starter(clean_name("name", name)))
+
+
+@router.post("/t/{table_id}/characters/starter")
+async def new_starter(table_id: int, request: Request) -> Response:
+    """One click from a fresh seat to a sheet whose quick rolls work: the table shows them."""
+    viewer, form = await posted(request, table_id)
+    name = str(form.get("name", "")) or viewer.member.name
+    row = await off_loop(lambda: starter(service_of(request), viewer, name))
+    return back(f"/t/{table_id}#c{row.id}")
 
 
 def side_context(request: Request, viewer: Viewer) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
+from rulebound.render.words import by_field, plain
 from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.web.auth import CSRF_FIELD, Viewer
@@ -23,10 +24,9 @@ from rulebound.web.deps import (
     viewer_for,
 )
 from rulebound.web.pages import back, off_loop, page, posted, return_to
-from rulebound.web.play import close_superseded
+from rulebound.web.play import close_superseded, quick_basis, quick_rolls
 from rulebound.web.play import posted as posted_values
 from rulebound.web.views import chances_view
-from rulebound.web.words import by_field, plain
 
 router = APIRouter(include_in_schema=False)
 CHAR = "/t/{table_id}/c/{character_id}"
@@ -50,6 +50,14 @@ def character_context(
         chances = chances_view(service.chances(viewer, row.id, dialog_values))["chances"]
     except RuleboundError as exc:
         chance_error = plain(exc, detail["dialog"])
+    if detail["may_edit"]:
+        quick = quick_rolls(service, viewer, row)
+        names = {
+            n
+            for q in service.game(viewer.table.ruleset).table.sheets.quick_rolls(row.sheet)
+            for n in q.values
+        }
+        detail |= {"quick": quick, "basis": quick_basis(detail["dialog"], dialog_values, names)}
     mine = list(service.store.entries(viewer.table.id, viewer.scope, limit=30))
     recent = close_superseded(entry_views(request, viewer, mine))
     context = {

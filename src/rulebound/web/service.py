@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulebound.core.canonical import to_jsonable
 from rulebound.core.dice_expr import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
@@ -43,6 +42,7 @@ from rulebound.store import (
     Store,
     TableRow,
 )
+from rulebound.trust.chain import jsonable
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
 from rulebound.web.play import free_roll, superseded, voided
@@ -329,7 +329,7 @@ class TableService:
 
         def stage(source: RandomSource) -> Staged:
             try:
-                play = rules.act(sheet, records, action, params, variants, source)
+                play = rules.act(sheet, records, action, params, variants, source, unseen=unseen)
             except (InvalidInput, RuleViolation):
                 if not unseen:
                     raise
@@ -340,6 +340,18 @@ class TableService:
             return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
 
         return self._logged_play(viewer, stage, contribution)
+
+    def open_chain(self, viewer: Viewer, entry_id: int) -> LogEntry:
+        """The latest entry of ``entry_id``'s chain, once the viewer may still follow it up or
+        keep it (else the error ``follow_up`` would raise). A front end that asks before it
+        acts (a menu of dice, a confirmation) checks this first; nothing is written."""
+        chain = self.store.chain(viewer.table.id, entry_id)
+        if not viewer.knows_of(chain[-1]):
+            raise NotFound("log entry", entry_id)
+        if not viewer.sees_fully(chain[-1]) and chain[0].actor_id != viewer.member.id:
+            raise Forbidden("a blind roll's result is the game master's to follow up")
+        self._open_chain(viewer, chain[0], chain[-1])
+        return chain[-1]
 
     def _open_chain(self, viewer: Viewer, root: LogEntry, leaf: LogEntry) -> CharacterRow | None:
         """The character a chain's next step acts for, once the chain is still open: not
@@ -545,5 +557,5 @@ def _entry(
         None if row is None else row.id,
         parent,
         dict(play.record),
-        to_jsonable(play.card),
+        jsonable(play.card),  # to_jsonable's own result, faster (the seal's converter)
     )

@@ -97,6 +97,7 @@ def test_each_message_rendered_as_in_discord(
         message(private["data"], "Pia used /roll empty-reach skill:Force privacy:gm"),
         message(blind["data"], "Pia used /roll empty-reach skill:Force privacy:blind"),
     ]
+    shown["blind-push"] = _blind_push(remote)
     context = browser.new_context(viewport={"width": 680, "height": 400})
     view = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -105,4 +106,22 @@ def test_each_message_rendered_as_in_discord(
         expect(view.locator(".msg")).to_have_count(len(parts))
         view.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     context.close()
-    assert len(shown) == 8
+    assert len(shown) == 9
+
+
+def _blind_push(remote: Discord) -> list[str]:
+    """A blind roll pushed by its roller: confirmed first, and nothing of it shown."""
+    for _ in range(40):
+        blind = remote.command("player", "roll", "empty-reach", skill="Force", privacy="blind")
+        entry = blind["data"]["components"][0]["components"][0]["custom_id"].split(":")[2]
+        ask = remote.press("player", f"rb:f:{entry}:push")
+        done = remote.press("player", f"rb:c:{entry}:push:")
+        if done["type"] == 7:
+            return [
+                message(
+                    {**blind["data"], "components": ask["data"]["components"]},
+                    "Pia pressed Push on her blind roll: confirm first",
+                ),
+                message(done["data"], "Pia confirmed: the push is logged, its result unseen"),
+            ]
+    raise AssertionError("no blind roll could be pushed in 40 rolls")

@@ -51,9 +51,8 @@ SHEETS = {
     },
     "ghostburn": {"#s-luck_points": "2", "#s-luck_bonus": "3"},
 }
-"""What a blank sheet needs before its first roll or its first spend (Rainwall: a skill,
-with bonus points to reallocate; Ghostburn: Luck Points to spend); the others roll as
-they are."""
+"""What a ready-made sheet needs before the session's follow-ups (Rainwall: bonus points
+to reallocate; Ghostburn: Luck Points to spend); the others play as they are."""
 
 
 def ready_sheet(page: Page, key: str) -> None:

@@ -28,6 +28,7 @@ from pydantic import (
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
+from rulebound.core.random_source import trusted_builder
 from rulebound.core.trace import Modifier, StepChange
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
@@ -346,17 +347,21 @@ def prepare(
     if request.opposed is not None:
         side = request.opposed.model_dump() | {"options": request.options}
         defender = prepare(CheckRequest.model_validate(side), content, limits)
-    return PreparedCheck(
-        request=request,
-        attribute=attribute,
-        modifiers=modifiers,
-        net=net,
-        start=start,
-        pool=pool,
-        steps=steps,
-        gear_dice=gear_dice,
-        cost=cost,
-        max_pushes=max_pushes_for(request, attribute, content),
-        notes=notes,
-        defender=defender,
+    return _prepared(
+        request,
+        attribute,
+        modifiers,
+        net,
+        start,
+        pool,
+        steps,
+        gear_dice,
+        cost,
+        max_pushes_for(request, attribute, content),
+        notes,
+        defender,
     )
+
+
+_prepared = trusted_builder(PreparedCheck)
+"""``PreparedCheck`` from the values ``prepare`` worked out and checked, in field order."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
-from rulebound.rulesets.contract import Params, Record
+from rulebound.rulesets.contract import UNSEEN, Params, Record
 from rulebound.rulesets.empty_reach.advisor import PUSH
 from rulebound.rulesets.empty_reach.character import Character, apply_push_costs
 from rulebound.rulesets.empty_reach.check import PreparedCheck
@@ -62,6 +62,8 @@ def follow_params(result: Played, action: str, params: Params, reroll: Any) -> R
     rolled = pushable(result)
     if action == PUSH and rolled is not None:
         check_may_push(rolled)
+        if params.get(UNSEEN):  # its roller cannot see the dice: the default, even none (E1)
+            return {"reroll": list(rolled.default_reroll()), UNSEEN: True}
         return {"reroll": list(validate_selection(rolled, reroll))}
     if action == BREAK_TIE and isinstance(result, OpposedResult):
         if result.verdict != "tie":
@@ -81,7 +83,7 @@ def follow(result: Played, action: str, params: Params, source: RandomSource) ->
     if action == PUSH:
         rolled = pushable(result)
         assert rolled is not None
-        pushed = push(rolled, source, params["reroll"])
+        pushed = push(rolled, source, params["reroll"], none_left=bool(params.get(UNSEEN)))
         return result.with_active(pushed) if isinstance(result, OpposedResult) else pushed
     if action == BREAK_TIE and isinstance(result, OpposedResult):
         return break_tie(result, source)

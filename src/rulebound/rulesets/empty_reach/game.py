@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -29,11 +29,7 @@ from rulebound.rulesets.contract import (
     Field,
     FollowFlag,
     Game,
-    Params,
     Play,
-    Record,
-    Sheet,
-    Variants,
 )
 from rulebound.rulesets.empty_reach import flow
 from rulebound.rulesets.empty_reach.advisor import REROLL
@@ -60,6 +56,9 @@ from rulebound.rulesets.fields import choices, number
 from rulebound.rulesets.forms import MISSING, coerce
 from rulebound.rulesets.grid import OddsGrid
 from rulebound.rulesets.plays import make_record, record_object, roll_play
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.contract import Params, Record, Sheet, Variants
 
 POLICIES = choices(PUSH_POLICIES)
 ODDS_FIELDS = (

@@ -96,6 +96,7 @@ def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
 
 _die = trusted_builder(DieRecord)
 _result = trusted_builder(EmptyReachResult)
+_costs_of = trusted_builder(PushCosts)
 
 
 def _fresh(label_die: StepDie, role: str, face: int, check: PreparedCheck) -> DieRecord:
@@ -114,21 +115,27 @@ def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
     return _result(check, dice, successes, banes, 0, None, provenance, None)
 
 
-def validate_selection(result: EmptyReachResult, reroll: Sequence[int] | None) -> tuple[int, ...]:
-    """The dice a push rerolls: ``reroll`` checked against the rules, or the default."""
+def validate_selection(
+    result: EmptyReachResult, reroll: Sequence[int] | None, *, none_left: bool = False
+) -> tuple[int, ...]:
+    """The dice a push rerolls: ``reroll`` checked against the rules, or the default;
+    ``none_left``: an unseen push, which may reroll none (ruling E1)."""
     allowed = result.rerollable()
     chosen = result.default_reroll() if reroll is None else tuple(reroll)
-    expected = f"indices of dice not showing 1, from {list(allowed)}"
     if len(set(chosen)) != len(chosen):
-        raise InvalidInput("reroll", list(chosen), expected + ", each once")
+        raise InvalidInput("reroll", list(chosen), _expected(allowed) + ", each once")
     for index in chosen:
         if index not in allowed:
-            raise InvalidInput("reroll", index, expected)
-    if not chosen:
+            raise InvalidInput("reroll", index, _expected(allowed))
+    if not chosen and not none_left:
         raise InvalidInput(
             "reroll", list(chosen), "at least one die to reroll, from " + str(list(allowed))
         )
     return chosen
+
+
+def _expected(allowed: tuple[int, ...]) -> str:
+    return f"indices of dice not showing 1, from {list(allowed)}"
 
 
 def check_may_push(result: EmptyReachResult) -> None:
@@ -180,15 +187,20 @@ def _costs(
                 gear_left -= 1
                 continue
         points += 1
-    return PushCosts(check.cost, len(new_banes), tuple(checks), gear_loss, points)
+    return _costs_of(check.cost, len(new_banes), tuple(checks), gear_loss, points)
 
 
 def push(
-    result: EmptyReachResult, source: RandomSource, reroll: Sequence[int] | None = None
+    result: EmptyReachResult,
+    source: RandomSource,
+    reroll: Sequence[int] | None = None,
+    *,
+    none_left: bool = False,
 ) -> EmptyReachResult:
-    """Reroll the chosen dice (default: those with neither success nor 1) as a new result."""
+    """Reroll the chosen dice (default: those with neither success nor 1) as a new result;
+    ``none_left``: an unseen push, which counts even when it rerolls none (ruling E1)."""
     check_may_push(result)
-    chosen = set(validate_selection(result, reroll))
+    chosen = set(validate_selection(result, reroll, none_left=none_left))
     recorder = RecordingSource(source)
     after: list[DieRecord] = []
     for index, die in enumerate(result.dice):

@@ -212,7 +212,9 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
     try:
         ladder = Ladder(tuple(Level(level.name, level.value) for level in levels))
     except InvalidInput as exc:
-        raise ContentError(ladder_from, f"levels: {exc.expected}, got {exc.value!r}") from None
+        raise ContentError.of(
+            ladder_from, InvalidInput("levels", exc.value, exc.expected)
+        ) from None
     for source, skill in skills.values():
         _refer(source, f"skills.{skill.key}.ability", skill.ability, abilities)
     for source, trick in tricks.values():
@@ -226,7 +228,10 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
             try:
                 ladder.parse(f"tricks.{trick.key}.dl", trick.dl)
             except InvalidInput as exc:
-                raise ContentError(source, f"{exc} (ladder from {ladder_from})") from None
+                problem = InvalidInput(
+                    exc.field, exc.value, f"{exc.expected} (ladder from {ladder_from})"
+                )
+                raise ContentError.of(source, problem) from None
     return GhostburnContent(
         ladder=ladder,
         levels=levels,
@@ -239,8 +244,7 @@ def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:
 
 def _refer(source: str, field: str, key: str, table: Mapping[str, object]) -> None:
     if key not in table:
-        accepted = ", ".join(sorted(table))
-        raise ContentError(source, f"{field}: got {key!r}; expected one of {accepted}")
+        raise ContentError.unknown(source, field, key, table)
 
 
 def _packaged() -> list[tuple[str, ContentFile]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.limits import DEFAULT_LIMITS
@@ -19,17 +19,12 @@ from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import (
     ActionView,
     Card,
-    Chain,
     Chances,
     ContentTable,
     Field,
     FollowFlag,
     Game,
-    Params,
     Play,
-    Record,
-    Sheet,
-    Variants,
 )
 from rulebound.rulesets.fields import number
 from rulebound.rulesets.forms import coerce, pairs
@@ -39,13 +34,16 @@ from rulebound.rulesets.ghostburn.content import load_content
 from rulebound.rulesets.ghostburn.luck import with_luck
 from rulebound.rulesets.ghostburn.odds import SUCCESS_LABEL, chances
 from rulebound.rulesets.ghostburn.options import VARIANTS, Options
-from rulebound.rulesets.ghostburn.request import Check, difficulty_for, make_check, raw_candidates
+from rulebound.rulesets.ghostburn.request import Check, difficulty_for, form_check, raw_candidates
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
 from rulebound.rulesets.ghostburn.rules import applied_total, stack
 from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets
 from rulebound.rulesets.ghostburn.tables import success_grid
 from rulebound.rulesets.grid import OddsGrid
 from rulebound.rulesets.plays import make_record
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.contract import Chain, Params, Record, Sheet, Variants
 
 __all__ = ["GAME", "SUCCESS_LABEL", "Ghostburn"]
 
@@ -104,7 +102,7 @@ class Ghostburn(Game[Check, GhostburnResult]):
         }
         pairs("trait", values.get("trait"))  # checked, though only a trick reads a trait
         pool = {k: values[k] for k in ("luck_points", "luck_bonus") if values.get(k) is not None}
-        return make_check({**payload, **pool, "variants": dict(variants)}, self.catalogue)
+        return form_check({**payload, **pool, "variants": dict(variants)}, variants, self.catalogue)
 
     def load(self, data: Mapping[str, Any]) -> Check:
         return Check.load(data, self.catalogue)

@@ -55,8 +55,9 @@ class Ladder:
         if isinstance(text, int) and not isinstance(text, bool):
             return check_dl(field, text)
         if isinstance(text, str):
+            wanted = key_of(text)
             for level in self.levels:
-                if key_of(level.name) == key_of(text):
+                if key_of(level.name) == wanted:
                     return level.value
             stripped = text.strip().lstrip("+-")
             if stripped.isdecimal():

@@ -6,13 +6,13 @@ every error about the sheet, the trick or the DL surfaces before any die is draw
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationError
 
+from rulebound.core.canonical import json_copy
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits, capped_list
@@ -28,7 +28,7 @@ from rulebound.rulesets.ghostburn.chart import Chart
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Strict, TrickSpec
 from rulebound.rulesets.ghostburn.ladder import Difficulty
 from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, VARIANTS, Options
-from rulebound.rulesets.ghostburn.rules import Bonus, BonusKind, BonusLine, applied_total, stack
+from rulebound.rulesets.ghostburn.rules import Bonus, BonusKind, BonusLine, stack, stacked_total
 from rulebound.rulesets.variants import resolve
 
 IMPROVISED = "improvised"
@@ -79,7 +79,7 @@ class CheckRequest:
 
     @property
     def modifier(self) -> int:
-        return applied_total(self.bonuses)
+        return stacked_total(self.candidates)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +263,7 @@ def skill_total(character: Character, content: GhostburnContent, skill: str) -> 
     """What the sheet adds to a roll of the skill after stacking; None without the score."""
     if character.primary_ability(skill, content) not in character.abilities:
         return None
-    return applied_total(stack(skill_candidates(character, content, skill)[0]))
+    return stacked_total(skill_candidates(character, content, skill)[0])
 
 
 def _skill_for(skill: str | None, spec: TrickSpec | None, content: GhostburnContent) -> str:
@@ -297,8 +297,11 @@ def trick_dl(
 # --- the request as JSON: what a roll record stores ------------------------------------
 
 
+ITEM_NAME_LENGTH = 60
+
+
 class _Item(Strict):
-    name: str = Field(min_length=1, max_length=60)
+    name: str = Field(min_length=1, max_length=ITEM_NAME_LENGTH)
     bonus: int
 
 
@@ -381,7 +384,7 @@ class Check:
 
     def dump(self) -> dict[str, Any]:
         return {
-            "request": copy.deepcopy(dict(self.payload)),
+            "request": json_copy(dict(self.payload)),
             "set_aside": list(self.request.set_aside),
         }
 
@@ -399,4 +402,68 @@ def make_check(
     payload: Mapping[str, Any], content: GhostburnContent, set_aside: Sequence[str] = ()
 ) -> Check:
     request = request_from_payload(payload, content)
-    return Check(copy.deepcopy(dict(payload)), replace(request, set_aside=tuple(set_aside)))
+    if set_aside:
+        request = replace(request, set_aside=tuple(set_aside))
+    return Check(json_copy(dict(payload)), request)
+
+
+def _plain_items(items: Any) -> bool:
+    """A form's items the JSON request's own validation would take as they are."""
+    return (
+        isinstance(items, list)
+        and len(items) <= DEFAULT_LIMITS.max_list_items
+        and all(
+            type(item) is dict
+            and item.keys() == {"name", "bonus"}
+            and type(item["name"]) is str
+            and 1 <= len(item["name"]) <= ITEM_NAME_LENGTH
+            and type(item["bonus"]) is int
+            for item in items
+        )
+    )
+
+
+def form_check(
+    payload: dict[str, Any], variants: Mapping[str, str], content: GhostburnContent
+) -> Check:
+    """A raw check from a form's values, which the game's fields have typed already.
+
+    The JSON request the check keeps is ``payload`` (built by the caller for this check
+    alone, so it is not copied); when every value is one the JSON request's validation
+    takes unchanged, that validation is skipped, and anything else goes through
+    ``make_check``, so an error reads exactly as for the same JSON request.
+    """
+    luck = (payload.get("luck_points"), payload.get("luck_bonus"))
+    plain = (
+        type(payload.get("dl")) in (str, int)
+        and type(payload.get("dl_shift")) is int
+        and type(payload.get("chart")) is str
+        and type(payload.get("ability_score")) is int
+        and type(payload.get("skill_bonus")) is int
+        and all(v is None or type(v) is int for v in luck)
+        and _plain_items(payload.get("gear"))
+        and _plain_items(payload.get("augs"))
+        and payload.get("variants") == variants
+        and len(variants) == len(VARIANTS)
+        and all(variants.get(v.key) in v.choices for v in VARIANTS)
+        and payload.keys() <= _FORM_KEYS
+    )
+    if not plain:
+        return make_check(payload, content)
+    pool = None if luck[1] is None else LuckPool(luck[0] or 0, luck[1])
+    request = raw_request(
+        content,
+        dl=payload["dl"],
+        ability_score=payload["ability_score"],
+        skill_bonus=payload["skill_bonus"],
+        gear=[(item["name"], item["bonus"]) for item in payload["gear"]],
+        augs=[(item["name"], item["bonus"]) for item in payload["augs"]],
+        dl_shift=payload["dl_shift"],
+        chart=payload["chart"] or "default",
+        options=Options.from_mapping(variants),  # every variant, each a known choice
+        pool=pool,
+    )
+    return Check(payload, request)
+
+
+_FORM_KEYS = {"dl", "dl_shift", "chart", *_RAW_ONLY, "variants"}

@@ -13,6 +13,7 @@ from functools import cache
 
 from rulebound.core.distribution import Distribution
 from rulebound.core.limits import DEFAULT_LIMITS
+from rulebound.core.random_source import trusted_builder
 from rulebound.rulesets.ghostburn.chart import Band, Chart
 from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Difficulty
 from rulebound.rulesets.ghostburn.options import BottomFade
@@ -102,13 +103,24 @@ class BonusLine:
     note: str = ""
 
 
+_line = trusted_builder(BonusLine)
+
+
 def stack(candidates: Iterable[Bonus]) -> tuple[BonusLine, ...]:
-    """At most one bonus of each kind applies: the highest, the first listed on a tie."""
-    pool = list(candidates)
+    """At most one bonus of each kind applies: the highest, the first listed on a tie.
+
+    The lines are built from the candidates' own (checked) values (``trusted_builder``)."""
+    by_kind: dict[BonusKind, list[Bonus]] = {}
+    for bonus in candidates:
+        by_kind.setdefault(bonus.kind, []).append(bonus)
     lines: list[BonusLine] = []
     for kind in STACKING_KINDS:
-        same = [bonus for bonus in pool if bonus.kind is kind]
+        same = by_kind.get(kind)
         if not same:
+            continue
+        if len(same) == 1:
+            only = same[0]
+            lines.append(_line(kind, only.source, only.value, True, only.note))
             continue
         best = max(range(len(same)), key=lambda i: (same[i].value, -i))
         for i, bonus in enumerate(same):
@@ -116,12 +128,22 @@ def stack(candidates: Iterable[Bonus]) -> tuple[BonusLine, ...]:
             if i != best:
                 reason = f"does not stack; {same[best].source} ({same[best].value:+d}) applies"
                 note = f"{note}; {reason}" if note else reason
-            lines.append(BonusLine(kind, bonus.source, bonus.value, i == best, note))
+            lines.append(_line(kind, bonus.source, bonus.value, i == best, note))
     return tuple(lines)
 
 
 def applied_total(lines: Iterable[BonusLine]) -> int:
     return sum(line.value for line in lines if line.applied)
+
+
+def stacked_total(candidates: Iterable[Bonus]) -> int:
+    """``applied_total(stack(candidates))`` without building the lines: the highest
+    candidate of each stacking kind, summed."""
+    best: dict[BonusKind, int] = {}
+    for bonus in candidates:
+        if bonus.kind in STACKING_KINDS and bonus.value > best.get(bonus.kind, bonus.value - 1):
+            best[bonus.kind] = bonus.value
+    return sum(best.values())
 
 
 _CAP = DEFAULT_LIMITS.max_modifier

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import find_key, key_of
 from rulebound.core.trace import Provenance
-from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult
+from rulebound.rulesets.legacy.checks import MAX_SCORE, CheckRequest, LegacyResult
 from rulebound.rulesets.legacy.content import (
     CHARACTERISTICS,
     PRIMARIES,
@@ -100,8 +100,8 @@ class Character(BaseModel):
                 f"missing {missing}, unknown {extra}"
             )
         for code, value in self.scores.items():
-            if value < 0:
-                raise ValueError(f"scores.{code} must be 0 or more, got {value}")
+            if not 0 <= value <= MAX_SCORE:  # a check refuses a higher score
+                raise ValueError(f"scores.{code} must be from 0 to {MAX_SCORE}, got {value}")
         for loc in (*self.critical, *self.armour):
             if loc not in LOCATIONS:
                 raise ValueError(f"location {loc!r} is not one of {', '.join(LOCATIONS)}")

@@ -315,24 +315,23 @@ class Catalogue(_Model):
         for race in self.races.values():
             for trait in race.traits:
                 if trait not in self.traits:
-                    raise ContentError(
-                        source, _unknown(f"race {race.key}.traits", trait, self.traits)
+                    raise ContentError.unknown(
+                        source, f"race {race.key}.traits", trait, self.traits
                     )
         for origin in self.origins.values():
             if origin.affinity not in self.affinities:
-                raise ContentError(
-                    source,
-                    _unknown(f"origin {origin.key}.affinity", origin.affinity, self.affinities),
+                raise ContentError.unknown(
+                    source, f"origin {origin.key}.affinity", origin.affinity, self.affinities
                 )
             if origin.trait not in self.traits:
-                raise ContentError(
-                    source, _unknown(f"origin {origin.key}.trait", origin.trait, self.traits)
+                raise ContentError.unknown(
+                    source, f"origin {origin.key}.trait", origin.trait, self.traits
                 )
         for soul in self.souls.values():
             for race_key in (*soul.races, *soul.forbidden_races):
                 if race_key not in self.races:
-                    raise ContentError(
-                        source, _unknown(f"soul {soul.key}.races", race_key, self.races)
+                    raise ContentError.unknown(
+                        source, f"soul {soul.key}.races", race_key, self.races
                     )
 
     def with_race(self, race: Race, source: str = "homebrew race") -> Catalogue:
@@ -355,10 +354,6 @@ class Catalogue(_Model):
 
     def difficulty(self, key: str) -> Difficulty:
         return _lookup("difficulty", key, {d.key: d for d in self.tables.difficulty})
-
-
-def _unknown(field: str, value: str, known: Mapping[str, object]) -> str:
-    return f"{field}: got {value!r}; expected one of {', '.join(sorted(known))}"
 
 
 def find(given: str, table: Mapping[str, Any]) -> str | None:
@@ -426,8 +421,11 @@ def scoped(cls: C) -> C:
 def _scoped(method: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with using(self.catalogue):
+        token = _ACTIVE.set(self.catalogue)  # ``using``, without a generator per call
+        try:
             return method(self, *args, **kwargs)
+        finally:
+            _ACTIVE.reset(token)
 
     return run
 

@@ -218,9 +218,16 @@ def assisted(
     return lend(request, name, mode, relevant, values.get("assist.rank"))
 
 
+OPPOSED_NAMES = (
+    *("character", "characteristic", "affinity", "difficulty"),
+    *("advantage", "disadvantage", "target", "score"),
+)
+"""The ``opposed.*`` values ``finish`` reads (``raw_check`` reads the rest by prefix)."""
+
+
 def finish(roll: LegacyRoll, values: Mapping[str, Any], variants: Variants) -> LegacyRoll:
     """The roll with its opposed side or its extended thresholds, when the values give one."""
-    side = {k.removeprefix("opposed."): v for k, v in values.items() if k.startswith("opposed.")}
+    side = {name: values.get(f"opposed.{name}") for name in OPPOSED_NAMES}
     opposed = None
     if side.get("character") is not None:
         opposed = validated(side["character"]).check(

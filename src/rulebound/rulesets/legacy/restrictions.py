@@ -7,10 +7,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.core.errors import InvalidForm, InvalidInput, RuleViolation, raise_all
 from rulebound.core.keys import find_key, key_of
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.character import LOCATIONS, Character, find_characteristic
+from rulebound.rulesets.legacy.checks import MAX_SCORE
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue, find
 
 
@@ -50,11 +51,15 @@ def validated(sheet: object, cat: Catalogue | None = None) -> Character:
     if not isinstance(sheet, Mapping):
         raise InvalidInput("sheet", sheet, "a JSON object (a Legacy character file)")
     sheet = canonical(sheet, cat or catalogue())
-    raise_all(_shape(sheet))
+    shape = _shape(sheet)
     try:
         char = Character.model_validate(sheet)
     except ValidationError as exc:
-        raise input_error(exc, root="sheet") from None
+        listed = input_error(exc, root="sheet")
+        found = listed.problems if isinstance(listed, InvalidForm) else (listed,)
+        # the whole-object check repeats what the shape names field by field
+        raise_all([*shape, *(p for p in found if not (shape and p.field == "sheet"))])
+    raise_all(shape)
     return checked(char, cat)
 
 
@@ -150,8 +155,9 @@ def _shape(sheet: Mapping[str, Any]) -> list[InvalidInput]:
             if code not in CHARACTERISTICS:
                 expected = "one of " + ", ".join(CHARACTERISTICS)
                 problems.append(InvalidInput(f"scores.{code}", code, expected))
-            elif isinstance(value, int) and value < 0:
-                problems.append(InvalidInput(f"scores.{code}", value, "a score of 0 or more"))
+            elif isinstance(value, int) and not 0 <= value <= MAX_SCORE:
+                expected = f"a score from 0 to {MAX_SCORE}"
+                problems.append(InvalidInput(f"scores.{code}", value, expected))
     for track in ("critical", "armour"):
         held = sheet.get(track)
         if isinstance(held, Mapping):

@@ -18,6 +18,7 @@ from rulebound.rulesets.contract import Field, Params, Sheet, Sheets, SheetView,
 from rulebound.rulesets.fields import at, choices
 from rulebound.rulesets.legacy.chain import FATE_ACTIONS, LegacyState, settle
 from rulebound.rulesets.legacy.character import LOCATIONS, Character, parse_unnatural
+from rulebound.rulesets.legacy.checks import MAX_SCORE
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue, scoped
 from rulebound.rulesets.legacy.creation import create_character
 from rulebound.rulesets.legacy.dialog import sheet_fields
@@ -73,6 +74,7 @@ def edit_fields(char: Character) -> list[Field]:
     picks["affinities"] = c.affinities
     picks["absorbed_soul"] = {"": none, **{k: s for k, s in c.souls.items() if s.kind == "racial"}}
     caps = {"rank": 6, "wounds": char.max_wounds, "rest_points": char.max_rest_points}
+    caps |= {f"scores.{code}": MAX_SCORE for code in CHARACTERISTICS}
     caps["fatigue_taken"] = char.fatigue_capacity
     full = f"Blank for full: {char.max_wounds} wounds (STM), {char.max_rest_points} rest points."
     notes = {"wounds": full, "rest_points": full, "unnatural": "e.g. STM +1, LDR +1"}

@@ -27,10 +27,13 @@ def optimal_allocation(
     them in cost order reaches the largest k the budget allows. Points that
     cannot buy another success stay unspent.
     """
-    costs = [rules.cost(face, skill, options) for face in faces]
+    top = rules.highest_success_face(skill, options)  # ``rules.cost`` of each face, inline
     points = [0] * len(faces)
     left = bonus
-    for price, index in sorted((c, i) for i, c in enumerate(costs) if c):
+    if top < 1 or left <= 0:
+        return tuple(points)
+    failures = sorted((face - top, i) for i, face in enumerate(faces) if face > top)
+    for price, index in failures:
         if price > left:
             break
         points[index] = price

@@ -109,10 +109,8 @@ class Catalogue(BaseModel):
 def _checked(catalogue: Catalogue, source: str) -> Catalogue:
     for skill in catalogue.skills.values():
         if skill.trait not in catalogue.traits:
-            raise ContentError(
-                source,
-                f"skills.{skill.name}.trait: got {skill.trait!r}; "
-                f"expected one of {', '.join(sorted(catalogue.traits))}",
+            raise ContentError.unknown(
+                source, f"skills.{skill.name}.trait", skill.trait, catalogue.traits
             )
     return catalogue
 

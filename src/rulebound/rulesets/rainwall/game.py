@@ -9,20 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulebound.core.random_source import RandomSource
-from rulebound.rulesets.contract import (
-    Card,
-    Chances,
-    ContentTable,
-    Field,
-    FollowFlag,
-    Game,
-    Params,
-    Record,
-    Variants,
-)
+from rulebound.rulesets.contract import Card, Chances, ContentTable, Field, FollowFlag, Game
 from rulebound.rulesets.fields import number
 from rulebound.rulesets.grid import OddsGrid
 from rulebound.rulesets.plays import record_object
@@ -40,6 +30,9 @@ from rulebound.rulesets.rainwall.roll import (
 from rulebound.rulesets.rainwall.rules import Options
 from rulebound.rulesets.rainwall.sheets import DR, RainwallSheets
 from rulebound.rulesets.rainwall.tables import success_grid
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.contract import Params, Record, Variants
 
 __all__ = ["GAME", "SUCCESS_LABEL", "Rainwall"]
 

@@ -87,15 +87,15 @@ def evaluate(
     per-field cost.
     """
     options, skill = request.options, request.skill
-    succeeds = rules.succeeds
-    raw = sum(succeeds(face, skill, options) for face in faces)
+    top = rules.highest_success_face(skill, options)  # a face succeeds when at most ``top``
+    raw = sum(face <= top for face in faces)
     dice: list[DieRecord] = []
     steps: list[StepChange] = []
     successes = 0
     labels = _LABELS if len(faces) <= len(_LABELS) else [f"d{n + 1}" for n in range(len(faces))]
     for label, face, spent in zip(labels, faces, allocation, strict=False):
         final = face - spent
-        won = succeeds(final, skill, options)
+        won = final <= top
         successes += won
         if spent:
             verdict = "success" if won else "failure"

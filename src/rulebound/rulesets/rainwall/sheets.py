@@ -35,6 +35,8 @@ CHOICE_FIELDS = (
 TRAIT = "Dice to roll, 1 to 10; blank if the character lacks it. "
 SKILL = "The target, 1 to 10; blank if the character lacks the skill. "
 BONUS = "The skill's + bonus: points that lower dice after the roll."
+STARTER = (MIN_SCORE + MAX_SCORE) // 2
+"""A ready-made sheet's scores: the middle of the scale, to edit into the character's own."""
 WHOLE = Field("", "", "int")
 """What every posted score and bonus is read as (named by its key)."""
 
@@ -51,6 +53,12 @@ class RainwallSheets(Sheets[RainwallRequest, RainwallResult]):
     def new(self, name: str) -> Sheet:
         traits = dict.fromkeys(self.catalogue.traits, MIN_SCORE)
         return self.validate({"name": name, "traits": traits, "skills": {}})
+
+    def starter(self, name: str) -> Sheet:
+        """Every trait and every skill at the scale's middle, so each skill rolls at once."""
+        traits = dict.fromkeys(self.catalogue.traits, STARTER)
+        skills = {skill: {"score": STARTER, "bonus": 0} for skill in self.catalogue.skills}
+        return self.validate({"name": name, "traits": traits, "skills": skills})
 
     def view(self, sheet: Sheet) -> SheetView:
         held = load_character(sheet, self.catalogue)

@@ -233,10 +233,20 @@ function refreshBox(box) {
     .catch(() => {});
 }
 
-// An optional sound for a new roll (off unless the player switches it on).
+// An optional sound for a new roll: off unless switched on, remembered by this browser.
+const SOUND = "rulebound-sound";
+
+function soundToggle() {
+  const box = $("[data-sound]");
+  if (!box) return;
+  box.checked = localStorage.getItem(SOUND) === "on";
+  box.addEventListener("change", () => localStorage.setItem(SOUND, box.checked ? "on" : "off"));
+  box.closest("label").hidden = false;
+}
+
 function chime(item) {
   if (!item || !["roll", "follow-up", "reveal"].includes(item.dataset.kind)) return;
-  if (localStorage.getItem("rulebound-sound") !== "on") return;
+  if (localStorage.getItem(SOUND) !== "on") return;
   try {
     const audio = new AudioContext();
     const tone = audio.createOscillator();
@@ -407,6 +417,7 @@ function init() {
   document.addEventListener("submit", contribute);
   document.addEventListener("keydown", shortcuts);
   checkContributions();
+  soundToggle();
   wire();
 }
 

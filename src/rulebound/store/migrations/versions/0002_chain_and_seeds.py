@@ -8,10 +8,6 @@ entropy and cannot be recomputed); adds the dice columns (``commitment``,
 
 Columns are added with server defaults (no table is rebuilt, so SQLite keeps its
 foreign keys on), then filled.
-
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-02-01
 """
 
 from __future__ import annotations
@@ -22,12 +18,11 @@ import sqlalchemy as sa
 from alembic import op
 
 from rulebound.core.verifiable import commitment_for, new_server_seed
+from rulebound.store.migrations.shapes import table_row, when
 from rulebound.trust.chain import GENESIS, entry_body, seal
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 _tables = sa.table("game_tables", sa.column("id", sa.Integer()))
 _entries = sa.table(
@@ -67,16 +62,11 @@ def upgrade() -> None:
     )
     op.create_table(
         "table_seeds",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("table_id", sa.Integer(), nullable=False),
+        *table_row("table_seeds"),
         sa.Column("commitment", sa.String(64), nullable=False),
         sa.Column("server_seed", sa.String(64), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("revealed_at", sa.DateTime(timezone=True), nullable=True),
-        sa.PrimaryKeyConstraint("id", name="pk_table_seeds"),
-        sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"], name="fk_table_seeds_table_id_game_tables"
-        ),
+        when("created_at"),
+        when("revealed_at", nullable=True),
         sa.UniqueConstraint("commitment", name="uq_table_seeds_commitment"),
     )
     op.create_index("ix_table_seeds_table_id", "table_seeds", ["table_id"])

@@ -7,10 +7,6 @@
 - ``used_nonces``: values a signed form may carry once;
 - ``game_tables.client_seed`` and ``nonce`` go: nobody sets a table-wide client seed any
   more, and no nonce is shared by a table's rolls. Entries logged with them keep them.
-
-Revision ID: 0003
-Revises: 0002
-Create Date: 2026-03-01
 """
 
 from __future__ import annotations
@@ -18,10 +14,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from rulebound.store.migrations.shapes import references, when
+
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -40,11 +36,9 @@ def upgrade() -> None:
         "used_nonces",
         sa.Column("nonce", sa.String(64), nullable=False),
         sa.Column("table_id", sa.Integer(), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        when("created_at"),
         sa.PrimaryKeyConstraint("nonce", name="pk_used_nonces"),
-        sa.ForeignKeyConstraint(
-            ["table_id"], ["game_tables.id"], name="fk_used_nonces_table_id_game_tables"
-        ),
+        references("used_nonces", "table_id", "game_tables"),
     )
     with op.batch_alter_table("game_tables", recreate="never") as batch:
         batch.drop_column("nonce")

@@ -3,10 +3,6 @@
 Reading a character as one viewer sees it counts the sheet changes hidden from them
 (``store.history``). A partial index over the entries with ``deltas`` makes that a look
 at the few entries that changed a sheet, not a scan of the table's whole log.
-
-Revision ID: 0004
-Revises: 0003
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 WHERE = sa.text("deltas IS NOT NULL")
 

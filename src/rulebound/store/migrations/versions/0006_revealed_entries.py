@@ -4,10 +4,6 @@
 revealed (its record's ``reveals``), so that every viewer's sheets count their changes.
 The reveals logged before this revision are indexed from their records; the log itself
 is not touched.
-
-Revision ID: 0006
-Revises: 0005
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -15,10 +11,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from rulebound.store.migrations.shapes import references
+
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 LOG = sa.table(
     "log_entries",
@@ -34,12 +30,8 @@ def upgrade() -> None:
         "revealed_entries",
         sa.Column("entry_id", sa.Integer(), nullable=False),
         sa.Column("reveal_id", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["entry_id"], ["log_entries.id"], name="fk_revealed_entries_entry_id_log_entries"
-        ),
-        sa.ForeignKeyConstraint(
-            ["reveal_id"], ["log_entries.id"], name="fk_revealed_entries_reveal_id_log_entries"
-        ),
+        references("revealed_entries", "entry_id", "log_entries"),
+        references("revealed_entries", "reveal_id", "log_entries"),
         sa.PrimaryKeyConstraint("entry_id", "reveal_id", name="pk_revealed_entries"),
     )
     conn = op.get_bind()

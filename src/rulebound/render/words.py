@@ -1,13 +1,20 @@
-"""Errors as a player reads them: the field by its label, what was given, what would do, in
-plain words, every problem of a form at once, and nothing from Python or pydantic."""
+"""Errors as a player reads them, on the web table and in the terminal alike: the field by its
+label (and, in the terminal, its option), what was given, what would do, in plain words and
+the game's own terms, every problem of a form at once, and nothing from Python or pydantic."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rulebound.core.errors import InvalidForm, InvalidInput, RuleboundError, RuleViolation
+from rulebound.core.errors import (
+    ContentError,
+    InvalidForm,
+    InvalidInput,
+    RuleboundError,
+    RuleViolation,
+)
 from rulebound.rulesets.content import PLAIN
 from rulebound.rulesets.contract import Field
 from rulebound.rulesets.forms import field_for_error
@@ -25,8 +32,8 @@ def given(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, str):
-        return f"“{value[:60]}”"
+    if isinstance(value, str):  # control characters shown, never sent to a terminal
+        return "“" + "".join(c if c.isprintable() else "?" for c in value[:60]) + "”"
     if isinstance(value, list | tuple):
         return "no choice" if not value else ", ".join(given(v) for v in value[:8])
     return "that"
@@ -36,7 +43,9 @@ def sentence(problem: InvalidInput, label: str) -> str:
     """One problem as one sentence, named by ``label``."""
     expected = REQUIRED.sub("", problem.expected).strip() or "a value"
     empty = problem.value is None or problem.value == "" or problem.value == []
-    if empty:
+    if problem.expected == EXTRA:
+        text = f"{label} is not a field here: check its spelling, or the game the file is for."
+    elif empty:
         text = f"{label} is needed: {expected}."
     else:
         text = f"{label}: {given(problem.value)} will not do; it takes {expected}."
@@ -89,3 +98,25 @@ def plain(exc: RuleboundError, fields: Sequence[Field] = (), title: str = "") ->
     if isinstance(exc, RuleViolation):
         return f"{exc.detail[:1].upper()}{exc.detail[1:]} ({exc.rule})."
     return str(exc)
+
+
+def terminal(exc: RuleboundError, labels: Mapping[str, str] | None = None) -> str:
+    """Any error for the terminal: one problem on one line; several, one per line under a
+    heading. ``labels`` names a field (or the option that set it, ``--dr``) in the game's
+    words ("Difficulty Rating"), shown beside it."""
+    if isinstance(exc, ContentError) and exc.problems:  # a homebrew file: its own keys
+        lines = [sentence(problem, problem.field) for problem in exc.problems]
+        return f"{exc.source}: " + (
+            lines[0] if len(lines) == 1 else f"{len(lines)} problems:\n  " + "\n  ".join(lines)
+        )
+    if not isinstance(exc, InvalidInput):
+        return str(exc)  # a refusal of the rules reads "rule: why" ("luck: no token left")
+    named = labels or {}
+    lines = []
+    for problem in problems(exc):
+        label = named.get(problem.field, "")
+        shown = f"{problem.field} [{label}]" if label and label != problem.field else problem.field
+        lines.append(sentence(problem, shown))
+    if len(lines) == 1:
+        return lines[0]
+    return f"{len(lines)} problems:\n" + "\n".join("  " + line for line in lines)
