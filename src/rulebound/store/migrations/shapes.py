@@ -28,10 +28,14 @@ def keyed(table: str) -> list[SchemaItem]:
     ]
 
 
-def table_row(table: str) -> list[SchemaItem]:
-    """The integer key of a row that belongs to one game table, and its link to that table."""
+def of_table(table: str) -> list[SchemaItem]:
+    """``table_id``: the game table a row belongs to."""
     return [
-        *keyed(table),
         sa.Column("table_id", sa.Integer(), nullable=False),
         references(table, "table_id", "game_tables"),
     ]
+
+
+def table_row(table: str) -> list[SchemaItem]:
+    """The integer key of a row that belongs to one game table, and its link to that table."""
+    return [*keyed(table), *of_table(table)]

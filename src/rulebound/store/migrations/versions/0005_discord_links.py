@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from rulebound.store.migrations.shapes import references, table_row, when
+from rulebound.store.migrations.shapes import of_table, references, table_row, when
 
 revision = "0005"
 down_revision = "0004"
@@ -20,10 +20,9 @@ def upgrade() -> None:
         "discord_channels",
         sa.Column("channel_id", sa.String(32), nullable=False),
         sa.Column("guild_id", sa.String(32), nullable=True),
-        sa.Column("table_id", sa.Integer(), nullable=False),
+        *of_table("discord_channels"),
         sa.Column("linked_by", sa.Integer(), nullable=False),
         when("created_at"),
-        references("discord_channels", "table_id", "game_tables"),
         references("discord_channels", "linked_by", "members"),
         sa.PrimaryKeyConstraint("channel_id", name="pk_discord_channels"),
     )
