@@ -1,5 +1,5 @@
 """Real server processes for the concurrency and fault tests: uvicorn in a subprocess, on
-loopback, with the server's own defaults (committed dice) and no rate limits."""
+loopback, with the server's own defaults (committed dice) and no rate limits unless asked."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,14 +22,13 @@ LAUNCH = textwrap.dedent(
     import uvicorn
     from rulebound.web.app import create_app
     from rulebound.web.settings import Settings
-    env = {"RULEBOUND_DATABASE_URL": sys.argv[1]}
-    env |= {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
-    app = create_app(Settings.from_env(env))
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
+    app = create_app(Settings.from_env())
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
                 timeout_graceful_shutdown=1)
     """
 )
 START_SECONDS = 60
+NO_RATE_LIMITS = {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
 
 
 def free_port() -> int:
@@ -40,8 +40,14 @@ def free_port() -> int:
 class ServerProcess:
     """``rulebound``'s app under uvicorn in its own process; its output goes to a file."""
 
-    def __init__(self, db_url: str, folder: Path, name: str) -> None:
+    def __init__(
+        self, db_url: str, folder: Path, name: str, env: Mapping[str, str] | None = None
+    ) -> None:
+        """``env``: settings beyond the database (``RULEBOUND_...``), over no rate limits."""
         self.db_url = db_url
+        self.env = (
+            os.environ | {"RULEBOUND_DATABASE_URL": db_url} | NO_RATE_LIMITS | dict(env or {})
+        )
         self.log_path = folder / f"server-{name}.log"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -50,8 +56,10 @@ class ServerProcess:
 
     def launch(self) -> ServerProcess:
         self._log = self.log_path.open("ab")
-        command = [sys.executable, "-c", LAUNCH, self.db_url, str(self.port)]
-        self._proc = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT)
+        command = [sys.executable, "-c", LAUNCH, str(self.port)]
+        self._proc = subprocess.Popen(
+            command, env=self.env, stdout=self._log, stderr=subprocess.STDOUT
+        )
         return self
 
     def wait_ready(self) -> ServerProcess:

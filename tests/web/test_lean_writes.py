@@ -14,7 +14,8 @@ from .conftest import Party
 ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
 
 
-def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party) -> None:
+def _second_roll(party: Party) -> tuple[SqlStore, Any, list[str]]:
+    """A character's second roll (the first fills the caches), and the SQL it ran."""
     store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
     made = party.client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
     path = party.url(f"/characters/{made.json()['id']}/roll")
@@ -30,6 +31,11 @@ def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party)
     finally:
         event.remove(store.engine, "before_cursor_execute", count)
     assert rolled.status_code == 201, rolled.text
+    return store, rolled, seen
+
+
+def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party) -> None:
+    store, rolled, seen = _second_roll(party)
     assert len(seen) <= 6, seen
     assert sum(s.startswith("INSERT") for s in seen) == 1
     after = seen[[s.startswith("INSERT") for s in seen].index(True) + 1 :]
@@ -47,21 +53,7 @@ def test_a_roll_takes_the_sheet_from_the_cache_and_writes_in_four_statements(
     """Once the roller's view of the character is cached, a roll reads nothing before its
     write transaction: on SQLite ``BEGIN IMMEDIATE``, the chain's end, the insert; on
     PostgreSQL the row lock, the chain's end, the insert and the notice."""
-    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
-    made = party.client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
-    path = party.url(f"/characters/{made.json()['id']}/roll")
-    assert party.client.post(path, json=ROLL, headers=party.player).status_code == 201
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        seen.append(" ".join(statement.split()))
-
-    event.listen(store.engine, "before_cursor_execute", count)
-    try:
-        rolled = party.client.post(path, json=ROLL, headers=party.player)
-    finally:
-        event.remove(store.engine, "before_cursor_execute", count)
-    assert rolled.status_code == 201, rolled.text
+    store, _, seen = _second_roll(party)
     assert len(seen) <= 4, seen
     assert not any("FROM characters" in s for s in seen), seen
     assert seen[0].startswith("BEGIN IMMEDIATE" if store.sqlite else "SELECT game_tables.id FROM")

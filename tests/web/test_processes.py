@@ -10,35 +10,23 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx2
 import pytest
 
 from rulebound.store import Scope, SqlStore
 
+from ..trust.servers import NO_RATE_LIMITS, ServerProcess
 from .conftest import Party, free_port, seat_party
 
 REDIS_ENV = "RULEBOUND_TEST_REDIS_URL"
-LAUNCH = textwrap.dedent(
-    """
-    import sys
-    import uvicorn
-    from rulebound.web.app import create_app
-    from rulebound.web.settings import Settings
-    app = create_app(Settings.from_env())
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-                timeout_graceful_shutdown=1)
-    """
-)
 ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
 
 
@@ -64,59 +52,23 @@ def backends(pg_url: str | None, redis_url: str) -> dict[str, str]:
     return {"RULEBOUND_DATABASE_URL": pg_url, "RULEBOUND_REDIS_URL": redis_url}
 
 
-class Process:
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = log
-        self._log: IO[bytes] = log.open("ab")
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", LAUNCH, str(self.port)],
-            env=os.environ | env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self._proc.poll() is None, log.read_text()
-            try:
-                if httpx2.get(self.url + "/api/rulesets", timeout=2).status_code == 200:
-                    return
-            except httpx2.TransportError:
-                time.sleep(0.05)
-        raise AssertionError(f"the server did not start:\n{log.read_text()}")
-
-    def kill(self) -> None:
-        os.kill(self._proc.pid, signal.SIGKILL)
-        self._proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(timeout=15)
-        self._log.close()
-
-
 class Pair:
     """What a test starts: two processes, clients and feed listeners, all closed after it."""
 
     def __init__(self) -> None:
-        self.processes: list[Process] = []
+        self.processes: list[ServerProcess] = []
         self.clients: list[httpx2.Client] = []
         self.listeners: list[Listener] = []
 
-    def start(self, tmp_path: Path, backends: dict[str, str], **env: str) -> list[Process]:
-        base = backends | {"RULEBOUND_POLL_SECONDS": "60"}
-        base |= {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
+    def start(self, tmp_path: Path, backends: dict[str, str], **env: str) -> list[ServerProcess]:
+        extra = backends | {"RULEBOUND_POLL_SECONDS": "60"} | env
+        url = extra.pop("RULEBOUND_DATABASE_URL")
         for n in range(2):
-            self.processes.append(Process(base | env, tmp_path / f"server-{n}.log"))
+            server = ServerProcess(url, tmp_path, str(n), extra)
+            self.processes.append(server.start())
         return self.processes
 
-    def party(self, process: Process) -> Party:
+    def party(self, process: ServerProcess) -> Party:
         client = httpx2.Client(base_url=process.url, timeout=30)
         self.clients.append(client)
         return seat_party(client)  # type: ignore[arg-type]
@@ -192,7 +144,7 @@ class Listener(threading.Thread):
         return False
 
 
-def _feed(process: Process, party: Party) -> str:
+def _feed(process: ServerProcess, party: Party) -> str:
     return f"{process.url}/api/tables/{party.table_id}/feed"
 
 
@@ -283,7 +235,7 @@ def test_a_killed_process_loses_nothing_acknowledged(
     acked: dict[int, int] = {}
     lock, stop = threading.Lock(), threading.Event()
 
-    def write(process: Process, who: dict[str, str], cid: int) -> None:
+    def write(process: ServerProcess, who: dict[str, str], cid: int) -> None:
         path = f"{process.url}/api/tables/{party.table_id}/characters/{cid}/roll"
         with httpx2.Client(timeout=30) as http:
             for _ in range(500):
@@ -338,8 +290,7 @@ def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_
     command = [sys.executable, "-c", main, "serve", "--port", str(port), "--workers", "2"]
     command += ["--database", backends["RULEBOUND_DATABASE_URL"]]
     command += ["--redis", backends["RULEBOUND_REDIS_URL"]]
-    env = os.environ | {"RULEBOUND_POLL_SECONDS": "60"}
-    env |= {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
+    env = os.environ | {"RULEBOUND_POLL_SECONDS": "60"} | NO_RATE_LIMITS
     log = (tmp_path / "serve.log").open("ab")
     server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -14,17 +14,39 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each dataclass's field names, as ``dataclasses.fields`` gives them (looked up once)."""
+
 
 def to_jsonable(value: Any) -> Any:
-    """Convert results (dataclasses, enums, Fractions, tuples, pydantic models) to JSON types."""
-    if value is None or isinstance(value, bool | int | float | str):
+    """Convert results (dataclasses, enums, Fractions, tuples, pydantic models) to JSON types.
+
+    JSON's own types and known dataclasses (what an entry's body and card hold) come first
+    and by exact type: the chain's seal converts every play through here."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {k if type(k) is str else str(k): to_jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [to_jsonable(v) for v in value]
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
+    return _general(value)
+
+
+def _general(value: Any) -> Any:
+    if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Fraction):
         return f"{value.numerator}/{value.denominator}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        names = tuple(f.name for f in dataclasses.fields(value))
+        _FIELDS.setdefault(type(value), names)
+        return {name: to_jsonable(getattr(value, name)) for name in names}
     model_dump = getattr(value, "model_dump", None)
     if callable(model_dump):
         return model_dump(mode="json")

@@ -22,17 +22,14 @@ client seed and a table-wide nonce instead (``OLD_DICE_FIELDS``).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import Enum
 from typing import Any
 
-from rulebound.core.canonical import to_jsonable
+from rulebound.core.canonical import canonical_json
 
 GENESIS = "0" * 64
 SALT_BYTES = 32
@@ -113,37 +110,9 @@ def dice_of(
     return {"commitment": commitment, "client_seed": client_seed or "", "nonce": int(nonce)}
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-"""Each dataclass's field names, as ``dataclasses.fields`` gives them (looked up once)."""
-
-
-def jsonable(value: Any) -> Any:
-    """``core.canonical.to_jsonable(value)``, faster: JSON's own types and dataclasses (what
-    an entry's body and card hold) without its general checks; anything else (enums,
-    Fractions, sets, models) goes to ``to_jsonable`` itself."""
-    kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
-        return value
-    if kind is dict:
-        return {k if type(k) is str else str(k): jsonable(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [jsonable(v) for v in value]
-    names = _FIELDS.get(kind)
-    if names is None:
-        if not dataclasses.is_dataclass(kind) or issubclass(kind, Enum):
-            return to_jsonable(value)
-        names = _FIELDS.setdefault(kind, tuple(f.name for f in dataclasses.fields(kind)))
-    return {name: jsonable(getattr(value, name)) for name in names}
-
-
-def canonical(value: Any) -> str:
-    """``core.canonical.canonical_json(value)``, the same text, faster for JSON's types."""
-    return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def body_hash(salt: str, body: Mapping[str, Any]) -> str:
     """SHA-256(salt || canonical body): a commitment to the result that hides it."""
-    return hashlib.sha256(bytes.fromhex(salt) + canonical(body).encode("utf-8")).hexdigest()
+    return hashlib.sha256(bytes.fromhex(salt) + canonical_json(body).encode("utf-8")).hexdigest()
 
 
 def entry_content(
@@ -159,7 +128,7 @@ def entry_content(
 
 
 def chain_hash(prev_hash: str, content: Mapping[str, Any]) -> str:
-    return hashlib.sha256((prev_hash + canonical(content)).encode("utf-8")).hexdigest()
+    return hashlib.sha256((prev_hash + canonical_json(content)).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

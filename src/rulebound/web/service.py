@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulebound.core.canonical import to_jsonable
 from rulebound.core.dice_expr import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
@@ -42,7 +43,6 @@ from rulebound.store import (
     Store,
     TableRow,
 )
-from rulebound.trust.chain import jsonable
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
 from rulebound.web.play import free_roll, superseded, voided
@@ -557,5 +557,5 @@ def _entry(
         None if row is None else row.id,
         parent,
         dict(play.record),
-        jsonable(play.card),  # to_jsonable's own result, faster (the seal's converter)
+        to_jsonable(play.card),
     )
