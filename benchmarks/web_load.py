@@ -10,6 +10,7 @@ generator on the same machine shares its cores with the server.
     python benchmarks/web_load.py [--seconds 20] [--clients 16] [--viewers 100,1000]
     scripts/with-postgres scripts/with-redis python benchmarks/web_load.py   # adds PG+Redis
     python benchmarks/web_load.py --in-process 3000 [--profile]   # CPU per roll, no HTTP
+    (--uncached: every roll works out its request and card; PROFILE_SORT, PROFILE_LINES)
 
 Rolls: ``--clients`` players, each with their own seat and character, post public
 rolls as fast as they can (one keep-alive connection each) for ``--seconds``; every
@@ -88,6 +89,7 @@ class Server:
         self._proc = subprocess.Popen(
             command, env=os.environ | env, stdout=self._log, stderr=subprocess.STDOUT
         )
+        self.pid = self._proc.pid
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
@@ -190,11 +192,13 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def hammer(
-    port: int, paths: Sequence[tuple[str, Any, str | None]], seconds: float
+    port: int, paths: Sequence[tuple[str, Any, str | None]], seconds: float, pid: int
 ) -> dict[str, float]:
     """Each (path, body, token) posts as fast as it can for ``seconds``. Beside the p99 of
     the whole run (the figure the goals name), ``p99_after_2s_ms`` leaves out the answers
-    to requests sent in the first 2 s, while a fresh server fills its caches."""
+    to requests sent in the first 2 s, while a fresh server fills its caches.
+    ``server_cpu_ms`` is the CPU the server (``pid`` and its worker processes) used per
+    answered request: what load on the machine skews least."""
     latencies: list[float] = []
     settled: list[float] = []
     failures = 0
@@ -216,7 +220,9 @@ async def hammer(
         conn.close()
 
     t0 = time.perf_counter()
+    cpu = tree_cpu_seconds(pid)
     await asyncio.gather(*(client(*p) for p in paths))
+    used = tree_cpu_seconds(pid) - cpu
     elapsed = time.perf_counter() - t0
     return {
         "rolls": len(latencies),
@@ -225,16 +231,17 @@ async def hammer(
         "p50_ms": pct(latencies, 0.50) * 1000,
         "p99_ms": pct(latencies, 0.99) * 1000,
         "p99_after_2s_ms": pct(settled, 0.99) * 1000,
+        "server_cpu_ms": used / max(1, len(latencies) + failures) * 1000,
     }
 
 
-async def roll_load(port: int, clients: int, seconds: float) -> dict[str, float]:
+async def roll_load(port: int, clients: int, seconds: float, pid: int) -> dict[str, float]:
     table = await seat_table(port, clients, 0)
     paths = [
         (f"/api/tables/{table['id']}/characters/{cid}/roll", ROLL, token)
         for token, cid in table["seats"]
     ]
-    return await hammer(port, paths, seconds)
+    return await hammer(port, paths, seconds, pid)
 
 
 class Watcher(asyncio.Protocol):
@@ -348,6 +355,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """The CPU of ``pid`` and of every process below it (``--workers``' processes)."""
+    try:
+        total = cpu_seconds(pid)
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    return total + sum(tree_cpu_seconds(int(child)) for child in children)
+
+
 def rulebound_server(folder: Path, database: str, extra: list[str], env: dict[str, str]) -> Server:
     port = free_port()
     command = [sys.executable, "-c", "from rulebound.cli.app import main; main()", "serve"]
@@ -357,7 +374,7 @@ def rulebound_server(folder: Path, database: str, extra: list[str], env: dict[st
 
 def measure_rulebound(server: Server, args: argparse.Namespace, *, feeds: bool) -> dict[str, Any]:
     found: dict[str, Any] = {
-        "rolls": asyncio.run(roll_load(server.port, args.clients, args.seconds))
+        "rolls": asyncio.run(roll_load(server.port, args.clients, args.seconds, server.pid))
     }
     if feeds:
         found["feeds"] = [
@@ -367,10 +384,14 @@ def measure_rulebound(server: Server, args: argparse.Namespace, *, feeds: bool) 
     return found
 
 
-def in_process(rolls: int, profile: bool) -> dict[str, Any]:
+def in_process(
+    rolls: int, profile: bool, uncached: bool = False, pg: tuple[str, str] | None = None
+) -> dict[str, Any]:
     """CPU per roll through the real ASGI app in this process, without HTTP, sockets or the
     thread pool (its hops run inline, so one profile sees all): what a roll costs the
-    server itself. ``profile``: the top functions by cumulative time, printed."""
+    server itself. ``profile``: the top functions by cumulative time, printed. ``uncached``:
+    the roll cache keeps nothing (``web/rollcache``), as for a roll of a new shape. ``pg``
+    (``--pg-url`` and ``--redis-url`` with ``--pg-in-process``): on PostgreSQL and Redis."""
     import cProfile
     import pstats
 
@@ -384,10 +405,16 @@ def in_process(rolls: int, profile: bool) -> dict[str, Any]:
     from rulebound.web.settings import Settings
 
     with tempfile.TemporaryDirectory(prefix="rulebound-profile-") as tmp:
-        url = f"sqlite:///{tmp}/rb.sqlite3"
-        app = create_app(
-            Settings(database_url=url, session_rate=None, table_rate=None, anonymous_rate=None)
-        )
+        url, redis = f"sqlite:///{tmp}/rb.sqlite3", None
+        if pg is not None:
+            subprocess.run([sys.executable, "-c", RESET, pg[0]], check=True)
+            url, redis = pg
+        limits = {"session_rate": None, "table_rate": None, "anonymous_rate": None}
+        app = create_app(Settings(database_url=url, redis_url=redis, **limits))
+        if uncached:
+            from rulebound.web.rollcache import RollCache
+
+            app.state.service.rolls = RollCache(requests=0, cards=0)
 
         async def call(path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
             data = json.dumps(body).encode()
@@ -425,8 +452,8 @@ def in_process(rolls: int, profile: bool) -> dict[str, Any]:
                 path = f"/api/tables/{tid}/characters/{char['id']}/roll"
                 for _ in range(200):  # warm up: caches, compiled statements
                     await call(path, ROLL, token)
-                profiler = cProfile.Profile() if profile else None
-                cpu = time.process_time()
+                profiler = cProfile.Profile(time.process_time) if profile else None
+                cpu, wall = time.process_time(), time.perf_counter()
                 if profiler:
                     profiler.enable()
                 for _ in range(rolls):
@@ -434,10 +461,13 @@ def in_process(rolls: int, profile: bool) -> dict[str, Any]:
                     assert status == 201, _entry
                 if profiler:
                     profiler.disable()
-                    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+                    stats = pstats.Stats(profiler)
+                    stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+                    stats.print_stats(int(os.environ.get("PROFILE_LINES", "25")))
                 return {
                     "rolls": rolls,
                     "cpu_ms_per_roll": (time.process_time() - cpu) / rolls * 1000,
+                    "wall_ms_per_roll": (time.perf_counter() - wall) / rolls * 1000,
                 }
 
         return asyncio.run(run())
@@ -464,10 +494,22 @@ def main(argv: list[str] | None = None) -> int:
         help="only measure CPU per roll through the ASGI app in this process (no servers)",
     )
     parser.add_argument("--profile", action="store_true", help="with --in-process: cProfile")
+    parser.add_argument(
+        "--pg-in-process",
+        action="store_true",
+        help="with --in-process: on --pg-url and --redis-url (scripts/with-postgres, with-redis)",
+    )
+    parser.add_argument(
+        "--uncached", action="store_true", help="with --in-process: no roll cache (each roll new)"
+    )
     args = parser.parse_args(argv)
     if args.in_process:
-        found = in_process(args.in_process, args.profile)
-        print(f"{found['rolls']} rolls in process: {found['cpu_ms_per_roll']:.3f} ms CPU per roll")
+        pg = (args.pg_url, args.redis_url) if args.pg_in_process else None
+        found = in_process(args.in_process, args.profile, args.uncached, pg)
+        print(
+            f"{found['rolls']} rolls in process: {found['cpu_ms_per_roll']:.3f} ms CPU"
+            f" ({found['wall_ms_per_roll']:.3f} ms of time) per roll"
+        )
         return 0
     args.viewers = [int(v) for v in args.viewers.split(",") if v]
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per viewer, both ends
@@ -484,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         try:
             paths = [("/roll", ROLL, None)] * args.clients
-            results["baseline"] = asyncio.run(hammer(port, paths, args.seconds))
+            results["baseline"] = asyncio.run(hammer(port, paths, args.seconds, baseline.pid))
         finally:
             baseline.stop()
         server = rulebound_server(folder, f"sqlite:///{folder / 'rb.sqlite3'}", [], {})
@@ -524,14 +566,16 @@ RESET = (
 def report(results: dict[str, Any]) -> str:
     lines = [
         f"load average before: {results['load'][0]:.2f} ({results['cpus']} cores)",
-        "| server | rolls/s | p50 ms | p99 ms | p99 after 2 s | rolls | failures |",
-        "|---|---|---|---|---|---|---|",
+        "| server | rolls/s | p50 ms | p99 ms | p99 after 2 s | rolls | failures"
+        " | server CPU ms/roll |",
+        "|---|---|---|---|---|---|---|---|",
     ]
 
     def row(name: str, r: dict[str, float]) -> str:
         return (
             f"| {name} | {r['per_second']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f}"
-            f" | {r['p99_after_2s_ms']:.1f} | {r['rolls']:.0f} | {r['failures']:.0f} |"
+            f" | {r['p99_after_2s_ms']:.1f} | {r['rolls']:.0f} | {r['failures']:.0f}"
+            f" | {r['server_cpu_ms']:.2f} |"
         )
 
     lines.append(row("bare Starlette + SQLite (baseline)", results["baseline"]))

@@ -111,3 +111,18 @@ def test_forms_built_afresh_each_time_do_not_fill_the_plans() -> None:
     assert len(forms._PLANS) <= 256
     assert forms.read(fields, {"n": "2"}) == {"n": 2}
     assert forms._PLANS[id(fields)][0] is fields  # a form read now is still planned
+
+
+def test_a_form_gets_its_own_reader_only_when_it_comes_back(monkeypatch: Any) -> None:
+    """Making a form's reader function costs far more than one reading: a form built
+    afresh for every call (a sheet's dialog) must read through the plan, never make one."""
+    made: list[object] = []
+    real = forms._reader
+    monkeypatch.setattr(forms, "_reader", lambda plan: made.append(plan) or real(plan))
+    fields = (Field("n", "N", "int", default=1), Field("flag", "Flag", "bool"))
+    for _ in range(20):
+        assert forms.read((*fields,), {"n": "3"}) == {"n": 3, "flag": False}
+    assert made == []
+    kept = fields
+    assert [forms.read(kept, {"flag": "on"}) for _ in range(3)] == [{"n": 1, "flag": True}] * 3
+    assert len(made) == 1

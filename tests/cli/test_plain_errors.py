@@ -160,3 +160,28 @@ def test_a_homebrew_name_that_refers_to_nothing_is_refused_in_plain_words(
     path.write_text(DANGLING[key], encoding="utf-8")
     said = check(["content", key, "--content", str(path)])
     assert "“whimsy” will not do; it takes one of " in said.lower(), said
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_character_file_s_problems_are_named_as_the_file_s_fields(
+    key: str, tmp_path: Path
+) -> None:
+    """A sheet field and an option may share a name (Legacy's sheet ``rank`` and the check's
+    ``--rank``): the file's problems are the file's, headed by its path, never an option's."""
+    sheet = sheet_of(key)
+    path = tmp_path / "ana.json"
+    path.write_text(json.dumps({field: [True] for field in sheet} | {"name": "Ana"}))
+    said = check(["roll", key, "--character", str(path)])
+    first, *rest = said.removeprefix("error: ").splitlines()
+    assert first.startswith(f"{path}: "), said
+    flags = {f"--{f.cli_flag}" for f in fields_of(key)}
+    assert not [line for line in said.splitlines() if any(f in line for f in flags)], said
+    named = [line.split()[0].rstrip(":") for line in rest] or [first.split(": ")[1]]
+    assert {name.split(".")[0] for name in named} <= set(sheet), said
+
+
+def test_a_legacy_file_s_rank_is_not_the_rank_option(tmp_path: Path) -> None:
+    path = tmp_path / "ana.json"
+    path.write_text(json.dumps({**sheet_of("legacy"), "rank": "abc"}))
+    said = check(["roll", "legacy", "--character", str(path), "--target", "10"])
+    assert said == f"error: {path}: rank: “abc” will not do; it takes a whole number.\n", said

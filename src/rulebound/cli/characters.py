@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
+from rulebound.cli.options import game_for
 from rulebound.cli.output import emit_json, emit_text, error_text, write_json_file
-from rulebound.cli.session import game_for, sheet_from, source_for
+from rulebound.cli.session import sheet_from, source_for
 from rulebound.core.errors import InvalidForm, InvalidInput
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets import forms

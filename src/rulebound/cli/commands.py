@@ -132,16 +132,16 @@ def odds_command(key: str) -> click.Command:
 
 def _check_command(key: str, help: str, *, roll: bool) -> click.Command:
     """``roll <game>`` or ``odds <game>``: an option for each field, variant and follow-up."""
-    from rulebound.cli import session
-
     game = get_game(key)
     game_options, flags = game_flags(game, roll=roll)
     params: list[click.Parameter] = list(game_options)
-    if not roll:
+    if roll:
+        from rulebound.cli.session import run_roll as run
+    else:
         from rulebound.cli.grids import OPTIONS
+        from rulebound.cli.odds import run_odds as run
 
         params += OPTIONS
-    run = session.run_roll if roll else session.run_odds
 
     def callback(**options: Any) -> None:
         with rule_errors(field_flags(game, roll=roll), field_labels(game, roll=roll)):

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulebound.cli.output import emit_json, emit_text
 from rulebound.core.errors import InvalidInput
-from rulebound.rulesets.grid import OddsGrid
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.grid import OddsGrid
 
 OPTIONS = (
     click.Option(

@@ -17,6 +17,8 @@ import click
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import Field, FollowFlag, Variant
 from rulebound.rulesets.forms import what
+from rulebound.rulesets.registry import AnyGame, get_game
+from rulebound.rulesets.variants import resolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,3 +133,21 @@ def pairs(flag: str, items: Iterable[str]) -> dict[str, str]:
             raise InvalidInput(f"--{flag}", item, "KEY=VALUE")
         found[key.strip()] = value.strip()
     return found
+
+
+def game_for(key: str, content: Path | None) -> AnyGame:
+    """The game, with a homebrew content file when one is given."""
+    game = get_game(key)
+    return game if content is None else game.with_content(content)
+
+
+def variants_for(
+    game: AnyGame, options: Mapping[str, Any], flags: Sequence[Flag]
+) -> dict[str, str]:
+    """The variants chosen by ``--variant KEY=CHOICE`` and by each variant's own option."""
+    chosen: dict[str, Any] = pairs("variant", options.get("variant") or ())
+    for flag in flags:
+        value = options.get(flag.dest)
+        if flag.variant and value is not None:
+            chosen[flag.variant] = value
+    return resolve(game.variants, chosen)

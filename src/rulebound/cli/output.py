@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -91,6 +90,8 @@ def read_json_file(path: Path, what: str = "file") -> Any:
 
 def write_json_file(path: Path, value: Any) -> None:
     """Write ``value`` as JSON to ``path`` atomically."""
+    import tempfile
+
     text = json.dumps(to_jsonable(value), indent=2, ensure_ascii=False) + "\n"
     folder = path.resolve().parent
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)

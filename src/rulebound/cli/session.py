@@ -17,17 +17,18 @@ from typing import Any
 
 import click
 
-from rulebound.cli.options import Flag, pairs, values_for
+from rulebound.cli.options import Flag, game_for, pairs, values_for, variants_for
 from rulebound.cli.output import (
     emit_json,
     emit_text,
     read_json_file,
     write_json_file,
 )
-from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.core.errors import ContentError, InvalidInput, RuleViolation, raise_all
 from rulebound.core.random_source import RandomSource, SeededSource, SystemSource
-from rulebound.render.card_text import card_text, chances_text
-from rulebound.render.json_view import chances_json, result_json
+from rulebound.render.card_text import card_text
+from rulebound.render.json_view import result_json
+from rulebound.render.words import other_game, problems
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Field, Record, Sheet
 from rulebound.rulesets.plays import (
@@ -38,8 +39,6 @@ from rulebound.rulesets.plays import (
     replay,
     roll_play,
 )
-from rulebound.rulesets.registry import get_game
-from rulebound.rulesets.variants import resolve
 
 Options = Mapping[str, Any]
 
@@ -48,24 +47,14 @@ def source_for(seed: int | None) -> RandomSource:
     return SystemSource() if seed is None else SeededSource(seed)
 
 
-def game_for(key: str, content: Path | None) -> AnyGame:
-    game = get_game(key)
-    return game if content is None else game.with_content(content)
-
-
-def variants_for(game: AnyGame, options: Options, flags: Sequence[Flag]) -> dict[str, str]:
-    chosen: dict[str, Any] = pairs("variant", options.get("variant") or ())
-    for flag in flags:
-        value = options.get(flag.dest)
-        if flag.variant and value is not None:
-            chosen[flag.variant] = value
-    return resolve(game.variants, chosen)
-
-
 def sheet_from(game: AnyGame, path: Path) -> Sheet:
     """A character file, validated exactly as the web table validates a sheet."""
     data = read_json_file(path, "character file")
-    return TableRules(game).validate_sheet(data)
+    try:
+        return TableRules(game).validate_sheet(data)
+    except InvalidInput as exc:  # the file's own fields, never the options of the same name
+        whole = other_game(exc, game.title)
+        raise ContentError(str(path), whole or str(exc), () if whole else problems(exc)) from None
 
 
 def _stray(
@@ -333,40 +322,7 @@ def save_results(chain: Chain, options: Options) -> None:
 
 
 def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
-    from rulebound.cli.grids import emit_grid, table_flags
+    """``rulebound odds <game>`` (``cli.odds``, which imports no roll or sheet code)."""
+    from rulebound.cli.odds import run_odds
 
-    game = game_for(key, options.get("content"))
-    variants = variants_for(game, options, flags)
-    as_json = bool(options.get("json"))
-    fields = (*game.fields, *game.odds_fields)
-    if table_flags(options):
-        values = forms.read(fields, values_for(fields, options), required=False)
-        emit_grid(game.grid(values, variants), options, as_json)
-        return
-    chain_file = options.get("chain")
-    if chain_file is not None:
-        chain = resume(game, Path(chain_file), options)
-        chances = game.after_chances(chain.result)
-        if chances is None:
-            raise RuleViolation("--chain", "this result has nothing left to roll")
-        given: dict[str, Any] = {"chain": str(chain_file)}
-    elif options.get("character") is not None:
-        sheets = game.sheets
-        if sheets is None:
-            raise InvalidInput("--character", options["character"], "a game with sheets")
-        sheet = sheet_from(game, Path(options["character"]))
-        raise_all(
-            _stray(sheets.choice_fields, fields, options, "with --character (the sheet sets it)")
-        )
-        table = TableRules(game)
-        choices = values_for(sheets.choice_fields, options)
-        chances = table.chances(sheet, choices, variants)
-        given = {"character": sheet.get("name"), **forms.read(table.dialog(sheet), choices)}
-    else:
-        given = forms.read(fields, values_for(fields, options))
-        chances = game.odds(given, variants)
-    if as_json:
-        emit_json(chances_json(game.key, given, chances))
-        return
-    shown = ", ".join(f"{k} {v}" for k, v in given.items() if v not in (None, False, [], ""))
-    emit_text(chances_text(f"{game.title}: {shown}" if shown else game.title, chances))
+    run_odds(key, options, flags)

@@ -10,7 +10,6 @@ replay it with ``ReplaySource``.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -59,6 +58,22 @@ def trusted_builder(cls: type[T]) -> Callable[..., T]:
 
 
 _trusted_draw = trusted_builder(Draw)
+_DRAW_TABLES: dict[int, tuple[Draw | None, ...]] = {}
+_MAX_TABLE_SIDES = 1000
+"""Dice up to this many sides share one ``Draw`` per face (``Limits.max_sides``)."""
+
+
+def _draw_table(sides: object) -> tuple[Draw | None, ...] | None:
+    """The shared draws of a die (index = face; index 0 unused), or None for a die
+    with no table (not a plain int from 1 to ``_MAX_TABLE_SIDES``).
+
+    A ``Draw`` is an immutable value, so every roll can share one per (sides, face):
+    equal, same hash, same JSON as a new one, built once instead of on every die."""
+    table = _DRAW_TABLES.get(sides) if type(sides) is int else None
+    if table is None and type(sides) is int and 1 <= sides <= _MAX_TABLE_SIDES:
+        built = (None, *(_trusted_draw(sides, face) for face in range(1, sides + 1)))
+        table = _DRAW_TABLES.setdefault(sides, built)
+    return table
 
 
 @runtime_checkable
@@ -81,6 +96,20 @@ def _check_sides(sides: int) -> None:
         raise InvalidInput("sides", sides, "a positive integer")
 
 
+def sorted_description(source: RandomSource) -> tuple[tuple[str, str], ...]:
+    """A source's description as a roll's provenance keeps it: (key, text) pairs by key,
+    ``sorted((k, str(v)) for k, v in source.describe().items())``; for a seeded source and
+    a recording (exactly those classes) without building and sorting a dict per roll."""
+    if type(source) is RecordingSource:
+        return sorted_description(source.inner)
+    if type(source) is SeededSource:
+        return (("kind", "seeded"), ("seed", str(source.seed)))
+    return tuple(sorted([(k, str(v)) for k, v in source.describe().items()]))
+
+
+_GETRANDBITS_BELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
 class SeededSource:
     """A reproducible source for tests and replays: the same seed gives the same faces."""
 
@@ -90,6 +119,24 @@ class SeededSource:
         # randrange(n) is exactly _randbelow(n) for one int argument; calling it directly
         # skips argument parsing on every die while keeping the same faces per seed.
         self._below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+        # The same, one die at a time without a call: only where ``_randbelow`` is this
+        # Python's getrandbits rejection loop, which ``_faces`` repeats step for step.
+        same = random.Random._randbelow is _GETRANDBITS_BELOW  # type: ignore[attr-defined]
+        self._bits: Callable[[int], int] | None = rng.getrandbits if same else None
+
+    def _faces(self, sides: int, count: int) -> list[int]:
+        """``count`` faces of a die, exactly those ``draw`` would give one by one."""
+        bits = self._bits
+        if bits is None:
+            below = self._below
+            return [below(sides) + 1 for _ in range(count)]
+        k, faces = sides.bit_length(), []
+        for _ in range(count):
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            faces.append(r + 1)
+        return faces
 
     def draw(self, sides: int) -> int:
         if type(sides) is not int or sides < 1:
@@ -100,12 +147,17 @@ class SeededSource:
         return {"kind": "seeded", "seed": self.seed}
 
 
+_system_below: Callable[[int], int] = random.SystemRandom()._randbelow  # type: ignore[attr-defined]
+"""What ``secrets.randbelow`` draws with (the OS's entropy), without importing ``secrets``
+(and ``hmac``, ``hashlib``) into every process that may roll."""
+
+
 class SystemSource:
     """The default for real play: faces from the operating system's entropy."""
 
     def draw(self, sides: int) -> int:
         _check_sides(sides)
-        return secrets.randbelow(sides) + 1
+        return _system_below(sides) + 1
 
     def describe(self) -> dict[str, object]:
         return {"kind": "system"}
@@ -156,22 +208,37 @@ class RecordingSource:
 
     def draw(self, sides: int) -> int:
         face = self.inner.draw(sides)
-        if type(sides) is int and type(face) is int and 1 <= face <= sides:
-            self._draws.append(_trusted_draw(sides, face))  # checked just now
+        table = _draw_table(sides)
+        if table is not None and type(face) is int and 0 < face <= sides:
+            self._draws.append(table[face])  # type: ignore[arg-type]  # checked just now
+        elif type(sides) is int and type(face) is int and 1 <= face <= sides:
+            self._draws.append(_trusted_draw(sides, face))
         else:
             self._draws.append(Draw(sides, face))  # names what is wrong
         return face
 
     def draw_many(self, sides: int, count: int) -> tuple[int, ...]:
         """``count`` faces of a ``sides``-sided die, each recorded (one call per roll)."""
-        draw, record, build = self.inner.draw, self._draws.append, _trusted_draw
+        table = _draw_table(sides)
+        if table is None:
+            return tuple([self.draw(sides) for _ in range(count)])
+        inner, record = self.inner, self._draws.append
+        if type(inner) is SeededSource:  # exactly its draws, without a call per die
+            faces = inner._faces(sides, count)
+            self._draws += [table[face] for face in faces]  # type: ignore[misc]
+            return tuple(faces)
+        if type(inner) is RecordingSource:  # a recording of a recording: checked there
+            drawn = inner.draw_many(sides, count)
+            self._draws += [table[face] for face in drawn]  # type: ignore[misc]
+            return drawn
+        draw = inner.draw
         faces = []
         for _ in range(count):
             face = draw(sides)
-            if type(face) is int and type(sides) is int and 1 <= face <= sides:
-                record(build(sides, face))
+            if type(face) is int and 0 < face <= sides:
+                record(table[face])  # type: ignore[arg-type]
             else:
-                record(Draw(sides, face))
+                record(Draw(sides, face))  # names what is wrong
             faces.append(face)
         return tuple(faces)
 

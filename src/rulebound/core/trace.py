@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rulebound.core.random_source import Draw, trusted_builder
+from rulebound.core.random_source import Draw, RandomSource, sorted_description, trusted_builder
 
 
 class DieState(StrEnum):
@@ -81,6 +81,12 @@ class Provenance:
     @staticmethod
     def of(description: dict[str, object], draws: tuple[Draw, ...]) -> Provenance:
         return _provenance(tuple(sorted([(k, str(v)) for k, v in description.items()])), draws)
+
+    @staticmethod
+    def of_source(source: RandomSource, draws: tuple[Draw, ...]) -> Provenance:
+        """``of(source.describe(), draws)``, without a dict per roll where the source's
+        description is known (``random_source.sorted_description``)."""
+        return _provenance(sorted_description(source), draws)
 
 
 _provenance = trusted_builder(Provenance)

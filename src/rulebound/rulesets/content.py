@@ -7,16 +7,23 @@ error as a malformed built-in one.
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
+import importlib
+import sys
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rulebound.core.errors import ContentError, InvalidForm, InvalidInput
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+ModelT = TypeVar("ModelT", covariant=True)
+
+
+class Validates(Protocol[ModelT]):
+    """A pydantic model, or a class with its ``model_validate`` (raising its errors)."""
+
+    def model_validate(self, obj: Any) -> ModelT: ...
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -105,28 +112,46 @@ def expected_text(problem: Any) -> str:
     return message.removeprefix("Value error, ").removeprefix("Input should be ")
 
 
-def parse_content(source: str, text: str, model: type[ModelT]) -> ModelT:
+def parse_content(source: str, text: str, model: Validates[ModelT]) -> ModelT:
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(source, f"not valid TOML: {exc}") from None
     try:
         return model.model_validate(data)
-    except ValidationError as exc:
+    except Exception as exc:
+        from pydantic import ValidationError
+
+        if not isinstance(exc, ValidationError):
+            raise
         listed = input_error(exc, "file")
         problems = listed.problems if isinstance(listed, InvalidForm) else (listed,)
         raise ContentError(source, describe_validation_error(exc), problems) from None
 
 
-def load_packaged(package: str, filename: str, model: type[ModelT]) -> ModelT:
+def load_packaged(package: str, filename: str, model: Validates[ModelT]) -> ModelT:
     """Load a data file shipped inside ``package``'s ``data`` folder."""
-    text = (
-        resources.files(package).joinpath("data").joinpath(filename).read_text(encoding="utf-8-sig")
-    )
-    return parse_content(f"{package}/data/{filename}", text, model)
+    return parse_content(f"{package}/data/{filename}", packaged_text(package, filename), model)
 
 
-def load_file(path: Path, model: type[ModelT]) -> ModelT:
+def packaged_text(package: str, filename: str) -> str:
+    """A data file of ``package``: read from its folder when the package is plain files (no
+    ``importlib.resources`` and ``zipfile`` to import), else through ``importlib.resources``."""
+    module = sys.modules.get(package) or importlib.import_module(package)
+    where = getattr(module, "__file__", None)
+    if where is not None:
+        path = Path(where).parent / "data" / filename
+        if path.is_file():
+            return path.read_text(encoding="utf-8-sig")
+    from importlib import resources
+
+    found = resources.files(package).joinpath("data").joinpath(filename)
+    return found.read_text(encoding="utf-8-sig")
+
+
+def load_file(path: Path, model: Validates[ModelT]) -> ModelT:
     """Load a homebrew data file from disk."""
     try:
         text = path.read_text(encoding="utf-8-sig")

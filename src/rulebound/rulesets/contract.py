@@ -19,8 +19,8 @@ never trusted from storage.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
@@ -28,10 +28,43 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
-from rulebound.core.trace import DieRecord
 
 if TYPE_CHECKING:
     from rulebound.rulesets.grid import OddsGrid
+    from rulebound.rulesets.views import Card as Card
+    from rulebound.rulesets.views import ContentTable as ContentTable
+    from rulebound.rulesets.views import CreationStep as CreationStep
+    from rulebound.rulesets.views import DieView as DieView
+    from rulebound.rulesets.views import Play as Play
+    from rulebound.rulesets.views import QuickRoll as QuickRoll
+    from rulebound.rulesets.views import SheetView as SheetView
+    from rulebound.rulesets.views import TablePlay as TablePlay
+
+_VIEWS = frozenset(
+    (
+        "Card",
+        "ContentTable",
+        "CreationStep",
+        "DieView",
+        "Play",
+        "QuickRoll",
+        "SheetView",
+        "TablePlay",
+    )
+)
+"""What a front end shows (``views``): imported on first use, so that an odds question's
+process does not build eight more frozen classes."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _VIEWS:
+        from rulebound.rulesets import views
+
+        value = getattr(views, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 FieldKind = Literal["select", "multiselect", "int", "bool", "text", "dice", "sheet"]
 """``dice`` means: choose dice on the result card (by index); the value is a list of ints.
@@ -232,35 +265,6 @@ class Chances:
 
 
 @dataclass(frozen=True, slots=True)
-class DieView:
-    label: str
-    sides: int
-    face: int
-    marks: tuple[str, ...] = ()
-    state: str = "rolled"
-    history: tuple[int, ...] = ()
-    role: str = ""
-    selectable: bool = False
-    """True when a follow-up lets the player pick this die (a push may reroll it)."""
-
-    @classmethod
-    def of(
-        cls,
-        die: DieRecord,
-        who: str = "",
-        *,
-        marks: tuple[str, ...] | None = None,
-        selectable: bool = False,
-    ) -> DieView:
-        """A rolled die as the card shows it, labelled with whose it is (``who``) if given."""
-        label = f"{who} {die.label}" if who else die.label
-        shown = die.marks if marks is None else marks
-        return cls(
-            label, die.sides, die.face, shown, die.state.value, die.history, die.role, selectable
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class ActionView:
     """A follow-up (or a sheet or table action), with the exact odds that inform it.
 
@@ -297,90 +301,6 @@ class FollowFlag:
     gather: bool = False
     skip: tuple[str, ...] = ()
     """Values that mean "do not take it" (``--luck keep``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A result as any viewer sees it, in the ruleset's own words."""
-
-    title: str
-    outcome: str
-    succeeded: bool | None
-    dice: tuple[DieView, ...] = ()
-    modifiers: tuple[str, ...] = ()
-    steps: tuple[str, ...] = ()
-    details: tuple[str, ...] = ()
-    actions: tuple[ActionView, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A roll or follow-up, ready to store: its record, its card, and the sheet after it.
-
-    ``sheet`` is None when the play changes nothing on the sheet. The store writes
-    the log entry and the new sheet in one transaction.
-    """
-
-    record: Record
-    card: Card
-    sheet: Sheet | None = None
-    summary: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class SheetView:
-    """A sheet as an editable form, plus the state tracks worth showing at a glance."""
-
-    fields: tuple[Field, ...]
-    values: Mapping[str, Any] = field(default_factory=dict)
-    tracks: tuple[tuple[str, str], ...] = ()
-    """(label, value) pairs such as ("Damage", "2 / 4") or ("Fate", "3")."""
-
-
-@dataclass(frozen=True, slots=True)
-class QuickRoll:
-    """A one-click roll a sheet offers (one per skill or attribute): the dialog's values
-    (by ``Field.name``) that make it, over the dialog's defaults."""
-
-    label: str
-    values: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class TablePlay:
-    """A play that touches several sheets at once (initiative order, an extended check)."""
-
-    record: Record
-    card: Card
-    sheets: Roster = field(default_factory=dict)
-    """New sheets by character id, for only the characters the play changed."""
-    summary: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CreationStep:
-    """One page of a guided character creation; post ``state`` back with the form."""
-
-    title: str
-    fields: tuple[Field, ...]
-    state: Mapping[str, Any]
-    notes: tuple[str, ...] = ()
-    sheet: Sheet | None = None
-    """The finished sheet, on the last step only."""
-
-
-@dataclass(frozen=True, slots=True)
-class ContentTable:
-    """One list of a game's content (skills, races, tricks...) for ``rulebound content``."""
-
-    title: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-    @classmethod
-    def of(cls, title: str, columns: str, rows: Iterable[Sequence[str]]) -> ContentTable:
-        """A table from its columns as text (``"name, trait, summary"``) and its rows."""
-        return cls(title, tuple(columns.split(", ")), tuple(tuple(row) for row in rows))
 
 
 # --- the contract --------------------------------------------------------------------
@@ -442,6 +362,8 @@ class Sheets(Generic[Req, Res]):
     def quick_rolls(self, sheet: Sheet) -> tuple[QuickRoll, ...]:
         """The one-click rolls of this sheet, on the dialog's other defaults: by default one per
         choice of its first required choice, else of its first (the skill, the characteristic)."""
+        from rulebound.rulesets.views import QuickRoll
+
         selects = [f for f in self.dialog(sheet) if f.kind == "select"]
         first = next((f for f in selects if f.required), selects[0] if selects else None)
         if first is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -41,9 +41,19 @@ def read(
     """
     values: dict[str, Any] = {}
     problems: list[InvalidInput] = []
-    for field, name, needed, is_bool, has_default in _plan(fields):
-        raw = data.get(name)
+    get = data.get
+    plan, usual = _plan(fields)
+    if usual is not None and defaults and required:  # a form seen before: its own function
+        usual(data, values, problems)
+        if problems:
+            raise_all(problems)
+        return values
+    for field, name, needed, is_bool, has_default, how, low, high, default in plan:
+        raw = get(name)
         if raw is not None:
+            if how and _plain(how, raw, low, high):
+                values[name] = raw if how == _WHOLE else _plain_value(how, raw)
+                continue
             try:
                 value = coerce(field, raw)
             except InvalidInput as exc:
@@ -55,35 +65,136 @@ def read(
         if needed and required:
             problems.append(InvalidInput(name, None, required_text(field)))
         elif is_bool:
-            values[name] = bool(field.default) if defaults else False
+            values[name] = default if defaults else False
         elif defaults and has_default:
-            values[name] = _default(field)
+            values[name] = _default(field) if default is MISSING else default
     if problems:
         raise_all(problems)
     return values
 
 
-Plan = tuple[tuple[Field, str, bool, bool, bool], ...]
-_PLANS: dict[int, tuple[Sequence[Field], Plan]] = {}
+_WHOLE, _TEXT, _WORDS = 1, 2, 3
+"""Kinds ``read`` takes plain values of at once: a whole number, a one-line text, a
+multiselect without choices (words, as ``coerce`` splits them at commas)."""
+
+
+def _plain(how: int, raw: Any, low: float, high: float) -> bool:
+    """Whether ``raw`` is a plain value of its kind, which ``coerce`` would take as is."""
+    kind = type(raw)
+    if how == _WHOLE:
+        return kind is int and low <= raw <= high
+    if how == _TEXT:
+        return kind is int or (kind is str and bool(raw.strip()))
+    return kind is list and all(type(item) is str for item in raw)
+
+
+def _plain_value(how: int, raw: Any) -> Any:
+    """``coerce``'s answer for a plain text or words value (``_plain``)."""
+    if how == _TEXT:
+        return str(raw).strip()
+    words = (word.strip() for item in raw for word in item.split(","))
+    return [word for word in words if word]
+
+
+def _value(field: Field, raw: Any, how: int, low: float, high: float, problems: list[Any]) -> Any:
+    """One given value as ``coerce`` reads it; ``MISSING`` for blank, ``_FAILED`` (its
+    problem appended) for a bad one."""
+    if how and _plain(how, raw, low, high):
+        return raw if how == _WHOLE else _plain_value(how, raw)
+    try:
+        return coerce(field, raw)
+    except InvalidInput as exc:
+        problems.append(exc)
+        return _FAILED
+
+
+Plan = tuple[tuple[Field, str, bool, bool, bool, int, float, float, Any], ...]
+Usual = Callable[[Mapping[str, Any], dict[str, Any], list[InvalidInput]], None]
+_FAILED = object()
+_PLANS: dict[int, tuple[Sequence[Field], tuple[Plan, Usual | None]]] = {}
 _PLANNING = threading.Lock()
 MAX_PLANS = 256
+_ANY = float("inf")
 
 
-def _plan(fields: Sequence[Field]) -> Plan:
-    """Each unique field with its name and whether it is required, a bool, or has a
-    default; worked out once per tuple of fields (a game's forms are tuples)."""
+def _plan(fields: Sequence[Field]) -> tuple[Plan, Usual | None]:
+    """Each unique field with its name; whether it is required, a bool, has a default;
+    which of the plain kinds it is (a whole number with its bounds, so a plain int in
+    them is taken as it is; a one-line text; words); and the value it takes when left
+    out (``MISSING`` where a fresh one is made each time: a repeated field's list). And
+    the same for the usual reading (defaults and required fields), with what leaving it
+    out does there (an error, that value, or nothing). Worked out once per tuple of
+    fields (a game's forms are tuples). The usual reading's function (``_reader``) is
+    made when the same tuple comes back: a form built afresh for each call (from a sheet)
+    would pay for making it every time, so it reads through the plan (None here)."""
     cached = _PLANS.get(id(fields))
     if cached is not None and cached[0] is fields:
-        return cached[1]
+        plan, usual = cached[1]
+        if usual is None:
+            usual = _reader(plan)
+            with _PLANNING:
+                _PLANS[id(fields)] = (fields, (plan, usual))
+        return plan, usual
     plan = tuple(
-        (f, f.name, f.required, f.kind == "bool", f.default is not None) for f in unique(fields)
+        (
+            f,
+            f.name,
+            f.required,
+            is_bool,
+            f.default is not None,
+            _WHOLE
+            if f.kind == "int"
+            else _TEXT
+            if f.kind == "text" and not f.multiline
+            else _WORDS
+            if f.kind == "multiselect" and not f.choices
+            else 0,
+            -_ANY if f.minimum is None else f.minimum,
+            _ANY if f.maximum is None else f.maximum,
+            bool(f.default) if is_bool else MISSING if f.repeated else f.default,
+        )
+        for f in unique(fields)
+        for is_bool in (f.kind == "bool",)
     )
     if isinstance(fields, tuple):
         with _PLANNING:  # only on a miss: request threads share the plans
             while len(_PLANS) >= MAX_PLANS:  # bounded: the newest goes, the first stay
                 _PLANS.popitem()
-            _PLANS[id(fields)] = (fields, plan)
-    return plan
+            _PLANS[id(fields)] = (fields, (plan, None))
+    return plan, None
+
+
+def _reader(plan: Plan) -> Usual:
+    """The usual reading of a plan (defaults and required fields) as one small function,
+    the fields in their order, each one's left-out rule written in (made once per form,
+    like ``trusted_builder``): the same values and problems as the plan's loop gives."""
+    scope: dict[str, Any] = {
+        "_value": _value,
+        "_default": _default,
+        "MISSING": MISSING,
+        "InvalidInput": InvalidInput,
+        "required_text": required_text,
+    }
+    lines = ["def read(data, values, bad):", "    get = data.get"]
+    for i, (field, name, needed, is_bool, has_default, how, low, high, default) in enumerate(plan):
+        scope |= {f"f{i}": field, f"n{i}": name, f"d{i}": default, f"lo{i}": low, f"hi{i}": high}
+        lines += [
+            f"    raw = get(n{i})",
+            f"    value = MISSING if raw is None else _value(f{i}, raw, {how}, lo{i}, hi{i}, bad)",
+            "    if value is MISSING:",
+        ]
+        if needed:
+            lines.append(f"        bad.append(InvalidInput(n{i}, None, required_text(f{i})))")
+        elif is_bool or has_default:
+            left_out = f"_default(f{i})" if default is MISSING else f"d{i}"
+            lines.append(f"        values[n{i}] = {left_out}")
+        else:
+            lines.append("        pass")
+        lines += ["    elif value is not _FAILED:", f"        values[n{i}] = value"]
+    scope["_FAILED"] = _FAILED
+    exec("\n".join(lines) + "\n", scope)  # one small function per form, made once
+    reader: Usual = scope["read"]
+    return reader
 
 
 def unique(fields: Iterable[Field]) -> list[Field]:

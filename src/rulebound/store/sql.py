@@ -22,8 +22,10 @@ import secrets
 import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
@@ -67,6 +69,7 @@ from rulebound.store.cache import MISS, Cache, Part
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
 from rulebound.store.history import fold
 from rulebound.store.migrate import upgrade
+from rulebound.store.rawwrite import RawWrites, WouldWait
 from rulebound.store.rows import character_row, entry_row, member_row, seed_row, table_row
 from rulebound.store.schema import (
     characters,
@@ -87,6 +90,8 @@ ChangeListener = Callable[[int, tuple[Part, ...]], None]
 """Called after a change that logs nothing, with the table and the parts it changed."""
 
 NOTIFY_CHANNEL = "rulebound_log"
+_WAITING: ContextVar[bool] = ContextVar("rulebound_store_waiting", default=True)
+"""False inside ``SqlStore.without_waiting``: a write that would wait raises ``WouldWait``."""
 T = TypeVar("T")
 
 
@@ -126,11 +131,26 @@ class SqlStore:
         self._secrets: dict[str, bytes] = {}
         self._seeds: dict[int, tuple[str, str]] = {}
         """Per table, the seed (commitment, secret) this process last saw in force."""
+        self.raw = RawWrites(self.engine, HEAD, LOCK, NOTIFY)
+        """The append that changes no sheet, through the driver (``store/rawwrite``)."""
         if migrate:
             upgrade(self.engine)
 
     def close(self) -> None:
+        self.raw.close()
         self.engine.dispose()
+
+    @contextmanager
+    def without_waiting(self) -> Iterator[None]:
+        """Writes in this block never wait for a lock: one that would (the writer lock or
+        the database's is held, or it is not the driver's append on a SQLite file) raises
+        ``WouldWait`` before writing anything. For a caller on the event loop, which then
+        hands the write to a thread (``web/writepath``)."""
+        token = _WAITING.set(False)
+        try:
+            yield
+        finally:
+            _WAITING.reset(token)
 
     def _cached(self, table_id: int, part: Part, key: Hashable, load: Callable[[], T]) -> T:
         """``load()``, kept in the cache until a write drops that part of the table."""
@@ -164,6 +184,8 @@ class SqlStore:
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
+        if not _WAITING.get():
+            raise WouldWait
         guard: AbstractContextManager[object] = self._lock if self.sqlite else nullcontext()
         with guard, self.engine.connect() as conn:
             conn.execution_options(**{WRITE_OPTION: True})
@@ -408,6 +430,10 @@ class SqlStore:
     # the log
 
     def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
+        if _raw_kind(entry, changes):
+            logged = self._raw_logged(entry.table_id, lambda head: _Prepared(entry, head=head))
+            if logged is not None:
+                return logged
         return self._logged(lambda _conn: _Prepared(entry, changes))
 
     def append_drawn(
@@ -422,11 +448,20 @@ class SqlStore:
         rotation, perhaps by another process) computes the play again with the one that is."""
         early: tuple[Dice, Staged] | None = None
         known = self._seeds.get(table_id)
+        if not _WAITING.get() and (
+            self.raw.database is None or known is None or self._lock.locked()
+        ):
+            raise WouldWait  # before the rules run: not the driver's append, or a held lock
         if known is not None and (contribution is None or contribution.commitment == known[0]):
             chosen = contribution is None
             value = secrets.token_hex(16) if contribution is None else contribution.value
             dice = Dice(known[1], known[0], value, chosen)
             early = dice, build(dice)
+            if _raw_kind(*early[1]):
+                logged = self._raw_logged(table_id, partial(_early, table_id, early))
+                if logged is not None:
+                    self._seeds[table_id] = (dice.commitment, dice.server_seed)
+                    return logged
 
         used: list[Dice] = []
 
@@ -465,6 +500,59 @@ class SqlStore:
                 )
         except IntegrityError as exc:
             raise self._lost(ready) from exc
+        return self._after(logged)
+
+    def _raw_logged(
+        self, table_id: int, prepare: Callable[[_Head], _Prepared | None]
+    ) -> LogEntry | None:
+        """``_logged`` for an entry that changes no sheet, through the driver
+        (``store/rawwrite``): the same statements under the same locks. ``prepare`` sees the
+        chain's end read under the table's lock; None from it rolls back and answers None
+        (the caller takes the general path)."""
+        raw, waiting = self.raw, _WAITING.get()
+        guard: AbstractContextManager[object] = self._lock if self.sqlite else nullcontext()
+        if not waiting:
+            guard = _held_now(self._lock)
+        ready: _Prepared | None = None
+        try:
+            with guard, raw.transaction(waiting=waiting) as driver:
+                head = self._raw_head(driver, table_id)
+                ready = prepare(head)
+                if ready is None:
+                    raise _Declined
+                entry = ready.entry
+                values = _sealed(entry, (), ready.dice, head)
+                cursor = driver.cursor()
+                raw.run(cursor, raw.insert, values)
+                if self.pg_notify:
+                    payload = _notice(entry, values["seq"], self.origin, ())
+                    raw.run(driver.cursor(), raw.notify, NOTICE | {"payload": payload})
+                raw.commit(driver)
+                key = cursor.lastrowid if raw.sqlite else raw.fetch(cursor)[0]
+        except _Declined:
+            return None
+        except IntegrityError as exc:
+            raise self._lost(ready) from exc
+        return self._after(_written(entry, values, int(key)))
+
+    def _raw_head(self, driver: Any, table_id: int) -> _Head:
+        """``_head`` on the driver: on PostgreSQL the lock and the read are sent together
+        (pipeline mode), still as two statements, the read after the lock is held."""
+        raw, keys = self.raw, {"table_id": table_id}
+        locked = None
+        if not raw.sqlite:
+            locked = driver.cursor()
+            raw.run(locked, raw.lock, keys)
+        cursor = driver.cursor()
+        raw.run(cursor, raw.head, keys)
+        row = raw.fetch(cursor)
+        if row is None or (locked is not None and raw.fetch(locked) is None):
+            raise NotFound("table", table_id)
+        return _head_of(row)
+
+    def _after(self, logged: LogEntry) -> LogEntry:
+        """After an append's commit: drop what it changed from the cache, tell the hub,
+        wake the table's feeds."""
         parts = parts_changed(logged.kind, bool(logged.changed))
         if parts:
             self.cache.drop(logged.table_id, *parts)
@@ -711,6 +799,8 @@ def _head_query() -> Select[Any]:
 
 
 HEAD = _head_query()
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+NOTICE = {"channel": NOTIFY_CHANNEL}
 LOCK = select(game_tables.c.id).where(game_tables.c.id == bindparam("table_id")).with_for_update()
 INSERT_ENTRY = log_entries.insert()
 CHARACTER = select(characters).where(
@@ -734,12 +824,49 @@ def _head(conn: Connection, table_id: int, lock: bool) -> _Head:
     row = conn.execute(HEAD, {"table_id": table_id}).first()
     if row is None:
         raise NotFound("table", table_id)
+    return _head_of(tuple(row))
+
+
+def _head_of(row: Sequence[Any]) -> _Head:
+    """The head from ``HEAD``'s row: (table id, seq, hash, commitment, server seed)."""
+    _, seq, last, commitment, server_seed = row
     return _Head(
-        0 if row.seq is None else int(row.seq),
-        GENESIS if row.hash is None else str(row.hash),
-        None if row.commitment is None else str(row.commitment),
-        None if row.server_seed is None else str(row.server_seed),
+        0 if seq is None else int(seq),
+        GENESIS if last is None else str(last),
+        None if commitment is None else str(commitment),
+        None if server_seed is None else str(server_seed),
     )
+
+
+@contextmanager
+def _held_now(lock: threading.Lock) -> Iterator[None]:
+    """``lock`` if it is free at once, else ``WouldWait``."""
+    if not lock.acquire(blocking=False):
+        raise WouldWait
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+class _Declined(Exception):
+    """The raw append's ``prepare`` declined (the seed moved): roll back, take the general path."""
+
+
+def _raw_kind(entry: NewEntry, changes: Sequence[SheetChange]) -> bool:
+    """Whether an append may take the driver's path: it changes no sheet and indexes
+    nothing (a reveal does)."""
+    return not changes and entry.kind != "reveal"
+
+
+def _early(table_id: int, early: tuple[Dice, Staged], head: _Head) -> _Prepared | None:
+    """The play computed before the transaction, if the seed it drew from is still in force."""
+    dice, (entry, changes) = early
+    if head.commitment != dice.commitment:
+        return None
+    if entry.table_id != table_id:
+        raise ValueError("a play drawn with one table's dice must be logged at that table")
+    return _Prepared(entry, changes, dice, locked=True, head=head)
 
 
 def parts_changed(kind: str, sheets: bool) -> tuple[Part, ...]:
@@ -869,9 +996,23 @@ def _append(
     The entry comes back as written, built from what was inserted: nothing is read again."""
     if head is None:
         head = _head(conn, entry.table_id, lock=not (locked or sqlite))
-    seq, prev = head.seq + 1, head.hash
     for change in changes:
         _apply_change(conn, entry.table_id, change)
+    values = _sealed(entry, changes, dice, head)
+    key = conn.execute(INSERT_ENTRY, values).inserted_primary_key
+    assert key is not None
+    if entry.kind == "reveal":
+        _index_reveal(conn, entry, int(key[0]))
+    if notify is not None:
+        _notify(conn, _notice(entry, values["seq"], notify, changes))
+    return _written(entry, values, int(key[0]))
+
+
+def _sealed(
+    entry: NewEntry, changes: Sequence[SheetChange], dice: Dice | None, head: _Head
+) -> dict[str, Any]:
+    """The row ``entry`` is inserted as, sealed onto the chain's end ``head``."""
+    seq, prev = head.seq + 1, head.hash
     values: dict[str, Any] = {
         "kind": entry.kind,
         "actor_id": entry.actor_id,
@@ -892,41 +1033,44 @@ def _append(
         }
     content = dice_of(drawn["commitment"], drawn["contribution"], drawn["server_chosen"])
     sealed = seal(entry.table_id, seq, entry.privacy, content, entry_body(**values), prev)
-    values |= drawn | {
-        "table_id": entry.table_id,
-        "seq": seq,
-        "privacy": entry.privacy,
-        "prev_hash": prev,
-        "hash": sealed.hash,
-        "salt": sealed.salt,
-        "deltas": {str(ch.character_id): ch.delta for ch in changes} if changes else None,
-    }
-    key = conn.execute(INSERT_ENTRY, values).inserted_primary_key
-    assert key is not None
-    if entry.kind == "reveal":
-        _index_reveal(conn, entry, int(key[0]))
-    if notify is not None:
-        parts = ",".join(parts_changed(entry.kind, bool(changes)))
-        _notify(conn, f"{entry.table_id}:{seq}:{notify}:{parts}")
+    return (
+        values
+        | drawn
+        | {
+            "table_id": entry.table_id,
+            "seq": seq,
+            "privacy": entry.privacy,
+            "prev_hash": prev,
+            "hash": sealed.hash,
+            "salt": sealed.salt,
+            "deltas": {str(ch.character_id): ch.delta for ch in changes} if changes else None,
+        }
+    )
+
+
+def _written(entry: NewEntry, values: dict[str, Any], entry_id: int) -> LogEntry:
+    """The entry as inserted (``_sealed``'s row, given its id): nothing is read again."""
     return LogEntry(
-        id=int(key[0]),
-        table_id=entry.table_id,
-        seq=seq,
-        kind=entry.kind,
-        privacy=entry.privacy,
-        actor_id=entry.actor_id,
-        character_id=entry.character_id,
-        parent_id=entry.parent_id,
+        id=entry_id,
+        **{name: values[name] for name in WRITTEN},
         record=_as_stored(entry.record),
         card=None if entry.card is None else _as_stored(entry.card),
-        summary=entry.summary,
-        created_at=values["created_at"],
         changed=tuple(values["changed"]),
-        prev_hash=prev,
-        hash=sealed.hash,
-        salt=sealed.salt,
-        **drawn,
     )
+
+
+WRITTEN = (
+    *("table_id", "seq", "kind", "privacy", "actor_id", "character_id", "parent_id"),
+    *("summary", "created_at", "prev_hash", "hash", "salt"),
+    *("commitment", "contribution", "server_chosen"),
+)
+"""The fields of a written entry that are its inserted row's values as they are."""
+
+
+def _notice(entry: NewEntry, seq: int, origin: str, changes: Sequence[SheetChange]) -> str:
+    """The ``pg_notify`` payload of an entry: table, seq, this process, the parts it changed."""
+    parts = ",".join(parts_changed(entry.kind, bool(changes)))
+    return f"{entry.table_id}:{seq}:{origin}:{parts}"
 
 
 def _index_reveal(conn: Connection, entry: NewEntry, reveal_id: int) -> None:
@@ -946,10 +1090,7 @@ def _index_reveal(conn: Connection, entry: NewEntry, reveal_id: int) -> None:
 
 def _notify(conn: Connection, payload: str) -> None:
     """PostgreSQL delivers it to every listening process when the transaction commits."""
-    conn.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": NOTIFY_CHANNEL, "payload": payload},
-    )
+    conn.execute(NOTIFY, NOTICE | {"payload": payload})
 
 
 def _as_stored(value: dict[str, Any]) -> dict[str, Any]:

@@ -256,18 +256,21 @@ def get_character(table_id: int, character_id: int, request: Request) -> dict[st
 def edit_character(
     table_id: int, character_id: int, body: SheetEditIn, request: Request
 ) -> dict[str, Any]:
+    """Change fields of the sheet from a form, as the character page does."""
     viewer = writer_for(request, table_id)
-    row = service_of(request).edit_sheet(viewer, character_id, body.form, body.version)
-    return character_detail(request, viewer, row)
+    edited = service_of(request).edit_sheet(viewer, character_id, body.form, body.version)
+    return character_detail(request, viewer, edited)
 
 
 @router.put(CHAR + "/sheet", response_model=CharacterDetailOut)
 def replace_sheet(
     table_id: int, character_id: int, body: SheetIn, request: Request
 ) -> dict[str, Any]:
-    viewer = writer_for(request, table_id)
-    row = service_of(request).replace_sheet(viewer, character_id, body.sheet, body.version)
-    return character_detail(request, viewer, row)
+    """Put a whole sheet (an imported character file) in place of the stored one."""
+    service, viewer = service_of(request), writer_for(request, table_id)
+    return character_detail(
+        request, viewer, service.replace_sheet(viewer, character_id, body.sheet, body.version)
+    )
 
 
 @router.put(CHAR + "/owner", response_model=CharacterOut)
@@ -368,11 +371,9 @@ def table_actions(table_id: int, request: Request) -> list[ActionView]:
 
 @router.post(TABLE + "/actions/{action}", response_model=EntryOut, status_code=201)
 def table_action(table_id: int, action: str, body: ActionIn, request: Request) -> EntryOut:
-    viewer = writer_for(request, table_id)
-    entry = service_of(request).table_act(
-        viewer, action, body.params, body.privacy, _dice(body.dice)
-    )
-    return _written(request, viewer, entry)
+    service, viewer = service_of(request), writer_for(request, table_id)
+    acted = service.table_act(viewer, action, body.params, body.privacy, _dice(body.dice))
+    return _written(request, viewer, acted)
 
 
 @router.post(TABLE + "/creation", response_model=CreationOut)

@@ -46,6 +46,7 @@ from rulebound.store import (
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
 from rulebound.web.play import free_roll, superseded, voided
+from rulebound.web.rollcache import RollCache
 from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
@@ -95,6 +96,8 @@ class TableService:
     ) -> None:
         self.store = store
         self.games = games
+        self.rolls = RollCache()
+        """Each roll shape's request, chances and card, worked out once (``web/rollcache``)."""
         self.committed = source is None
         """Logged plays draw from the table's committed seed; ``source`` then serves only
         draws that are never logged (guided creation's)."""
@@ -256,7 +259,7 @@ class TableService:
     def chances(self, viewer: Viewer, character_id: int, form: Mapping[str, Any]) -> Chances:
         row = self.character(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        return rules.chances(row.sheet, capped(form), viewer.table.variants)
+        return self.rolls.chances(rules, row.sheet, capped(form), viewer.table.variants)
 
     def roll(
         self,
@@ -296,9 +299,8 @@ class TableService:
 
         def stage(source: RandomSource) -> Staged:
             if action is None:
-                return self._staged(
-                    viewer, "roll", mode, row, rules.roll(row.sheet, form, variants, source)
-                )
+                play = self.rolls.roll(rules, row.sheet, form, variants, source)
+                return self._staged(viewer, "roll", mode, row, play)
             play = rules.sheet_act(row.sheet, action, form, variants, source)
             return self._staged(viewer, "sheet-action", mode, row, play)
 

@@ -8,10 +8,11 @@ dependency solver, two hops to the thread pool (the endpoint, then the answer's
 validation) and the request and response models. This pure ASGI middleware, outermost
 but for Starlette's own error handler (like ``feedpath``), answers a well-formed play
 itself, in one hop to the thread pool (a few plays at a time, one on SQLite, in the
-order they came: ``Lanes``): the same checks in the same order (origin, seat, CSRF token, role,
-rate limits, then the service), the same answer byte for byte (the entry validated and
-dumped by the route's own response model, the route's headers and the security
-headers), and every refusal through the app's own error handlers.
+order they came: ``Lanes``), or on SQLite without a backplane on the event loop itself
+while nothing makes it wait (``inline``): the same checks in the same order (origin,
+seat, CSRF token, role, rate limits, then the service), the same answer byte for byte
+(the entry validated and dumped by the route's own response model, the route's headers
+and the security headers), and every refusal through the app's own error handlers.
 
 Anything it would not answer exactly as the route does goes on to the route untouched:
 another path or method, a query string, a body that is not a JSON object of the
@@ -25,7 +26,7 @@ import asyncio
 import json
 import re
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext, suppress
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -36,7 +37,8 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebound.core.errors import RuleboundError
-from rulebound.store import LogEntry, NotFound
+from rulebound.store import LogEntry, NotFound, SqlStore
+from rulebound.store.rawwrite import WouldWait
 from rulebound.web.api_models import EntryOut
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.deps import entry_views, service_of, writer_for
@@ -54,8 +56,14 @@ COMMITMENT = re.compile(r"[0-9a-f]{64}")
 ANSWER = TypeAdapter(EntryOut)
 """The routes' response model: the answer is validated and dumped exactly as they do."""
 
-Play = Callable[[Request], tuple[Viewer, LogEntry]]
-"""A play as the service makes it (in the thread pool): who made it, and its entry."""
+Play = Callable[[Request, list[Viewer]], LogEntry]
+"""A play as the service makes it: its entry. ``checked`` holds who made it once the
+checks passed (and took their rate-limit tokens): a play tried on the event loop that
+would have waited is made again in a thread without checking twice."""
+
+
+class Postponed(Exception):
+    """A play tried on the event loop would have waited for a lock: nothing was written."""
 
 
 def _plain_body(body: Any, form_key: str, privacy: bool) -> dict[str, Any] | None:
@@ -82,8 +90,9 @@ def _plain_body(body: Any, form_key: str, privacy: bool) -> dict[str, Any] | Non
     return {"form": form, "privacy": mode, "dice": dice}
 
 
-def _play(scope: Scope, body: Any) -> Play | None:
-    """What a well-formed play request asks for, or None (the route answers it)."""
+def _play(scope: Scope, body: Any) -> tuple[Play, bool] | None:
+    """What a well-formed play request asks for, and whether it is a roll (the play made
+    on the event loop, ``WriteShortPath.inline``), or None (the route answers it)."""
     if scope["method"] != "POST" or scope.get("query_string"):
         return None
     path = scope["path"]
@@ -104,8 +113,10 @@ def _play(scope: Scope, body: Any) -> Play | None:
         return None
     form, privacy, dice = fields["form"], fields["privacy"], fields["dice"]
 
-    def play(request: Request) -> tuple[Viewer, LogEntry]:
-        viewer = writer_for(request, table_id)
+    def play(request: Request, checked: list[Viewer]) -> LogEntry:
+        if not checked:
+            checked.append(writer_for(request, table_id))
+        viewer = checked[0]
         service = service_of(request)
         if roll is not None:
             entry = service.roll(viewer, item, form, privacy, dice)
@@ -114,9 +125,9 @@ def _play(scope: Scope, body: Any) -> Play | None:
         else:
             assert follow is not None
             entry = service.follow_up(viewer, item, follow.group(3), form, dice)
-        return viewer, entry
+        return entry
 
-    return play
+    return play, roll is not None
 
 
 def _json_content_type(scope: Scope) -> bool:
@@ -160,10 +171,20 @@ class Lanes:
 
 
 class WriteShortPath:
-    def __init__(self, app: ASGIApp, max_body: int, lanes: int | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body: int, lanes: int | None = None, *, inline: bool = False
+    ) -> None:
         self.app = app
         self.max_body = max_body
         self.lanes = Lanes(lanes)
+        self.inline = inline
+        """Make each roll on the event loop first, in its lane's turn (SQLite without a
+        backplane: one lane): the thread pool's two hops and the interpreter lock's
+        hand-overs cost a third of a roll. The store then takes no lock that is held
+        (``SqlStore.without_waiting``) and makes no write but the driver's append; a roll
+        that would wait or write otherwise is ``Postponed`` to the thread pool, still in
+        its turn, its checks not repeated. Sheet actions and follow-ups (which change a
+        sheet as a rule, and read the log) go to the thread pool at once."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -204,17 +225,25 @@ class WriteShortPath:
         if play is None:
             await self.app(scope, _replay(read, receive), send)
             return
-        await self._answer(scope, receive, send, play)
+        await self._answer(scope, receive, send, *play)
 
-    async def _answer(self, scope: Scope, receive: Receive, send: Send, play: Play) -> None:
+    async def _answer(
+        self, scope: Scope, receive: Receive, send: Send, play: Play, roll: bool
+    ) -> None:
         request = Request(scope, receive)
         extra = HEADERS + ([HSTS] if scope.get("scheme") == "https" else [])
         response: Response
         try:
             if not same_origin(request):
                 raise Forbidden("cross-site request refused: write from this table's own pages")
-            async with self.lanes.turn():
-                done = await run_in_threadpool(_played, request, play)
+            done: bytes | None = None
+            checked: list[Viewer] = []
+            async with self.lanes.turn():  # on the loop or in a thread, in turn
+                if self.inline and roll:
+                    with suppress(Postponed):
+                        done = _played_inline(request, play, checked)
+                if done is None:
+                    done = await run_in_threadpool(_played, request, play, checked)
         except RuleboundError as exc:
             response = await handle(request, exc)
         except (DBAPIError, OverflowError) as exc:
@@ -230,9 +259,19 @@ class WriteShortPath:
         await response(scope, receive, with_headers)
 
 
-def _played(request: Request, play: Play) -> bytes:
-    viewer, entry = play(request)
-    answer = answer_bytes(request, viewer, entry)
+def _played_inline(request: Request, play: Play, checked: list[Viewer]) -> bytes:
+    """``_played`` on the event loop, where no write may wait (``Postponed`` instead)."""
+    store: SqlStore = request.app.state.store
+    try:
+        with store.without_waiting():
+            return _played(request, play, checked)
+    except WouldWait:
+        raise Postponed from None
+
+
+def _played(request: Request, play: Play, checked: list[Viewer]) -> bytes:
+    entry = play(request, checked)
+    answer = answer_bytes(request, checked[0], entry)
     if answer is None:
         raise NotFound("log entry", entry.id)  # as the route says (``api._written``)
     return answer

@@ -18,10 +18,9 @@ from rulebound.rulesets.empty_reach.odds import (
     selection_distribution,
 )
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
-from rulebound.rulesets.empty_reach.rules import bane_counts, is_bane
+from rulebound.rulesets.empty_reach.rules import PUSH, bane_counts, is_bane
 
 Goal = Literal["succeed", "successes"]
-PUSH = "push"
 REROLL = Field("reroll", "Dice to reroll", "dice", help="Click the dice to reroll; 1s are locked.")
 
 

@@ -31,7 +31,6 @@ from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
     Defender,
-    Die,
     ExtraModifier,
     GearInUse,
     Options,
@@ -41,6 +40,7 @@ from rulebound.rulesets.empty_reach.check import (
 )
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push
+from rulebound.rulesets.empty_reach.schema import Die
 
 T = TypeVar("T")
 
@@ -220,10 +220,47 @@ def _content_from(context: Any) -> EmptyReachContent:
 def load_character(
     data: Mapping[str, object], content: EmptyReachContent | None = None
 ) -> Character:
+    """The sheet validated against ``content``; the same sheet again (a roll reads it for its
+    dialog, its request and what it leaves) is looked up, not validated again."""
+    content = content or default_content()
+    key = _sheet_key(data)
+    if key is not None:
+        found = _LOADED.get(key)
+        if found is not None and found[0] is content:
+            return found[1]
     try:
-        return Character.model_validate(data, context={"content": content or default_content()})
+        character = Character.model_validate(data, context={"content": content})
     except ValidationError as exc:
         raise input_error(exc, "character") from None
+    if key is not None:
+        if len(_LOADED) >= _MAX_LOADED:
+            _LOADED.clear()
+        _LOADED[key] = (content, character)
+    return character
+
+
+_LOADED: dict[str, tuple[EmptyReachContent, Character]] = {}
+"""Sheets validated lately, by their exact text (``_sheet_key``): a Character is immutable."""
+_MAX_LOADED = 256
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _sheet_key(data: object) -> str | None:
+    """The sheet's ``repr`` when it holds only JSON's own types (dicts with text keys, lists,
+    text, numbers, true/false, null), so that equal keys mean the very same input; else None
+    (the sheet is validated every time)."""
+
+    def plain(value: object) -> bool:
+        kind = type(value)
+        if kind in _JSON_SCALARS:
+            return True
+        if kind is dict:
+            return all(type(k) is str and plain(v) for k, v in value.items())  # type: ignore[attr-defined]
+        if kind is list:
+            return all(plain(v) for v in value)  # type: ignore[attr-defined]
+        return False
+
+    return repr(data) if type(data) is dict and plain(data) else None
 
 
 def request_for(

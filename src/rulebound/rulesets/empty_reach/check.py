@@ -11,26 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Self
-
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    SerializerFunctionWrapHandler,
-    ValidationError,
-    model_serializer,
-    model_validator,
-)
+from typing import Any, Literal, TypeVar
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
 from rulebound.core.random_source import trusted_builder
 from rulebound.core.trace import Modifier, StepChange
-from rulebound.rulesets.content import input_error
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
 from rulebound.rulesets.empty_reach.rules import (
     BASE_PUSHES,
@@ -38,19 +25,24 @@ from rulebound.rulesets.empty_reach.rules import (
     MAX_BASE_DICE,
     MAX_HELPERS,
     CostKind,
+    GearBanes,
     StepDie,
 )
 from rulebound.rulesets.empty_reach.steps import Pool, apply_steps
+from rulebound.rulesets.empty_reach.values import (
+    Fallback,
+    Frozen,
+    die,
+    literal,
+    many,
+    nested,
+    optional,
+    text,
+    whole,
+)
 
-Die = Annotated[
-    StepDie,
-    BeforeValidator(lambda value: StepDie.parse("die", value)),
-    PlainSerializer(lambda die: die.label, return_type=str),
-]
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+TieBreak = Literal["fail", "reroll"]
+F = TypeVar("F", bound=Frozen)
 
 
 def without_unset(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -58,12 +50,16 @@ def without_unset(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]
     return {k: v for k, v in data.items() if not (k in keys and v is None)}
 
 
-class GearInUse(_Frozen):
+class GearInUse(
+    Frozen,
+    checks={"name": text(1, 60), "bonus": whole(0, 10), "dice": many(die, 6)},
+    defaults={"dice": ()},
+):
     """An item used for the check: its current bonus, and any extra dice it grants."""
 
-    name: str = Field(min_length=1, max_length=60)
-    bonus: int = Field(ge=0, le=10)
-    dice: tuple[Die, ...] = Field(default=(), max_length=6)
+    name: str
+    bonus: int
+    dice: tuple[StepDie, ...]
 
 
 GEAR_NOTATION = re.compile(r"([^:]*):\s*(\d+)\s*(?::([^:]*))?", re.ASCII)
@@ -78,34 +74,64 @@ def parse_gear(text: str) -> dict[str, object]:
     return {"name": name, "bonus": int(bonus), "dice": [d for d in (dice or "").split(",") if d]}
 
 
-class ExtraModifier(_Frozen):
+class ExtraModifier(Frozen, checks={"source": text(1, 80), "value": whole(-10, 10)}):
     """A modifier the rules impose that has no toggle of its own (aiming, range...)."""
 
-    source: str = Field(min_length=1, max_length=80)
-    value: int = Field(ge=-10, le=10)
+    source: str
+    value: int
 
 
-class Options(_Frozen):
+class Options(
+    Frozen,
+    checks={
+        "gear_banes": literal("base-dice", "gear-dice"),
+        "tie_break": literal("fail", "reroll"),
+    },
+    defaults={"gear_banes": "base-dice", "tie_break": "fail"},
+):
     """The table's rule variants; each is a ruling's alternative reading."""
 
-    gear_banes: Literal["base-dice", "gear-dice"] = "base-dice"
-    tie_break: Literal["fail", "reroll"] = "fail"
+    gear_banes: GearBanes
+    tie_break: TieBreak
 
     @staticmethod
     def of(variants: Mapping[str, str]) -> Options:
         """The options a table's validated variants (``rules.VARIANTS``) choose."""
+        return checked(Options, dict(variants), prefix="variants")
+
+    @staticmethod
+    def known(variants: Mapping[str, Any]) -> Options | dict[str, Any]:
+        """The options ``variants`` choose, remembered (a table's few variant sets), or the
+        variants as they are when they are not plainly valid (the request's check then
+        names the problem, as it always has)."""
         try:
-            return Options.model_validate(dict(variants))
-        except ValidationError as exc:
-            raise input_error(exc, prefix="variants") from None
+            key = tuple(variants.items())
+            found = _OPTIONS.get(key)
+        except TypeError:  # an unhashable value
+            return dict(variants)
+        if found is None:
+            try:
+                found = Options.plain(dict(variants))
+            except Fallback:
+                return dict(variants)
+            if len(_OPTIONS) < 64:
+                _OPTIONS[key] = found
+        return found
 
 
-class Defender(_Frozen):
+_OPTIONS: dict[tuple[tuple[str, Any], ...], Options] = {}
+
+
+class Defender(
+    Frozen,
+    checks={"attribute_die": die, "skill_die": optional(die), "helpers": whole(0)},
+    defaults={"skill_die": None, "helpers": 0},
+):
     """The other side of an opposed roll: their dice, and the people helping them."""
 
-    attribute_die: Die
-    skill_die: Die | None = None
-    helpers: int = Field(default=0, ge=0)
+    attribute_die: StepDie
+    skill_die: StepDie | None
+    helpers: int
 
     @staticmethod
     def of(values: Mapping[str, Any]) -> Defender | None:
@@ -121,13 +147,21 @@ class Defender(_Frozen):
         return Defender.model_validate(side | {"helpers": values.get("opposed_helpers") or 0})
 
 
-class Tracks(_Frozen):
+class Tracks(
+    Frozen,
+    checks={
+        "damage": whole(0),
+        "max_health": whole(1),
+        "stress": whole(0),
+        "max_resolve": whole(1),
+    },
+):
     """Health and Resolve as they stood when Second Wind was rolled (what a split may use)."""
 
-    damage: int = Field(ge=0)
-    max_health: int = Field(ge=1)
-    stress: int = Field(ge=0)
-    max_resolve: int = Field(ge=1)
+    damage: int
+    max_health: int
+    stress: int
+    max_resolve: int
 
     @property
     def missing(self) -> tuple[int, int]:
@@ -135,51 +169,120 @@ class Tracks(_Frozen):
         return min(self.damage, self.max_health), min(self.stress, self.max_resolve)
 
 
-class RepairTarget(_Frozen):
+class RepairTarget(
+    Frozen,
+    checks={
+        "name": text(1, 60),
+        "bonus": whole(0, 10),
+        "max_bonus": whole(0, 10),
+        "tech": optional(text(0, 40)),
+    },
+    defaults={"tech": None},
+):
     """The item a Crafting roll repairs, as it stood before the roll."""
 
-    name: str = Field(min_length=1, max_length=60)
-    bonus: int = Field(ge=0, le=10)
-    max_bonus: int = Field(ge=0, le=10)
-    tech: str | None = Field(default=None, max_length=40)
+    name: str
+    bonus: int
+    max_bonus: int
+    tech: str | None
 
 
-class CheckRequest(_Frozen):
-    attribute_die: Die
-    skill_die: Die | None = None
-    attribute: str | None = Field(default=None, max_length=40)
-    skill: str | None = Field(default=None, max_length=40)
-    helpers: int = Field(default=0, ge=0)
-    difficulty: int = Field(default=0, ge=-10, le=10)
-    difficulty_level: str | None = None
-    situations: tuple[str, ...] = Field(default=(), max_length=20)
-    specialties: tuple[str, ...] = Field(default=(), max_length=40)
-    modifiers: tuple[ExtraModifier, ...] = Field(default=(), max_length=10)
-    gear: GearInUse | None = None
-    unpushable: str | None = Field(default=None, max_length=60)
-    options: Options = Options()
-    opposed: Defender | None = None
+def one_purpose(request: Any) -> None:
+    """A request is for one thing at most: opposed, Second Wind (an unpushable Stamina roll)
+    or a repair (a Crafting roll)."""
+    if request.opposed is None and request.second_wind is None and request.repair is None:
+        return
+    purposes = [k for k in ("opposed", "second_wind", "repair") if getattr(request, k)]
+    if len(purposes) > 1:
+        raise InvalidInput(purposes[1], "given", f"nothing beside {purposes[0]}")
+    skill = key_of(request.skill or "")
+    if request.second_wind is not None and not (skill == "stamina" and request.unpushable):
+        raise InvalidInput("second_wind", "given", "an unpushable Stamina roll")
+    if request.repair is not None and skill != "crafting":
+        raise InvalidInput("repair", request.skill, "a Crafting roll")
+
+
+_NAMES = optional(text(0, 40))
+
+
+class CheckRequest(
+    Frozen,
+    checks={
+        "attribute_die": die,
+        "skill_die": optional(die),
+        "attribute": _NAMES,
+        "skill": _NAMES,
+        "helpers": whole(0),
+        "difficulty": whole(-10, 10),
+        "difficulty_level": optional(text()),
+        "situations": many(text(), 20),
+        "specialties": many(text(), 40),
+        "modifiers": many(nested(ExtraModifier), 10),
+        "gear": optional(nested(GearInUse)),
+        "unpushable": optional(text(0, 60)),
+        "options": nested(Options),
+        "opposed": optional(nested(Defender)),
+        "second_wind": optional(nested(Tracks)),
+        "repair": optional(nested(RepairTarget)),
+    },
+    defaults={
+        "skill_die": None,
+        "attribute": None,
+        "skill": None,
+        "helpers": 0,
+        "difficulty": 0,
+        "difficulty_level": None,
+        "situations": (),
+        "specialties": (),
+        "modifiers": (),
+        "gear": None,
+        "unpushable": None,
+        "options": Options(),
+        "opposed": None,
+        "second_wind": None,
+        "repair": None,
+    },
+    dropped=("opposed", "second_wind", "repair"),
+):
+    attribute_die: StepDie
+    skill_die: StepDie | None
+    attribute: str | None
+    skill: str | None
+    helpers: int
+    difficulty: int
+    difficulty_level: str | None
+    situations: tuple[str, ...]
+    specialties: tuple[str, ...]
+    modifiers: tuple[ExtraModifier, ...]
+    gear: GearInUse | None
+    unpushable: str | None
+    options: Options
+    opposed: Defender | None
     """An opposed roll: the defender rolls too, and their successes cancel the active side's."""
-    second_wind: Tracks | None = None
+    second_wind: Tracks | None
     """A Second Wind roll (Stamina, unpushable), with the tracks its successes may restore."""
-    repair: RepairTarget | None = None
+    repair: RepairTarget | None
     """A Crafting roll that repairs this item."""
 
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return without_unset(handler(self), ("opposed", "second_wind", "repair"))
+    def validate(self) -> None:
+        one_purpose(self)
 
-    @model_validator(mode="after")
-    def _one_purpose(self) -> Self:
-        purposes = [k for k in ("opposed", "second_wind", "repair") if getattr(self, k)]
-        if len(purposes) > 1:
-            raise InvalidInput(purposes[1], "given", f"nothing beside {purposes[0]}")
-        skill = key_of(self.skill or "")
-        if self.second_wind is not None and not (skill == "stamina" and self.unpushable):
-            raise InvalidInput("second_wind", "given", "an unpushable Stamina roll")
-        if self.repair is not None and skill != "crafting":
-            raise InvalidInput("repair", self.skill, "a Crafting roll")
-        return self
+
+def checked(cls: type[F], data: Mapping[str, Any], root: str = "request", prefix: str = "") -> F:
+    """``cls`` from ``data``, or our own error naming each bad field (``input_error``)."""
+    if type(data) is dict:
+        try:
+            return cls.plain(data)
+        except Fallback:
+            pass
+    from pydantic import ValidationError
+
+    from rulebound.rulesets.content import input_error
+
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        raise input_error(exc, root, prefix) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +405,8 @@ def collect_modifiers(request: CheckRequest, content: EmptyReachContent) -> list
 def max_pushes_for(request: CheckRequest, attribute: str | None, content: EmptyReachContent) -> int:
     if request.unpushable:
         return 0
+    if not request.specialties:
+        return BASE_PUSHES
     extra = any(
         spec.effect == "extra-push" and spec.attribute == attribute
         for spec in (content.specialty(name) for name in request.specialties)
@@ -335,14 +440,16 @@ def prepare(
     limits.check_modifier("modifier total", net)
     gear_dice = request.gear.dice if request.gear else ()
     limits.check_dice("dice", MAX_BASE_DICE + len(gear_dice))
-    start = Pool(request.attribute_die, request.skill_die)
+    start = _pool(request.attribute_die, request.skill_die)
     pool, steps = apply_steps(start, net)
     cost: CostKind | None = content.attribute(attribute).cost if attribute else None
-    notes = tuple(
-        n
-        for n in (swap_note, request.unpushable and f"cannot be pushed: {request.unpushable}")
-        if n
-    )
+    notes: tuple[str, ...] = ()
+    if swap_note or request.unpushable:
+        notes = tuple(
+            n
+            for n in (swap_note, request.unpushable and f"cannot be pushed: {request.unpushable}")
+            if n
+        )
     defender = None
     if request.opposed is not None:
         side = request.opposed.model_dump() | {"options": request.options}
@@ -364,4 +471,6 @@ def prepare(
 
 
 _prepared = trusted_builder(PreparedCheck)
+_pool = trusted_builder(Pool)
+"""A pool of a request's dice (each a ``StepDie`` the request checked, or no skill die)."""
 """``PreparedCheck`` from the values ``prepare`` worked out and checked, in field order."""

@@ -6,67 +6,94 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Literal, Self, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
 
 from rulebound.core.errors import ContentError, InvalidInput
 from rulebound.core.keys import find_key, key_of
 from rulebound.rulesets.content import load_file, load_packaged
-from rulebound.rulesets.contract import ContentTable
+from rulebound.rulesets.empty_reach import values as v
 from rulebound.rulesets.empty_reach.rules import BASE_PUSHES, MAX_SPECIALTY_RANKS, RULE_NUMBERS
+from rulebound.rulesets.empty_reach.values import Frozen
+
+if TYPE_CHECKING:
+    from rulebound.rulesets.contract import ContentTable
 
 PACKAGE = "rulebound.rulesets.empty_reach"
 T = TypeVar("T")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class AttributeSpec(_Strict):
-    name: str = Field(min_length=1, max_length=40)
+class AttributeSpec(Frozen, checks={"name": v.text(1, 40), "cost": v.literal("damage", "stress")}):
+    name: str
     cost: Literal["damage", "stress"]
 
 
-class SkillSpec(_Strict):
-    name: str = Field(min_length=1, max_length=40)
-    attribute: str
-    summary: str = Field(max_length=200)
-
-
-class SkillBook(_Strict):
-    attributes: tuple[AttributeSpec, ...] = ()
-    skills: tuple[SkillSpec, ...] = ()
-
-    @model_validator(mode="after")
-    def _skills_name_known_attributes(self) -> Self:
-        known = {a.name for a in self.attributes}
-        for index, skill in enumerate(self.skills):
-            if known and skill.attribute not in known:
-                raise ValueError(
-                    f"skills.{index}.attribute {skill.attribute!r} is not one of {sorted(known)}"
-                )
-        return self
-
-
-class DifficultySpec(_Strict):
-    key: str = Field(pattern=r"^[a-z0-9-]+$")
+class SkillSpec(
+    Frozen, checks={"name": v.text(1, 40), "attribute": v.text(), "summary": v.text(0, 200)}
+):
     name: str
-    value: int = Field(ge=-10, le=10)
+    attribute: str
+    summary: str
 
 
-class SituationSpec(_Strict):
-    key: str = Field(pattern=r"^[a-z0-9-]+$")
+def skills_name_known_attributes(book: Any) -> None:
+    """Each skill's attribute is one of the book's attributes (when it lists any)."""
+    known = {a.name for a in book.attributes}
+    for index, skill in enumerate(book.skills):
+        if known and skill.attribute not in known:
+            raise ValueError(
+                f"skills.{index}.attribute {skill.attribute!r} is not one of {sorted(known)}"
+            )
+
+
+class SkillBook(
+    Frozen,
+    checks={"attributes": v.many(v.nested(AttributeSpec)), "skills": v.many(v.nested(SkillSpec))},
+    defaults={"attributes": (), "skills": ()},
+):
+    attributes: tuple[AttributeSpec, ...]
+    skills: tuple[SkillSpec, ...]
+
+    def validate(self) -> None:
+        skills_name_known_attributes(self)
+
+
+_KEY = v.text(pattern=r"^[a-z0-9-]+$")
+
+
+class DifficultySpec(Frozen, checks={"key": _KEY, "name": v.text(), "value": v.whole(-10, 10)}):
+    key: str
+    name: str
+    value: int
+
+
+class SituationSpec(
+    Frozen,
+    checks={
+        "key": _KEY,
+        "group": v.text(),
+        "name": v.text(0, 120),
+        "value": v.whole(-3, 3),
+        "skills": v.many(v.text()),
+    },
+    defaults={"skills": ()},
+):
+    key: str
     group: str
-    name: str = Field(max_length=120)
-    value: int = Field(ge=-3, le=3)
-    skills: tuple[str, ...] = ()
+    name: str
+    value: int
+    skills: tuple[str, ...]
 
 
-class SituationBook(_Strict):
-    difficulty: tuple[DifficultySpec, ...] = ()
-    situations: tuple[SituationSpec, ...] = ()
+class SituationBook(
+    Frozen,
+    checks={
+        "difficulty": v.many(v.nested(DifficultySpec)),
+        "situations": v.many(v.nested(SituationSpec)),
+    },
+    defaults={"difficulty": (), "situations": ()},
+):
+    difficulty: tuple[DifficultySpec, ...]
+    situations: tuple[SituationSpec, ...]
 
 
 Effect = Literal[
@@ -88,27 +115,57 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-class SpecialtySpec(_Strict):
-    name: str = Field(min_length=1, max_length=40)
-    effect: Effect
-    summary: str = Field(max_length=200)
-    skills: tuple[str, ...] = ()
-    skill: str | None = None
-    attribute: str | None = None
-    situation: str | None = None
-    table: str | None = None
-    tech: tuple[str, ...] = ()
-    """For a situational Crafting specialty: the technologies whose repair it helps."""
-    repeatable: int = Field(default=1, ge=1, le=99)
+def effect_has_its_fields(spec: Any) -> None:
+    """A specialty's effect names what it needs (a swap its skill, attribute and situation),
+    and a rank of Tough or Hardened is taken at most ``MAX_SPECIALTY_RANKS`` times."""
+    for name in _REQUIRED.get(spec.effect, ()):
+        if not getattr(spec, name):
+            raise ValueError(f"effect {spec.effect!r} needs the field {name!r}")
+    if spec.effect in ("max-health", "max-resolve") and spec.repeatable > MAX_SPECIALTY_RANKS:
+        raise ValueError(f"repeatable must be at most {MAX_SPECIALTY_RANKS} for {spec.effect}")
 
-    @model_validator(mode="after")
-    def _effect_has_its_fields(self) -> Self:
-        for name in _REQUIRED.get(self.effect, ()):
-            if not getattr(self, name):
-                raise ValueError(f"effect {self.effect!r} needs the field {name!r}")
-        if self.effect in ("max-health", "max-resolve") and self.repeatable > MAX_SPECIALTY_RANKS:
-            raise ValueError(f"repeatable must be at most {MAX_SPECIALTY_RANKS} for {self.effect}")
-        return self
+
+_TEXT = v.optional(v.text())
+
+
+class SpecialtySpec(
+    Frozen,
+    checks={
+        "name": v.text(1, 40),
+        "effect": v.literal(*get_args(Effect)),
+        "summary": v.text(0, 200),
+        "skills": v.many(v.text()),
+        "skill": _TEXT,
+        "attribute": _TEXT,
+        "situation": _TEXT,
+        "table": _TEXT,
+        "tech": v.many(v.text()),
+        "repeatable": v.whole(1, 99),
+    },
+    defaults={
+        "skills": (),
+        "skill": None,
+        "attribute": None,
+        "situation": None,
+        "table": None,
+        "tech": (),
+        "repeatable": 1,
+    },
+):
+    name: str
+    effect: Effect
+    summary: str
+    skills: tuple[str, ...]
+    skill: str | None
+    attribute: str | None
+    situation: str | None
+    table: str | None
+    tech: tuple[str, ...]
+    """For a situational Crafting specialty: the technologies whose repair it helps."""
+    repeatable: int
+
+    def validate(self) -> None:
+        effect_has_its_fields(self)
 
     @property
     def toggle_key(self) -> str:
@@ -130,8 +187,10 @@ class SpecialtySpec(_Strict):
         }[self.effect]
 
 
-class SpecialtyBook(_Strict):
-    specialties: tuple[SpecialtySpec, ...] = ()
+class SpecialtyBook(
+    Frozen, checks={"specialties": v.many(v.nested(SpecialtySpec))}, defaults={"specialties": ()}
+):
+    specialties: tuple[SpecialtySpec, ...]
 
 
 def _by_name(items: Iterable[AttributeSpec | SkillSpec | SpecialtySpec], source: str) -> dict:  # type: ignore[type-arg]
@@ -212,6 +271,8 @@ class EmptyReachContent:
 
     def tables(self) -> tuple[ContentTable, ...]:
         """Everything ``rulebound content empty-reach`` lists, with its numbers."""
+        from rulebound.rulesets.views import ContentTable
+
         plus = "situational"
         specialties = [
             (s.name, s.effect, s.describe(), str(s.repeatable), s.toggle_key * (s.effect == plus))

@@ -17,7 +17,6 @@ from typing import Any
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import UNSEEN, Params, Record
-from rulebound.rulesets.empty_reach.advisor import PUSH
 from rulebound.rulesets.empty_reach.character import Character, apply_push_costs
 from rulebound.rulesets.empty_reach.check import PreparedCheck
 from rulebound.rulesets.empty_reach.gear import settle_repair
@@ -29,6 +28,7 @@ from rulebound.rulesets.empty_reach.roll import (
     roll_check,
     validate_selection,
 )
+from rulebound.rulesets.empty_reach.rules import PUSH
 from rulebound.rulesets.empty_reach.specialties import (
     SecondWindSplit,
     needs_choice,

@@ -15,50 +15,38 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from rulebound.core.errors import InvalidInput, raise_all
 from rulebound.core.random_source import RandomSource
-from rulebound.rulesets.content import input_error
-from rulebound.rulesets.contract import (
-    ActionView,
-    Card,
-    Chances,
-    Choice,
-    ContentTable,
-    Field,
-    FollowFlag,
-    Game,
-    Play,
-)
-from rulebound.rulesets.empty_reach import flow
-from rulebound.rulesets.empty_reach.advisor import REROLL
-from rulebound.rulesets.empty_reach.card import card_for
+from rulebound.rulesets.contract import ActionView, Chances, Choice, Field, FollowFlag, Game
 from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
     Defender,
     GearInUse,
     Options,
     PreparedCheck,
+    checked,
     parse_gear,
     prepare,
 )
 from rulebound.rulesets.empty_reach.content import EmptyReachContent, default_content
-from rulebound.rulesets.empty_reach.flow import PUSH, Played
-from rulebound.rulesets.empty_reach.gear import repair_request
 from rulebound.rulesets.empty_reach.odds import PUSH_POLICIES, summary
-from rulebound.rulesets.empty_reach.opposed import opposed_chances
-from rulebound.rulesets.empty_reach.rules import MAX_HELPERS, VARIANTS
+from rulebound.rulesets.empty_reach.rules import MAX_HELPERS, PUSH, VARIANTS
 from rulebound.rulesets.empty_reach.sheets import EmptyReachSheets, raw_fields
-from rulebound.rulesets.empty_reach.specialties import heal, second_wind_request
-from rulebound.rulesets.empty_reach.tables import success_grid
 from rulebound.rulesets.fields import choices, number
 from rulebound.rulesets.forms import MISSING, coerce
-from rulebound.rulesets.grid import OddsGrid
-from rulebound.rulesets.plays import make_record, record_object, roll_play
 
 if TYPE_CHECKING:
-    from rulebound.rulesets.contract import Params, Record, Sheet, Variants
+    from rulebound.rulesets.contract import (
+        Card,
+        ContentTable,
+        Params,
+        Play,
+        Record,
+        Sheet,
+        Variants,
+    )
+    from rulebound.rulesets.empty_reach.flow import Played
+    from rulebound.rulesets.grid import OddsGrid
 
 POLICIES = choices(PUSH_POLICIES)
 ODDS_FIELDS = (
@@ -67,7 +55,7 @@ ODDS_FIELDS = (
 )
 
 
-class EmptyReach(Game[CheckRequest, Played]):
+class EmptyReach(Game[CheckRequest, "Played"]):
     key = "empty-reach"
     title = "The Empty Reach"
     variants = VARIANTS
@@ -105,20 +93,17 @@ class EmptyReach(Game[CheckRequest, Played]):
         payload["unpushable"] = "passive roll" if values.get("passive") else None
         try:
             payload["opposed"] = Defender.of(values)
-            request = CheckRequest.model_validate(payload | {"options": dict(variants)})
+            request = checked(CheckRequest, payload | {"options": Options.known(variants)})
         except InvalidInput as exc:
             problems.append(exc)
-        except ValidationError as exc:
-            problems.append(input_error(exc))
         raise_all(problems)
         return request
 
     def load(self, data: Mapping[str, Any]) -> CheckRequest:
+        from rulebound.rulesets.plays import record_object
+
         request = record_object(data, "request", "the roll's request as a JSON object")
-        try:
-            return CheckRequest.model_validate(dict(request))
-        except ValidationError as exc:
-            raise input_error(exc, prefix="record.request") from None
+        return checked(CheckRequest, dict(request), prefix="record.request")
 
     def dump(self, request: CheckRequest) -> dict[str, Any]:
         return {"request": request.model_dump(mode="json")}
@@ -129,6 +114,8 @@ class EmptyReach(Game[CheckRequest, Played]):
     # rolls
 
     def roll(self, request: CheckRequest, source: RandomSource) -> Played:
+        from rulebound.rulesets.empty_reach import flow
+
         return flow.roll(self.prepare(request), source)
 
     def chances(self, request: CheckRequest) -> Chances:
@@ -136,6 +123,8 @@ class EmptyReach(Game[CheckRequest, Played]):
         roll's verdicts."""
         check = self.prepare(request)
         if check.defender is not None:
+            from rulebound.rulesets.empty_reach.opposed import opposed_chances
+
             return opposed_chances(check, check.defender)
         return summary(check, if_pushed=True)
 
@@ -154,19 +143,28 @@ class EmptyReach(Game[CheckRequest, Played]):
     def follow_params(self, result: Played, action: str, params: Params) -> Record:
         """The params the rules accept: a push's dice (the default choice filled in), a
         tie-break's none, a Second Wind split's successes to Health."""
+        from rulebound.rulesets.empty_reach import flow
+        from rulebound.rulesets.empty_reach.advisor import REROLL
+
         raw = params.get("reroll")
         chosen = coerce(REROLL, None if raw == "" else raw) if action == PUSH else MISSING
         return flow.follow_params(result, action, params, None if chosen is MISSING else chosen)
 
     def follow(self, result: Played, action: str, params: Params, source: RandomSource) -> Played:
+        from rulebound.rulesets.empty_reach import flow
+
         return flow.follow(result, action, params, source)
 
     def card(self, result: Played) -> Card:
+        from rulebound.rulesets.empty_reach.card import card_for
+
         return card_for(result)
 
     # tools
 
     def grid(self, values: Mapping[str, Any], variants: Variants) -> OddsGrid:
+        from rulebound.rulesets.empty_reach.tables import success_grid
+
         return success_grid()
 
     def content(self) -> tuple[ContentTable, ...]:
@@ -200,6 +198,11 @@ class EmptyReach(Game[CheckRequest, Played]):
     def sheet_act(
         self, sheet: Sheet, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> Play:
+        from rulebound.rulesets.empty_reach.gear import repair_request
+        from rulebound.rulesets.empty_reach.specialties import heal, second_wind_request
+        from rulebound.rulesets.plays import make_record, roll_play
+        from rulebound.rulesets.views import Card, Play
+
         held, options = self.sheets.character(sheet), Options.of(variants)
         if action == "heal":
             health, resolve = params.get("health") or 0, params.get("resolve") or 0

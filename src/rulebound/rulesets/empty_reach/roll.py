@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
@@ -89,29 +90,49 @@ def _bane_counts(role: str, check: PreparedCheck) -> bool:
 
 
 def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
-    successes = sum(successes_on(d.face) for d in dice)
-    banes = sum(1 for d in dice if is_bane(d.face) and _bane_counts(d.role, check))
+    gear_banes = check.request.options.gear_banes
+    successes = banes = 0
+    for die in dice:
+        face = die.face
+        successes += successes_on(face)
+        if is_bane(face) and bane_counts(die.role, gear_banes):
+            banes += 1
     return successes, banes
 
 
 _die = trusted_builder(DieRecord)
 _result = trusted_builder(EmptyReachResult)
 _costs_of = trusted_builder(PushCosts)
+_SHOWN = {die: (die.label, int(die)) for die in StepDie}
+"""Each die's label and sides, looked up once (an enum's ``label`` and ``value`` are
+properties)."""
 
 
-def _fresh(label_die: StepDie, role: str, face: int, check: PreparedCheck) -> DieRecord:
-    marks = marks_for(face, bane_counts=_bane_counts(role, check))
-    return _die(label_die.label, label_die.value, face, role, DieState.ROLLED, (), marks)
+@cache
+def _marks(face: int, counts: bool) -> tuple[str, ...]:
+    """``marks_for``, remembered: a handful of faces and two readings."""
+    return marks_for(face, bane_counts=counts)
+
+
+@cache
+def _rolled(die: StepDie, role: str, face: int, counts: bool) -> DieRecord:
+    """A die as first rolled (``face`` drawn and checked by the recording source): an
+    immutable record, so every roll shares one per die, role, face and bane reading."""
+    label, sides = _SHOWN[die]
+    return _die(label, sides, face, role, DieState.ROLLED, (), _marks(face, counts))
 
 
 def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
     recorder = RecordingSource(source)
+    gear_banes, draw = check.request.options.gear_banes, recorder.draw
     planned = [(die, "attribute") for die in check.pool.dice[:1]]
     planned += [(die, "skill") for die in check.pool.dice[1:]]
     planned += [(die, "gear") for die in check.gear_dice]
-    dice = tuple(_fresh(die, role, recorder.draw(die.value), check) for die, role in planned)
+    dice = tuple(
+        [_rolled(die, role, draw(int(die)), bane_counts(role, gear_banes)) for die, role in planned]
+    )
     successes, banes = _tally(dice, check)
-    provenance = Provenance.of(recorder.describe(), recorder.draws)
+    provenance = Provenance.of_source(recorder, recorder.draws)
     return _result(check, dice, successes, banes, 0, None, provenance, None)
 
 
@@ -203,19 +224,16 @@ def push(
     chosen = set(validate_selection(result, reroll, none_left=none_left))
     recorder = RecordingSource(source)
     after: list[DieRecord] = []
+    gear_banes = result.check.request.options.gear_banes
     for index, die in enumerate(result.dice):
         if index in chosen:
             face = recorder.draw(die.sides)
-            after.append(
-                die.rerolled(
-                    face, marks_for(face, bane_counts=_bane_counts(die.role, result.check))
-                )
-            )
+            after.append(die.rerolled(face, _marks(face, bane_counts(die.role, gear_banes))))
         else:
             after.append(die.with_state(DieState.KEPT if may_reroll(die.face) else DieState.LOCKED))
     costs = _costs(result, after, recorder)
     successes, banes = _tally(after, result.check)
-    provenance = Provenance.of(recorder.describe(), recorder.draws)
+    provenance = Provenance.of_source(recorder, recorder.draws)
     return _result(
         result.check,
         tuple(after),

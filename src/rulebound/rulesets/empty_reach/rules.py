@@ -51,6 +51,8 @@ BANE_FACE = 1
 """A 1 is a bane, and a die showing it can never be rerolled."""
 
 BASE_PUSHES = 1
+PUSH = "push"
+"""The follow-up that pushes a roll."""
 MAX_HELPERS = 3
 HELP_PER_HELPER = 1
 

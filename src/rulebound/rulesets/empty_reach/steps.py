@@ -82,6 +82,8 @@ def step_down(pool: Pool) -> tuple[Pool, StepChange]:
 
 def apply_steps(pool: Pool, net: int) -> tuple[Pool, tuple[StepChange, ...]]:
     """Apply a net modifier step by step, returning the final pool and every step taken."""
+    if not net:
+        return pool, ()
     changes: list[StepChange] = []
     step = step_up if net > 0 else step_down
     for _ in range(abs(net)):

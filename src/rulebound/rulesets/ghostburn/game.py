@@ -34,7 +34,13 @@ from rulebound.rulesets.ghostburn.content import load_content
 from rulebound.rulesets.ghostburn.luck import with_luck
 from rulebound.rulesets.ghostburn.odds import SUCCESS_LABEL, chances
 from rulebound.rulesets.ghostburn.options import VARIANTS, Options
-from rulebound.rulesets.ghostburn.request import Check, difficulty_for, form_check, raw_candidates
+from rulebound.rulesets.ghostburn.request import (
+    Check,
+    difficulty_for,
+    form_check,
+    plain_form_check,
+    raw_candidates,
+)
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
 from rulebound.rulesets.ghostburn.rules import applied_total, stack
 from rulebound.rulesets.ghostburn.sheets import CAP, GhostburnSheets
@@ -92,6 +98,9 @@ class Ghostburn(Game[Check, GhostburnResult]):
     # requests, rolls and odds
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> Check:
+        plain = plain_form_check(values, variants, self.catalogue)  # None: read it in full
+        if plain is not None:
+            return plain
         raw = _raw(values)
         payload: dict[str, Any] = {
             "dl": values.get("dl") or None,

@@ -16,6 +16,8 @@ from rulebound.core.canonical import json_copy
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits, capped_list
+from rulebound.core.memo import by_items
+from rulebound.core.random_source import trusted_builder
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.ghostburn.character import (
     MAX_LUCK_POINTS,
@@ -28,7 +30,13 @@ from rulebound.rulesets.ghostburn.chart import Chart
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Strict, TrickSpec
 from rulebound.rulesets.ghostburn.ladder import Difficulty
 from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, VARIANTS, Options
-from rulebound.rulesets.ghostburn.rules import Bonus, BonusKind, BonusLine, stack, stacked_total
+from rulebound.rulesets.ghostburn.rules import (
+    Bonus,
+    BonusKind,
+    BonusLine,
+    stacked,
+    stacked_total,
+)
 from rulebound.rulesets.variants import resolve
 
 IMPROVISED = "improvised"
@@ -75,7 +83,7 @@ class CheckRequest:
 
     @property
     def bonuses(self) -> tuple[BonusLine, ...]:
-        return stack(self.candidates)
+        return stacked(self.candidates)[0]
 
     @property
     def modifier(self) -> int:
@@ -467,3 +475,132 @@ def form_check(
 
 
 _FORM_KEYS = {"dl", "dl_shift", "chart", *_RAW_ONLY, "variants"}
+
+
+# --- a raw check from a form, at once --------------------------------------------------
+
+_CAP = DEFAULT_LIMITS.max_modifier
+_bonus = trusted_builder(Bonus)
+_check_request = trusted_builder(CheckRequest)
+_check = trusted_builder(Check)
+_luck_pool = trusted_builder(LuckPool)
+
+
+def _plain_options(variants: Mapping[str, object]) -> Options | None:
+    """The options of a table's variants when they are exactly the game's, each a known
+    choice (what ``resolve`` gives); None for anything else."""
+    if len(variants) != len(VARIANTS) or any(
+        variants.get(v.key) not in v.choices for v in VARIANTS
+    ):
+        return None
+    return Options.from_mapping(variants)  # type: ignore[arg-type]  # every value a choice
+
+
+_options_of = by_items(_plain_options)
+
+
+def _plain_pairs(given: object) -> list[tuple[str, int]] | None:
+    """A form's ``NAME=N`` items (``forms.pairs`` with ``whole``) when each is plainly one,
+    N a bonus from 0 to the cap and the name one the JSON request takes; else None."""
+    if not given:
+        return []
+    if type(given) is not list or len(given) > DEFAULT_LIMITS.max_list_items:
+        return None
+    found = []
+    for item in given:
+        if type(item) is not str:
+            return None
+        name, sep, rest = item.partition("=")
+        name, rest = name.strip(), rest.strip()
+        if not (sep and rest.isascii() and rest.isdigit() and len(rest) <= 2):
+            return None
+        value = int(rest)
+        if value > _CAP or not 1 <= len(name) <= ITEM_NAME_LENGTH:
+            return None
+        found.append((name, value))
+    return found
+
+
+_DIFFICULTIES: dict[tuple[object, ...], tuple[object, object, Difficulty, Chart]] = {}
+_MAX_DIFFICULTIES = 256
+
+
+def given_difficulty(
+    content: GhostburnContent, dl: str | int, chart: str, shift: int, options: Options
+) -> tuple[Difficulty, Chart]:
+    """``difficulty_for`` of a DL given directly (no trick), worked out once per DL, chart,
+    shift and options (a bounded memo; the values are immutable); errors as before."""
+    key = (id(content), id(options), type(dl), dl, chart, shift)
+    hit = _DIFFICULTIES.get(key)
+    if hit is not None and hit[0] is content and hit[1] is options:
+        return hit[2], hit[3]
+    difficulty, the_chart = difficulty_for(
+        content, None, dl=dl, chart=chart, dl_shift=shift, options=options
+    )
+    if len(_DIFFICULTIES) >= _MAX_DIFFICULTIES:
+        _DIFFICULTIES.clear()
+    _DIFFICULTIES[key] = (content, options, difficulty, the_chart)
+    return difficulty, the_chart
+
+
+def plain_form_check(
+    values: Mapping[str, Any], variants: Mapping[str, str], content: GhostburnContent
+) -> Check | None:
+    """The raw check a form's typed values (``forms.read``) ask for, when every value is
+    plainly valid: the same ``Check`` (payload, request) as the game's general path makes,
+    built once, without reparsing. None when any value is not plainly valid (a trait,
+    an item that is not ``NAME=N``, a value past a bound, other variants): the general
+    path then reads it and names what is wrong exactly as before.
+    """
+    dl, shift = values.get("dl") or None, values.get("dl_shift") or 0
+    chart = values.get("chart") or "default"
+    ability, skill = values.get("ability_score") or 0, values.get("skill_bonus") or 0
+    points, luck = values.get("luck_points"), values.get("luck_bonus")
+    gear, augs = _plain_pairs(values.get("gear")), _plain_pairs(values.get("aug"))
+    options = _options_of(variants)
+    if (
+        gear is None
+        or augs is None
+        or options is None
+        or values.get("trait")
+        or type(dl) not in (str, int)
+        or type(shift) is not int
+        or type(chart) is not str
+        or type(ability) is not int
+        or not -_CAP <= ability <= _CAP
+        or type(skill) is not int
+        or not 0 <= skill <= _CAP
+        or (points is not None and (type(points) is not int or not 0 <= points <= MAX_LUCK_POINTS))
+        or (luck is not None and (type(luck) is not int or not 1 <= luck <= _CAP))
+    ):
+        return None
+    payload: dict[str, Any] = {
+        "dl": dl,
+        "dl_shift": shift,
+        "chart": chart,
+        "ability_score": ability,
+        "skill_bonus": skill,
+        "gear": [{"name": n, "bonus": b} for n, b in gear],
+        "augs": [{"name": n, "bonus": b} for n, b in augs],
+    }
+    if points is not None:
+        payload["luck_points"] = points
+    if luck is not None:
+        payload["luck_bonus"] = luck
+    payload["variants"] = dict(variants)
+    candidates = [_bonus(BonusKind.ABILITY, "ability score", ability, "")]
+    if skill:
+        candidates.append(_bonus(BonusKind.SKILL, "skill bonus", skill, ""))
+    candidates += [_bonus(BonusKind.GEAR, n, b, "") for n, b in gear]
+    candidates += [_bonus(BonusKind.AUG, n, b, "") for n, b in augs]
+    difficulty, the_chart = given_difficulty(content, dl, chart, shift, options)  # type: ignore[arg-type]
+    total = ability + skill  # ``stacked_total``: the highest item of each kind counts
+    total += max([b for _, b in gear]) if gear else 0
+    total += max([b for _, b in augs]) if augs else 0
+    if not -_CAP <= total <= _CAP:
+        DEFAULT_LIMITS.check_modifier("modifier", total)
+    pool = None if luck is None else _luck_pool(points or 0, luck)
+    request = _check_request(
+        tuple(candidates), difficulty, the_chart, None, None, None, None, pool, ()
+    )
+    return _check(payload, request)

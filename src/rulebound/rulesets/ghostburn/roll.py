@@ -8,7 +8,7 @@ from rulebound.core.random_source import RandomSource, RecordingSource, trusted_
 from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance
 from rulebound.rulesets.ghostburn.chart import Band
 from rulebound.rulesets.ghostburn.request import CheckRequest
-from rulebound.rulesets.ghostburn.rules import DICE, SIDES, BonusKind, BonusLine, classify
+from rulebound.rulesets.ghostburn.rules import DICE, SIDES, BonusKind, BonusLine, classify, stacked
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,12 @@ class GhostburnResult:
 _die = trusted_builder(DieRecord)
 _result = trusted_builder(GhostburnResult)
 _LABELS = tuple(f"d{SIDES} #{i + 1}" for i in range(DICE))
+_DICE: tuple[tuple[DieRecord, ...], ...] = tuple(
+    tuple(_die(label, SIDES, face, "check", DieState.ROLLED, (), ()) for face in range(SIDES + 1))
+    for label in _LABELS
+)
+"""Each die as rolled, by position and face (index 0 unused): immutable values every
+roll shares, instead of two new records per check."""
 
 
 def roll(request: CheckRequest, source: RandomSource) -> GhostburnResult:
@@ -54,12 +60,13 @@ def roll(request: CheckRequest, source: RandomSource) -> GhostburnResult:
     recorder = RecordingSource(source)
     faces = recorder.draw_many(SIDES, DICE)
     dice = tuple(
-        _die(label, SIDES, face, "check", DieState.ROLLED, (), ())
-        for label, face in zip(_LABELS, faces, strict=True)
+        [
+            _DICE[i][face] if type(face) is int and 0 < face <= SIDES else _fresh(i, face)
+            for i, face in enumerate(faces)
+        ]
     )
-    bonuses = request.bonuses
-    modifiers = tuple(Modifier(b.source, b.value, b.kind.value) for b in bonuses if b.applied)
-    total = sum(faces) + sum(m.value for m in modifiers)
+    bonuses, modifiers, added = stacked(request.candidates)
+    total = sum(faces) + added
     return _result(
         request,
         dice,
@@ -67,6 +74,10 @@ def roll(request: CheckRequest, source: RandomSource) -> GhostburnResult:
         modifiers,
         total,
         classify(total, request.difficulty, request.chart),
-        Provenance.of(recorder.describe(), recorder.draws),
+        Provenance.of_source(source, recorder.draws),
         None,
     )
+
+
+def _fresh(index: int, face: int) -> DieRecord:
+    return _die(_LABELS[index], SIDES, face, "check", DieState.ROLLED, (), ())

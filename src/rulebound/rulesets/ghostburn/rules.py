@@ -6,7 +6,7 @@ its exact odds cannot disagree about what a result of 17 against Hard means.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -14,6 +14,7 @@ from functools import cache
 from rulebound.core.distribution import Distribution
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.core.random_source import trusted_builder
+from rulebound.core.trace import Modifier
 from rulebound.rulesets.ghostburn.chart import Band, Chart
 from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Difficulty
 from rulebound.rulesets.ghostburn.options import BottomFade
@@ -58,9 +59,29 @@ def band_thresholds(difficulty: Difficulty, chart: Chart) -> tuple[tuple[Band, i
     return tuple(rows)
 
 
+Thresholds = tuple[tuple[Band, int | None], ...]
+_THRESHOLDS: dict[tuple[object, ...], tuple[object, Chart, Thresholds]] = {}
+_MAX_THRESHOLDS = 256
+
+
+def thresholds_of(difficulty: Difficulty, chart: Chart) -> Thresholds:
+    """``band_thresholds``, worked out once per DL, options, ladder and chart (a bounded
+    memo: the ladder and the chart are the very objects, so the rows cannot go stale)."""
+    ladder = difficulty.ladder
+    key = (difficulty.value, difficulty.options, id(ladder), id(chart))
+    hit = _THRESHOLDS.get(key)
+    if hit is not None and hit[0] is ladder and hit[1] is chart:
+        return hit[2]
+    rows = band_thresholds(difficulty, chart)
+    if len(_THRESHOLDS) >= _MAX_THRESHOLDS:
+        _THRESHOLDS.clear()
+    _THRESHOLDS[key] = (ladder, chart, rows)
+    return rows
+
+
 def classify(total: int, difficulty: Difficulty, chart: Chart) -> Band:
     """The best band whose threshold the result reaches."""
-    for band, threshold in band_thresholds(difficulty, chart):
+    for band, threshold in thresholds_of(difficulty, chart):
         if threshold is not None and total >= threshold:
             return band
     raise AssertionError("unreachable: the floor band catches every result")
@@ -130,6 +151,35 @@ def stack(candidates: Iterable[Bonus]) -> tuple[BonusLine, ...]:
                 note = f"{note}; {reason}" if note else reason
             lines.append(_line(kind, bonus.source, bonus.value, i == best, note))
     return tuple(lines)
+
+
+_modifier = trusted_builder(Modifier)
+_KIND_TEXT = {kind: kind.value for kind in BonusKind}
+Stacked = tuple[tuple[BonusLine, ...], tuple[Modifier, ...], int]
+_STACKS: dict[tuple[object, ...], Stacked] = {}
+_MAX_STACKS = 1024
+
+
+def stacked(candidates: Sequence[Bonus]) -> Stacked:
+    """``stack(candidates)``, the modifiers of the lines that apply (source, value, kind)
+    and their total, worked out once per candidates' values (a bounded memo; lines and
+    modifiers are immutable, so every result of the same bonuses shares them)."""
+    key = tuple([(b.kind, b.source, b.value, b.note) for b in candidates if type(b.value) is int])
+    hit = _STACKS.get(key) if len(key) == len(candidates) else None
+    if hit is not None:
+        return hit
+    lines = stack(candidates)
+    modifiers = tuple(
+        _modifier(line.source, line.value, _KIND_TEXT.get(line.kind, line.kind))
+        for line in lines
+        if line.applied
+    )
+    found = (lines, modifiers, sum(m.value for m in modifiers))
+    if len(key) == len(candidates):
+        if len(_STACKS) >= _MAX_STACKS:
+            _STACKS.clear()
+        _STACKS[key] = found
+    return found
 
 
 def applied_total(lines: Iterable[BonusLine]) -> int:

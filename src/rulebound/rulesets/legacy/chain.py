@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.core.random_source import RandomSource
+from rulebound.core.random_source import RandomSource, trusted_builder
 from rulebound.rulesets.legacy.actions import roll_as
 from rulebound.rulesets.legacy.character import Character, Event
 from rulebound.rulesets.legacy.checks import LegacyResult, decline_partial, roll_check
@@ -79,6 +79,7 @@ class ExtendedState:
 
 
 LegacyState = CheckState | OpposedState | ExtendedState
+_check_state = trusted_builder(CheckState)
 
 
 def roll(request: LegacyRoll, source: RandomSource) -> LegacyState:
@@ -87,8 +88,9 @@ def roll(request: LegacyRoll, source: RandomSource) -> LegacyState:
         return turns(start, request.rolls, request.until_done, source)
     if request.opposed is not None:
         return OpposedState(request, roll_opposed(request.request, request.opposed, source))
-    if request.sheet is None:
-        return CheckState(request, roll_check(request.request, source), None)
+    if request.sheet is None:  # all but three fields their defaults: built at once
+        result = roll_check(request.request, source)
+        return _check_state(request, result, None, None, None, (), False, ())
     char, check, lines = request.sheet, request.request, []
     if request.favour:
         spent, check = use_favour(char, check)

@@ -6,22 +6,26 @@ results whose ``parent`` is the result they follow; nothing is mutated.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS
-from rulebound.core.random_source import RandomSource, RecordingSource
+from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
 from rulebound.core.trace import DieRecord, DieState, Modifier, Provenance
 from rulebound.rulesets.content import input_error
-from rulebound.rulesets.legacy.content import catalogue
+from rulebound.rulesets.legacy.content import Catalogue, catalogue
+from rulebound.rulesets.legacy.content import Difficulty as ContentDifficulty
 from rulebound.rulesets.legacy.rules import (
+    AFFINITY_BONUSES,
     DEFAULT_AFFINITY_BONUS,
     DEFAULT_SCALE,
     FATIGUE_PENALTY,
+    SCALES,
     Edge,
     Outcome,
     Thresholds,
@@ -38,6 +42,8 @@ from rulebound.rulesets.legacy.rules import (
 )
 
 MAX_SCORE = 200
+_SHARED_SIDES = 1000
+_die = trusted_builder(DieRecord)
 MAX_PENALTY = 20
 AssistMode = Literal["advantage", "proficiency"]
 ASSIST_MODES: tuple[str, ...] = ("advantage", "proficiency")
@@ -118,6 +124,90 @@ class CheckRequest:
         return characteristic_bonus(self.score) if self.bonus is None else self.bonus
 
 
+_request = trusted_builder(CheckRequest)
+_TABLES: dict[int, tuple[object, Mapping[str, ContentDifficulty]]] = {}
+
+
+def difficulty_table(cat: Catalogue | None = None) -> Mapping[str, ContentDifficulty]:
+    """The catalogue's difficulty classes by key, built once per catalogue (its models
+    are frozen); ``Catalogue.difficulty`` still matches any other spelling."""
+    cat = cat or catalogue()
+    hit = _TABLES.get(id(cat))
+    if hit is not None and hit[0] is cat:
+        return hit[1]
+    table = MappingProxyType({d.key: d for d in cat.tables.difficulty})
+    if len(_TABLES) >= 16:
+        _TABLES.clear()
+    _TABLES[id(cat)] = (cat, table)
+    return table
+
+
+_PLAIN: dict[tuple[object, ...], tuple[object, CheckRequest]] = {}
+_RESOLVED: dict[int, tuple[CheckRequest, object, Resolved]] = {}
+_MAX_REMEMBERED = 1024
+
+
+def plain_request(
+    score: int,
+    bonus: int | None,
+    rank: int | None,
+    difficulty: str,
+    advantage: bool,
+    disadvantage: bool,
+    scale: str,
+    target: int | None,
+    label: str,
+    affinity_bonus: str,
+) -> CheckRequest:
+    """``CheckRequest`` of a raw check's values: built at once when each is plainly valid
+    and each key already the canonical one (what a form and a table's variants give),
+    and remembered by those values (a bounded memo: the request is immutable, and
+    ``resolve`` then remembers its numbers); else through the class, so an error reads
+    as before. The same value either way."""
+    if (
+        type(score) is int
+        and 0 <= score <= MAX_SCORE
+        and (bonus is None or (type(bonus) is int and 0 <= bonus <= MAX_SCORE // 10))
+        and (target is None or (type(target) is int and -MAX_SCORE <= target <= MAX_SCORE))
+        and (rank is None or type(rank) is int)
+        and type(advantage) is bool
+        and type(disadvantage) is bool
+        and type(label) is str
+        and affinity_bonus in AFFINITY_BONUSES
+        and scale in SCALES
+        and type(difficulty) is str
+        and difficulty in difficulty_table()
+    ):  # every value of an exact type, so equal keys are the same request
+        cat = catalogue()
+        key: tuple[object, ...] = (score, bonus, rank, difficulty, advantage, disadvantage)
+        key += (scale, target, label, affinity_bonus, id(cat))
+        hit = _PLAIN.get(key)
+        if hit is not None and hit[0] is cat:
+            return hit[1]
+        if rank is not None:
+            rank_bonus(rank)
+        made: CheckRequest = _request(
+            *(score, bonus, "", rank, difficulty, False, True, False, advantage, disadvantage),
+            *(0, scale, target, label, 0, affinity_bonus, ()),
+        )
+        if len(_PLAIN) >= _MAX_REMEMBERED:
+            _PLAIN.clear()
+        _PLAIN[key] = (cat, made)
+        return made
+    return CheckRequest(
+        score=score,
+        bonus=bonus,
+        rank=rank,
+        difficulty=difficulty,
+        advantage=advantage,
+        disadvantage=disadvantage,
+        scale=scale,
+        target=target,
+        label=label,
+        affinity_bonus=affinity_bonus,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """A request turned into numbers: thresholds, net edge, and each modifier with its source."""
@@ -128,37 +218,64 @@ class Resolved:
     difficulty: str
 
 
+_thresholds = trusted_builder(Thresholds)
+_resolved = trusted_builder(Resolved)
+_modifier = trusted_builder(Modifier)
+
+
 def resolve(req: CheckRequest) -> Resolved:
+    """The request's numbers, worked out once per request object and catalogue (a
+    bounded memo: both are immutable)."""
+    cat = catalogue()
+    hit = _RESOLVED.get(id(req))
+    if hit is not None and hit[0] is req and hit[1] is cat:
+        return hit[2]
+    found = _resolve(req)
+    if len(_RESOLVED) >= _MAX_REMEMBERED:
+        _RESOLVED.clear()
+    _RESOLVED[id(req)] = (req, cat, found)
+    return found
+
+
+def _resolve(req: CheckRequest) -> Resolved:
     sc = scale(req.scale)
     bonus = req.ability_bonus
     if req.target is not None:  # a critical success is a success: never above the target
         edge = net_edge(req.advantage, req.disadvantage)
-        t = Thresholds(req.target, min(bonus, req.target), bonus, sc.die)
-        return Resolved(t, edge, (), req.difficulty)
+        t = _made_thresholds(req.target, min(bonus, req.target), bonus, sc.die)
+        return _resolved(t, edge, (), req.difficulty)
     key = req.difficulty
     mods: list[Modifier] = []
     if req.skill and not req.has_skill_affinity:
         key = harder(key)
-    diff = catalogue().difficulty(key)
+    diff = difficulty_table().get(key) or catalogue().difficulty(key)
     f = sc.modifier_factor
     if req.rank is not None:
         value = rank_modifier(req.rank, req.affinity_bonus, sc)
-        mods.append(Modifier(_rank_label(req), value, "rank"))
+        mods.append(_modifier(_rank_label(req), value, "rank"))
     if req.untrained_penalty:
-        mods.append(Modifier("untrained (item's penalty)", req.untrained_penalty * f, "untrained"))
+        mods.append(_modifier("untrained (item's penalty)", req.untrained_penalty * f, "untrained"))
     label = diff.name + (" (no skill affinity: one class harder)" if key != req.difficulty else "")
-    mods.append(Modifier(f"difficulty: {label}", diff.modifier * f, "difficulty"))
+    mods.append(_modifier(f"difficulty: {label}", diff.modifier * f, "difficulty"))
     if req.fatigued:
-        mods.append(Modifier("fatigued", FATIGUE_PENALTY * f, "fatigue"))
+        mods.append(_modifier("fatigued", FATIGUE_PENALTY * f, "fatigue"))
     if req.modifier:
-        mods.append(Modifier("situational", req.modifier, "situational"))
+        mods.append(_modifier("situational", req.modifier, "situational"))
     total = sum(m.value for m in mods)
     base = req.score // 2 if sc.halve_score else req.score
     edge = net_edge(
         req.advantage or diff.edge == "advantage", req.disadvantage or diff.edge == "disadvantage"
     )
     crit = min(bonus, base) + total  # never above the target (a bonus given past the score)
-    return Resolved(Thresholds(base + total, crit, bonus, sc.die), edge, tuple(mods), key)
+    return _resolved(_made_thresholds(base + total, crit, bonus, sc.die), edge, tuple(mods), key)
+
+
+def _made_thresholds(target: int, crit: int, bonus: int, die: int) -> Thresholds:
+    """``Thresholds``, built at once when its checks plainly pass (a scale's die, a bonus
+    of 0 or more), else through the class and its errors."""
+    if type(die) is int and die >= 2 and type(bonus) is int and bonus >= 0:
+        return _thresholds(target, crit, bonus, die)
+    return Thresholds(target, crit, bonus, die)
 
 
 def _rank_label(req: CheckRequest) -> str:
@@ -217,7 +334,7 @@ class LegacyResult:
         return self.outcome.value.capitalize()
 
 
-def _kept_index(faces: list[int], edge: Edge) -> int:
+def _kept_index(faces: Sequence[int], edge: Edge) -> int:
     if edge is Edge.ADVANTAGE:
         return faces.index(min(faces))
     if edge is Edge.DISADVANTAGE:
@@ -225,42 +342,70 @@ def _kept_index(faces: list[int], edge: Edge) -> int:
     return 0
 
 
+_result = trusted_builder(LegacyResult)
+_DICE: dict[tuple[int, int, int], tuple[DieRecord, ...]] = {}
+
+
+def _dice_of(die: int, count: int, index: int) -> tuple[DieRecord, ...]:
+    """The ``index``-th of ``count`` dice of ``die`` sides, by face (index 0 unused), as
+    kept (even index of the pair's view: ``[face * 2]``) and dropped: shared immutable
+    records, made once per die size instead of on every roll."""
+    key = (die, count, index)
+    hit = _DICE.get(key)
+    if hit is None:
+        label, rows = f"d{die} #{index + 1}", []
+        for face in range(die + 1):
+            for kept in (True, False):
+                state = DieState.KEPT if count > 1 and kept else DieState.ROLLED
+                marks = () if count == 1 else ("kept",) if kept else ("dropped",)
+                rows.append(_die(label, die, face, "check", state, (), marks))
+        hit = _DICE.setdefault(key, tuple(rows))
+    return hit
+
+
 def roll_check(
     req: CheckRequest, source: RandomSource, *, parent: LegacyResult | None = None, note: str = ""
 ) -> LegacyResult:
     """Roll the check (``parent``: the result a reroll of it replaces)."""
     res, rec = resolve(req), RecordingSource(source)
-    die = res.thresholds.die
-    count = 1 if res.edge is Edge.NONE else 2
-    faces = [rec.draw(die) for _ in range(count)]
-    kept = _kept_index(faces, res.edge)
-    dice = tuple(
-        DieRecord(
-            f"d{die} #{i + 1}",
-            die,
-            face,
-            role="check",
-            state=DieState.KEPT if count > 1 and i == kept else DieState.ROLLED,
-            marks=(() if count == 1 else ("kept",) if i == kept else ("dropped",)),
+    thresholds, edge = res.thresholds, res.edge
+    die = thresholds.die
+    count = 1 if edge is Edge.NONE else 2
+    faces = rec.draw_many(die, count)
+    kept = 0 if count == 1 else _kept_index(faces, edge)
+    if die <= _SHARED_SIDES:  # faces were checked by the recorder: 1 to ``die``
+        dice = tuple(
+            _dice_of(die, count, i)[2 * face + (i != kept)] for i, face in enumerate(faces)
         )
-        for i, face in enumerate(faces)
-    )
+    else:
+        dice = tuple(
+            _die(
+                f"d{die} #{i + 1}",
+                die,
+                face,
+                "check",
+                DieState.KEPT if count > 1 and i == kept else DieState.ROLLED,
+                (),
+                () if count == 1 else ("kept",) if i == kept else ("dropped",),
+            )
+            for i, face in enumerate(faces)
+        )
     face = faces[kept]
-    outcome = classify(face, res.thresholds)
-    m = margin(face, res.thresholds, outcome)
-    return LegacyResult(
-        request=req,
-        thresholds=res.thresholds,
-        edge=res.edge,
-        modifiers=res.modifiers,
-        dice=dice,
-        face=face,
-        outcome=outcome,
-        margin=m,
-        degrees=degrees(m, scale(req.scale)),
-        provenance=Provenance.of(rec.describe(), rec.draws),
-        parent=parent,
-        note=note,
+    outcome = classify(face, thresholds)
+    m = margin(face, thresholds, outcome)
+    return _result(
+        req,
+        thresholds,
+        edge,
+        res.modifiers,
+        dice,
+        face,
+        outcome,
+        m,
+        degrees(m, scale(req.scale)),
+        Provenance.of_source(source, rec.draws),
+        parent,
+        note,
     )
 
 

@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, wraps
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from rulebound.core.errors import ContentError, InvalidInput
 from rulebound.core.keys import find_key, key_of
@@ -78,26 +78,19 @@ class CharacteristicsFile(_Model):
         return self
 
 
-class PrimaryValues(_Model):
-    """All seven primaries, each required; an unknown code such as AGL is rejected by name."""
-
-    STR: int = Field(ge=0, le=100)
-    DEX: int = Field(ge=0, le=100)
-    CON: int = Field(ge=0, le=100)
-    CHA: int = Field(ge=0, le=100)
-    INT: int = Field(ge=0, le=100)
-    WIL: int = Field(ge=0, le=100)
-    PER: int = Field(ge=0, le=100)
+def _scores(name: str, codes: tuple[str, ...]) -> type[_Model]:
+    """A block of required scores 0-100, one per code; an unknown code such as AGL is
+    rejected by name. Built from the code lists so the two blocks cannot drift from them."""
+    fields: dict[str, Any] = {code: (int, Field(ge=0, le=100)) for code in codes}
+    return create_model(name, __base__=_Model, **fields)
 
 
-class SecondaryValues(_Model):
-    WPN: int = Field(ge=0, le=100)
-    BLS: int = Field(ge=0, le=100)
-    STM: int = Field(ge=0, le=100)
-    POW: int = Field(ge=0, le=100)
-    EDU: int = Field(ge=0, le=100)
-    LDR: int = Field(ge=0, le=100)
-    INI: int = Field(ge=0, le=100)
+if TYPE_CHECKING:  # each block is a model of its own at run time
+    PrimaryValues = _Model
+    SecondaryValues = _Model
+else:
+    PrimaryValues = _scores("PrimaryValues", PRIMARIES)
+    SecondaryValues = _scores("SecondaryValues", SECONDARIES)
 
 
 class EdgeRule(_Model):

@@ -22,9 +22,16 @@ from pydantic import ConfigDict
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
 from rulebound.core.keys import find_key
+from rulebound.core.random_source import trusted_builder
 from rulebound.rulesets.legacy.assist import assist, lend, needed
 from rulebound.rulesets.legacy.character import Character
-from rulebound.rulesets.legacy.checks import AssistMode, CheckRequest, from_json, resolve
+from rulebound.rulesets.legacy.checks import (
+    AssistMode,
+    CheckRequest,
+    from_json,
+    plain_request,
+    resolve,
+)
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.extended import MAX_ROLLS, ExtendedSpec
 from rulebound.rulesets.legacy.restrictions import checked, validated
@@ -127,31 +134,41 @@ def dump_roll(roll: LegacyRoll) -> dict[str, Any]:
 # --- building a roll from the player's choices ------------------------------------------
 
 
-def raw_check(values: Mapping[str, Any], variants: Variants, prefix: str = "") -> CheckRequest:
-    def given(name: str) -> Any:
-        return values.get(prefix + name)
+_RAW_NAMES = ("score", "target", "bonus", "rank", "difficulty", "advantage", "disadvantage")
+_PREFIXED = {prefix: tuple(prefix + name for name in _RAW_NAMES) for prefix in ("", "opposed.")}
 
-    if given("target") is None and given("score") is None:
+
+def raw_check(values: Mapping[str, Any], variants: Variants, prefix: str = "") -> CheckRequest:
+    names = _PREFIXED.get(prefix) or tuple(prefix + name for name in _RAW_NAMES)
+    score, target, bonus, rank, difficulty, advantage, disadvantage = map(values.get, names)
+    if target is None and score is None:
         raise InvalidInput(prefix + "target", None, "a final target, or a characteristic score")
-    return CheckRequest(
-        score=given("score") or 0,
-        bonus=given("bonus"),
-        rank=given("rank"),
-        difficulty=given("difficulty") or "challenging",
-        advantage=bool(given("advantage")),
-        disadvantage=bool(given("disadvantage")),
-        scale=variants["scale"],
-        target=given("target") if given("score") is None else None,
-        label="opponent" if prefix else "",
-        affinity_bonus=variants["affinity_bonus"],
+    return plain_request(
+        score or 0,
+        bonus,
+        rank,
+        difficulty or "challenging",
+        bool(advantage),
+        bool(disadvantage),
+        variants["scale"],
+        target if score is None else None,
+        "opponent" if prefix else "",
+        variants["affinity_bonus"],
     )
+
+
+_roll = trusted_builder(LegacyRoll)
+_OTHER_SIDE = ("opposed.character", "opposed.target", "opposed.score", *THRESHOLDS)
+"""The values that make a roll opposed or extended (``finish``); without them it is single."""
 
 
 def raw_request(values: Mapping[str, Any], variants: Variants) -> LegacyRoll:
     check = assisted(None, raw_check(values, variants), values, None, None)
-    return finish(
-        LegacyRoll(check, situations=tuple(values.get("situations") or ())), values, variants
-    )
+    situations = tuple(values.get("situations") or ())
+    given = list(map(values.get, _OTHER_SIDE))
+    if given.count(None) == len(given):  # none given: ``finish`` would keep it as it is
+        return _roll(check, None, None, situations, False, None, None, 1, False)
+    return finish(LegacyRoll(check, situations=situations), values, variants)
 
 
 def sheet_request(char: Character, values: Mapping[str, Any], variants: Variants) -> LegacyRoll:

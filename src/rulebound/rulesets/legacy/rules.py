@@ -207,6 +207,9 @@ def content_tables(c: Catalogue) -> tuple[ContentTable, ...]:
 
 
 def scale(key: str) -> Scale:
+    found = SCALES.get(key) if type(key) is str else None  # the key itself: most calls
+    if found is not None:
+        return found
     hit = find_key(SCALES, key) if isinstance(key, str) else None
     if hit is None:
         raise InvalidInput("scale", key, "one of " + ", ".join(SCALES))

@@ -20,14 +20,19 @@ from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.card import card_for
 from rulebound.rulesets.rainwall.content import Catalogue, builtin_catalogue, load_catalogue
 from rulebound.rulesets.rainwall.odds import SUCCESS_LABEL, chances
-from rulebound.rulesets.rainwall.request import FIELDS, RainwallRequest, parse_request
+from rulebound.rulesets.rainwall.request import (
+    FIELDS,
+    RainwallRequest,
+    form_request,
+    parse_request,
+)
 from rulebound.rulesets.rainwall.roll import (
     RainwallResult,
     allocation_from_params,
     reallocate,
     roll_check,
 )
-from rulebound.rulesets.rainwall.rules import Options
+from rulebound.rulesets.rainwall.rules import Options, options_for
 from rulebound.rulesets.rainwall.sheets import DR, RainwallSheets
 from rulebound.rulesets.rainwall.tables import success_grid
 
@@ -68,15 +73,7 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
     # requests
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> RainwallRequest:
-        names = {k: values.get(k) or "" for k in ("trait_name", "skill_name")}
-        return RainwallRequest(
-            dice=values["dice"],
-            skill=values["skill"],
-            dr=values["dr"],
-            bonus=values.get("bonus", 0),
-            options=Options.from_mapping(variants),
-            **names,
-        ).checked()
+        return form_request(values, options_for(variants))
 
     def load(self, data: Mapping[str, Any]) -> RainwallRequest:
         return parse_request(record_object(data, "request", REQUEST))

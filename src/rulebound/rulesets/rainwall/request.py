@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.limits import DEFAULT_LIMITS, Limits
+from rulebound.core.random_source import trusted_builder
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.rules import Options
 
@@ -36,6 +37,45 @@ class RainwallRequest:
         limits.check_dice("dice", self.dice)
         limits.check_modifier("bonus", self.bonus)
         return self
+
+
+_request = trusted_builder(RainwallRequest)
+_TOP_BONUS = DEFAULT_LIMITS.max_modifier
+_TOP_DICE = min(rules.MAX_SCORE, DEFAULT_LIMITS.max_dice_per_roll)
+
+
+def form_request(values: Mapping[str, object], options: Options) -> RainwallRequest:
+    """A request from a form's typed values (``forms.read`` of the game's fields).
+
+    Values plainly in range (what a form that passed ``forms.read`` holds) make the
+    request at once (``trusted_builder``: the same value ``RainwallRequest`` makes); any
+    other goes through the class and ``checked``, so every error reads as before.
+    """
+    dice, skill, dr = values["dice"], values["skill"], values["dr"]
+    bonus = values.get("bonus", 0)
+    trait, skill_name = values.get("trait_name") or "", values.get("skill_name") or ""
+    if (
+        type(dice) is int
+        and rules.MIN_SCORE <= dice <= _TOP_DICE
+        and type(skill) is int
+        and rules.MIN_SCORE <= skill <= rules.MAX_SCORE
+        and type(dr) is int
+        and rules.MIN_DR <= dr <= rules.MAX_DR
+        and type(bonus) is int
+        and 0 <= bonus <= _TOP_BONUS
+        and type(trait) is str
+        and type(skill_name) is str
+    ):
+        return _request(dice, skill, dr, bonus, options, trait, skill_name)
+    return RainwallRequest(
+        dice=dice,  # type: ignore[arg-type]  # checked in __post_init__
+        skill=skill,  # type: ignore[arg-type]
+        dr=dr,  # type: ignore[arg-type]
+        bonus=bonus,  # type: ignore[arg-type]
+        options=options,
+        trait_name=trait,  # type: ignore[arg-type]
+        skill_name=skill_name,  # type: ignore[arg-type]
+    ).checked()
 
 
 def _check_int(name: str, value: object, low: int, high: int | None, meaning: str) -> None:

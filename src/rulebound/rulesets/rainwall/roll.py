@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache, lru_cache
 from typing import Any
 
 from rulebound.core.errors import InvalidInput
@@ -68,8 +69,27 @@ class RainwallResult:
 _die = trusted_builder(DieRecord)
 _step = trusted_builder(StepChange)
 _result = trusted_builder(RainwallResult)
+_modifier = trusted_builder(Modifier)
 _LABELS = tuple(f"d{number}" for number in range(1, 1 + DEFAULT_LIMITS.max_dice_per_roll))
 _WON, _LOST = ("success",), ("failure",)
+_SIDES = rules.DIE_SIDES
+
+
+@cache
+def _plain_dice() -> tuple[tuple[tuple[DieRecord, ...], ...], ...]:
+    """Each die with no points spent on it, by position and face (face 0 unused): (the
+    failure, the success). These records are immutable values, so every roll shares
+    them (made once, on the first roll) instead of building seven new ones per check."""
+    return tuple(
+        tuple(
+            tuple(
+                _die(label, _SIDES, face, "pool", DieState.ROLLED, (), marks)
+                for marks in (_LOST, _WON)
+            )
+            for face in range(_SIDES + 1)
+        )
+        for label in _LABELS
+    )
 
 
 def evaluate(
@@ -82,18 +102,28 @@ def evaluate(
 ) -> RainwallResult:
     """Score given faces and a given (already checked) allocation; no randomness here.
 
-    The records are built once each from values checked here (``trusted_builder``):
-    the same immutable result as the classes' constructors make, without their
-    per-field cost.
+    The records are built once each from values checked here (``trusted_builder``), or
+    are the shared record of a die as rolled (``_plain_dice``): the same immutable
+    result as the classes' constructors make, without their per-field cost.
     """
+    if len(allocation) != len(faces):
+        raise ValueError("evaluate: one allocation entry per face")
     options, skill = request.options, request.skill
     top = rules.highest_success_face(skill, options)  # a face succeeds when at most ``top``
-    raw = sum(face <= top for face in faces)
+    raw = 0
     dice: list[DieRecord] = []
     steps: list[StepChange] = []
     successes = 0
-    labels = _LABELS if len(faces) <= len(_LABELS) else [f"d{n + 1}" for n in range(len(faces))]
-    for label, face, spent in zip(labels, faces, allocation, strict=False):
+    shared = _plain_dice() if len(faces) <= len(_LABELS) else ()
+    for index, face in enumerate(faces):
+        raw += face <= top
+        spent = allocation[index]
+        if not spent and index < len(shared) and type(face) is int and 0 < face <= _SIDES:
+            won = face <= top
+            successes += won
+            dice.append(shared[index][face][won])
+            continue
+        label = _LABELS[index] if index < len(_LABELS) else f"d{index + 1}"
         final = face - spent
         won = final <= top
         successes += won
@@ -103,13 +133,13 @@ def evaluate(
             marks: tuple[str, ...] = (f"bonus {spent}", verdict)
         else:
             marks = _WON if won else _LOST
-        dice.append(_die(label, rules.DIE_SIDES, face, "pool", DieState.ROLLED, (), marks))
-    if len(dice) != len(faces) or len(allocation) != len(faces):
-        raise ValueError("evaluate: one allocation entry per face")
-    tens = sum(face == rules.FLUB_FACE for face in faces)
-    flubbed = rules.is_flub(request.dice, skill, tens)
-    label = request.skill_name or "skill"
-    modifiers = (Modifier(f"{label} bonus", request.bonus, "bonus"),) if request.bonus else ()
+        dice.append(_die(label, _SIDES, face, "pool", DieState.ROLLED, (), marks))
+    flubbed = request.dice == rules.FLUB_TRAIT and rules.is_flub(
+        request.dice, skill, faces.count(rules.FLUB_FACE)
+    )
+    bonus, dr = request.bonus, request.dr
+    modifiers = _bonus_modifiers(request.skill_name, bonus) if bonus else ()
+    increment, reached = rules.outcome_of(raw, successes, dr, flubbed, options, request.dice)
     return _result(
         request,
         tuple(dice),
@@ -119,19 +149,25 @@ def evaluate(
         tuple(steps),
         raw,
         successes,
-        request.bonus - sum(allocation),
-        rules.ios(successes, request.dr, options),
-        rules.degree(raw, successes, request.dr, flubbed, options, dice=request.dice),
+        bonus - sum(allocation),
+        increment,
+        reached,
         provenance,
         parent,
     )
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _bonus_modifiers(skill_name: str, bonus: int) -> tuple[Modifier, ...]:
+    """The skill bonus as the result lists it (an immutable value, made once per skill)."""
+    return (_modifier(f"{skill_name or 'skill'} bonus", bonus, "bonus"),)
 
 
 def roll_check(request: RainwallRequest, source: RandomSource) -> RainwallResult:
     """Roll the trait's dice from ``source`` and spend the bonus optimally."""
     recorder = RecordingSource(source)
     faces = recorder.draw_many(rules.DIE_SIDES, request.dice)
-    provenance = Provenance.of(source.describe(), recorder.draws)
+    provenance = Provenance.of_source(source, recorder.draws)
     allocation = optimal_allocation(faces, request.skill, request.bonus, request.options)
     return evaluate(request, faces, allocation, provenance)
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import find_key
+from rulebound.core.memo import by_items
 from rulebound.rulesets.contract import Variant
 
 DIE_SIDES = 10
@@ -159,6 +160,10 @@ class Options:
         }
 
 
+options_for = by_items(Options.from_mapping)
+"""``Options.from_mapping``, read once per table's variants (a bounded memo)."""
+
+
 def highest_success_face(skill: int, options: Options) -> int:
     """The highest face that counts as a success (0 when none does)."""
     return skill if options.success_face is SuccessFace.AT_OR_UNDER else skill - 1
@@ -197,6 +202,29 @@ def reachable_dr(dr: int, dice: int) -> int:
     whatever the dice show; a Disaster is a miss by three or more of what the dice could
     have reached, so a pool where every die succeeds is never one (see the rulings)."""
     return min(dr, dice)
+
+
+Outcomes = dict[tuple[int, int, bool], tuple[int, "Degree"]]
+_OUTCOMES: dict[tuple[int, int, int], tuple[Options, Outcomes]] = {}
+
+
+def outcome_of(
+    raw: int, successes: int, dr: int, flubbed: bool, options: Options, dice: int
+) -> tuple[int, Degree]:
+    """``(ios(successes, dr, options), degree(...))``, each worked out once per options,
+    DR and pool (a bounded table per options object, filled as rolls need it)."""
+    key = (id(options), dr, dice)
+    table = _OUTCOMES.get(key)
+    if table is None or table[0] is not options:
+        if len(_OUTCOMES) >= 1024:
+            _OUTCOMES.clear()
+        table = _OUTCOMES[key] = (options, {})
+    cell = (raw, successes, flubbed)
+    hit = table[1].get(cell)
+    if hit is None:
+        hit = ios(successes, dr, options), degree(raw, successes, dr, flubbed, options, dice=dice)
+        table[1][cell] = hit
+    return hit
 
 
 def degree(

@@ -15,6 +15,11 @@ def when(name: str, *, nullable: bool = False) -> sa.Column[object]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 
+def snowflake(name: str, *, nullable: bool = False) -> sa.Column[object]:
+    """A Discord id (a 64-bit snowflake), kept as its decimal text."""
+    return sa.Column(name, sa.String(32), nullable=nullable)
+
+
 def references(table: str, column: str, target: str) -> sa.ForeignKeyConstraint:
     """``table.column`` points at ``target.id``, named as the schema's convention names it."""
     return sa.ForeignKeyConstraint([column], [f"{target}.id"], name=f"fk_{table}_{column}_{target}")

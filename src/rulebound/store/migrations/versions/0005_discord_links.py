@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from rulebound.store.migrations.shapes import of_table, references, table_row, when
+from rulebound.store.migrations.shapes import of_table, references, snowflake, table_row, when
 
 revision = "0005"
 down_revision = "0004"
@@ -18,8 +18,8 @@ down_revision = "0004"
 def upgrade() -> None:
     op.create_table(
         "discord_channels",
-        sa.Column("channel_id", sa.String(32), nullable=False),
-        sa.Column("guild_id", sa.String(32), nullable=True),
+        snowflake("channel_id"),
+        snowflake("guild_id", nullable=True),
         *of_table("discord_channels"),
         sa.Column("linked_by", sa.Integer(), nullable=False),
         when("created_at"),
@@ -30,7 +30,7 @@ def upgrade() -> None:
     op.create_table(
         "discord_members",
         *table_row("discord_members"),
-        sa.Column("user_id", sa.String(32), nullable=False),
+        snowflake("user_id"),
         sa.Column("member_id", sa.Integer(), nullable=False),
         when("created_at"),
         references("discord_members", "member_id", "members"),

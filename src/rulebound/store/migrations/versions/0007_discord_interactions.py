@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from rulebound.store.migrations.shapes import snowflake
+
 revision = "0007"
 down_revision = "0006"
 TABLE, INDEX = "discord_interactions", "ix_discord_interactions_signed_at"
@@ -13,8 +15,8 @@ TABLE, INDEX = "discord_interactions", "ix_discord_interactions_signed_at"
 
 def upgrade() -> None:
     key = sa.PrimaryKeyConstraint("interaction_id", name=f"pk_{TABLE}")
-    interaction = sa.Column("interaction_id", sa.String(32), nullable=False)
-    op.create_table(TABLE, interaction, sa.Column("signed_at", sa.Integer(), nullable=False), key)
+    signed_at = sa.Column("signed_at", sa.Integer(), nullable=False)
+    op.create_table(TABLE, snowflake("interaction_id"), signed_at, key)
     op.create_index(INDEX, TABLE, ["signed_at"])
 
 

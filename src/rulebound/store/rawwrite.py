@@ -1,0 +1,195 @@
+"""The log's busiest write through the database driver itself.
+
+Appending an entry that changes no sheet (every roll that spends nothing, table talk) is
+the table's most frequent write. Through SQLAlchemy's connection it spent more time in
+the library's per-statement machinery (events, compiled-statement lookup, result setup,
+the transaction's bookkeeping) than in the database. This runs the very same statements,
+compiled once by SQLAlchemy for the engine's dialect with its own bind processors
+(the JSON columns, SQLite's timestamps), on a pooled connection's driver cursor:
+
+- SQLite: ``BEGIN IMMEDIATE`` (under the store's writer lock), the chain's end with
+  the seed in force, the insert, the commit: exactly the SQLAlchemy path's statements.
+- PostgreSQL: psycopg's pipeline mode. The row lock and the chain's end go in one round
+  trip with the transaction's ``BEGIN`` (two statements still: the second reads with a
+  fresh snapshot once the first holds the lock, so it sees what the writer it waited for
+  committed); the insert, the notice (``pg_notify``, without Redis) and the commit go in
+  a second. Five round trips became two; nothing is decided before the lock is held.
+
+``waiting=False`` (SQLite, ``SqlStore.without_waiting``) takes a connection of its own whose
+busy timeout is zero: where the store's writer lock or the database's is held, it raises
+``WouldWait`` at once instead of waiting, so that a caller on the event loop can hand the
+write to a thread that may wait (the web layer's short path, ``web/writepath``).
+
+Every statement is announced to the engine's ``before_cursor_execute`` listeners as
+SQLAlchemy would announce it (the statement-count tests listen there), and every driver
+error is raised as SQLAlchemy wraps it (``IntegrityError``, ``OperationalError``...), so
+the store and the web layer handle both paths alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, StatementError
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
+
+from rulebound.store.engine import _sqlite_connect
+from rulebound.store.schema import log_entries
+
+INSERT_COLUMNS = tuple(
+    c.name for c in log_entries.columns if c.name not in ("id", "client_seed", "nonce")
+)
+"""What an append inserts: every column but the id and those of the old dice (issue 14)."""
+
+
+class WouldWait(Exception):
+    """A write asked not to wait (``waiting=False``) found a lock held: nothing was written."""
+
+
+class Statement:
+    """One statement compiled once for a dialect: its text, and its parameters made as
+    SQLAlchemy makes them (defaults of literal binds, bind processors, the order)."""
+
+    def __init__(self, statement: ClauseElement, engine: Engine, keys: Sequence[str] = ()) -> None:
+        compiled = statement.compile(dialect=engine.dialect, column_keys=list(keys) or None)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql = compiled.string
+        self.defaults = {name: bind.value for bind, name in compiled.bind_names.items()}
+        self.order = None if compiled.positiontup is None else tuple(compiled.positiontup)
+        self.processors: Mapping[str, Callable[[Any], Any]] = {
+            k: v for k, v in compiled._bind_processors.items() if callable(v)
+        }
+
+    def params(self, values: Mapping[str, Any]) -> Any:
+        merged = self.defaults | dict(values)
+        for name, process in self.processors.items():
+            if name in merged:
+                merged[name] = process(merged[name])
+        if self.order is None:
+            return merged
+        return tuple(merged[name] for name in self.order)
+
+
+class RawWrites:
+    """The statements of an append, and a transaction to run them in."""
+
+    def __init__(
+        self, engine: Engine, head: ClauseElement, lock: ClauseElement, notify: ClauseElement
+    ) -> None:
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.head = Statement(head, engine)
+        self.lock = Statement(lock, engine)
+        insert = log_entries.insert()
+        if not self.sqlite:
+            insert = insert.returning(log_entries.c.id)
+        self.insert = Statement(insert, engine, INSERT_COLUMNS)
+        self.notify = Statement(notify, engine)
+        dbapi = engine.dialect.loaded_dbapi
+        self.error: type[Exception] = dbapi.Error
+        database = engine.url.database if self.sqlite else None
+        self.database = None if database in (None, "", ":memory:") else database
+        """The SQLite file, where a write may be asked not to wait (a file of its own)."""
+        self._nowait: sqlite3.Connection | None = None
+        self._nowait_lock = threading.Lock()
+
+    def close(self) -> None:
+        if self._nowait is not None:
+            self._nowait.close()
+            self._nowait = None
+
+    def _unwaiting(self) -> sqlite3.Connection:
+        """The SQLite connection whose busy timeout is zero (made on first use)."""
+        if self._nowait is None:
+            assert self.database is not None
+            made = sqlite3.connect(self.database, check_same_thread=False, timeout=0)
+            _sqlite_connect(made, None)
+            made.execute("PRAGMA busy_timeout=0")
+            self._nowait = made
+        return self._nowait
+
+    def announce(self, cursor: Any, statement: Statement, params: Any) -> None:
+        """Tell the engine's statement listeners, as SQLAlchemy's own execution does."""
+        listeners = self.engine.dispatch.before_cursor_execute
+        if listeners:
+            listeners(None, cursor, statement.sql, params, None, False)
+
+    def run(self, cursor: Any, statement: Statement, values: Mapping[str, Any]) -> None:
+        params = statement.params(values)
+        self.announce(cursor, statement, params)
+        try:
+            cursor.execute(statement.sql, params)
+        except self.error as exc:
+            raise self.wrapped(statement.sql, exc) from exc
+
+    def wrapped(self, sql: str, exc: Exception) -> StatementError:
+        """``exc`` as SQLAlchemy raises it (an ``IntegrityError`` for a unique index...)."""
+        return DBAPIError.instance(sql, None, exc, self.error, hide_parameters=True)
+
+    def fetch(self, cursor: Any) -> Any:
+        """The next row a statement's cursor holds (PostgreSQL: waiting for the pipeline)."""
+        try:
+            return cursor.fetchone()
+        except self.error as exc:
+            raise self.wrapped("FETCH", exc) from exc
+
+    @contextmanager
+    def transaction(self, *, waiting: bool = True) -> Iterator[Any]:
+        """A pooled connection's driver connection in a write transaction (SQLite: ``BEGIN
+        IMMEDIATE``; PostgreSQL: pipeline mode, the ``BEGIN`` sent with the first
+        statement). The caller commits (``commit``) and reads what the commit returned
+        inside the block; anything raised rolls it back. ``waiting=False`` (SQLite with a
+        file): the connection that never waits for a lock, under ``_nowait_lock``
+        (``WouldWait`` where either is held)."""
+        if not waiting:
+            if self.database is None or not self._nowait_lock.acquire(blocking=False):
+                raise WouldWait
+            try:
+                yield from self._sqlite_transaction(self._unwaiting(), waiting=False)
+            finally:
+                self._nowait_lock.release()
+            return
+        fairy = self.engine.raw_connection()
+        driver: Any = fairy.driver_connection
+        try:
+            if self.sqlite:
+                yield from self._sqlite_transaction(driver)
+            else:
+                try:
+                    with driver.pipeline():
+                        yield driver
+                except BaseException:
+                    driver.rollback()
+                    raise
+        finally:
+            fairy.close()
+
+    def _sqlite_transaction(self, driver: Any, *, waiting: bool = True) -> Iterator[Any]:
+        begin = "BEGIN IMMEDIATE"
+        cursor = driver.cursor()
+        listeners = self.engine.dispatch.before_cursor_execute
+        if listeners:
+            listeners(None, cursor, begin, (), None, False)
+        try:
+            cursor.execute(begin)
+        except sqlite3.OperationalError as exc:
+            if not waiting and "locked" in str(exc):
+                raise WouldWait from exc
+            raise self.wrapped(begin, exc) from exc
+        try:
+            yield driver
+        except BaseException:
+            driver.rollback()
+            raise
+
+    def commit(self, driver: Any) -> None:
+        try:
+            driver.commit()
+        except self.error as exc:
+            raise self.wrapped("COMMIT", exc) from exc

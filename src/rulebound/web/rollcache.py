@@ -1,0 +1,139 @@
+"""What a roll computes that its dice do not change, computed once per shape.
+
+A roll from a sheet is ``request(sheet, form, variants)``, then the game's roll on the
+dice, then its card and the sheet after it (``TableRules.rolled``). Everything but the
+roll itself is a pure function of what it is given: the request of the sheet, the form
+and the table's variants; the card and the sheet after it of the request and the dice
+drawn (the result is rebuilt from exactly these by ``replay``, which is how a log is
+verified). So a busy table, whose players roll the same few checks from the same
+sheets, need not work them out again:
+
+- the request (with its record's params, ``Game.dump``) is kept per (game, sheet, form,
+  variants), and so are the chances the live dialog asks for;
+- the card and the sheet after the roll are kept per (that key, the dice drawn).
+
+The game's own roll runs every time, on the play's own dice. A key is the canonical
+JSON of its parts, so equal sheets share it however their dicts are ordered; a part
+that is not JSON is not kept. A refusal (bad form) is never kept: it is worked out,
+and raised, each time. Each reader gets its own copy of anything mutable (the record's
+params, the sheet after); the card is a frozen dataclass of tuples.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+from rulebound.core.canonical import json_copy
+from rulebound.core.random_source import RandomSource
+from rulebound.rulesets.contract import Card, Chances, Play, Sheet, Variants
+from rulebound.rulesets.plays import ROLL, TableRules, make_record, recorded
+
+REQUESTS = 2048
+CARDS = 8192
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Lru(Generic[K, V]):
+    """A bounded map, least recently used first out; safe across threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._held: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        with self._lock:
+            found = self._held.get(key, _MISSING)
+            if found is not _MISSING:
+                self._held.move_to_end(key)
+                self.hits += 1
+                return found  # type: ignore[return-value]
+            self.misses += 1
+        value = make()  # outside the lock: a slow rule blocks no other reader
+        if self.size > 0:
+            with self._lock:
+                self._held[key] = value
+                while len(self._held) > self.size:
+                    self._held.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+_MISSING = object()
+
+
+def shape_key(value: Any) -> str | None:
+    """The canonical JSON of a sheet, form or variants (None: not JSON, not kept)."""
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+class RollCache:
+    """The request, chances and card of each roll shape, shared by every table of a
+    process (a table's sheets are part of the key, so nothing crosses between tables
+    that would not be equal anyway)."""
+
+    def __init__(self, requests: int = REQUESTS, cards: int = CARDS) -> None:
+        self.requests: Lru[tuple[int, str, str, str], tuple[Any, dict[str, Any]]] = Lru(requests)
+        self.chances_of: Lru[tuple[int, str, str, str], Chances] = Lru(requests)
+        self.cards: Lru[tuple[Hashable, ...], tuple[Card, Sheet | None]] = Lru(cards)
+        self._games: dict[int, object] = {}
+        """Each game a key names by ``id``, held so that the id is never reused."""
+
+    def _key(
+        self, rules: TableRules[Any, Any], sheet: Sheet, form: Mapping[str, Any], variants: Variants
+    ) -> tuple[int, str, str, str] | None:
+        parts = (shape_key(sheet), shape_key(form), shape_key(variants))
+        if parts[0] is None or parts[1] is None or parts[2] is None:
+            return None
+        self._games.setdefault(id(rules.game), rules.game)
+        return (id(rules.game), parts[0], parts[1], parts[2])
+
+    def chances(
+        self, rules: TableRules[Any, Any], sheet: Sheet, form: Mapping[str, Any], variants: Variants
+    ) -> Chances:
+        """``rules.chances``: the odds of a roll from this sheet and form."""
+        key = self._key(rules, sheet, form, variants)
+        if key is None:
+            return rules.chances(sheet, form, variants)
+        return self.chances_of.get(key, partial(rules.chances, sheet, form, variants))
+
+    def roll(
+        self,
+        rules: TableRules[Any, Any],
+        sheet: Sheet,
+        form: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> Play:
+        """``rules.roll``: the same play, its request and card worked out once per shape."""
+        key = self._key(rules, sheet, form, variants)
+        if key is None:
+            return rules.roll(sheet, form, variants, source)
+        game = rules.game
+
+        def request() -> tuple[Any, dict[str, Any]]:
+            made = rules.request(sheet, form, variants)
+            return made, json_copy(game.dump(made))
+
+        made, params = self.requests.get(key, request)
+        result, draws = recorded(partial(game.roll, made), source)
+        record = make_record(ROLL, json_copy(params), draws)
+
+        def card() -> tuple[Card, Sheet | None]:
+            return game.card(result), rules.sheets.settle(sheet, result)
+
+        shown, after = self.cards.get((key, draws), card)
+        return Play(record, shown, None if after is None else json_copy(after), shown.outcome)

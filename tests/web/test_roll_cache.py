@@ -1,0 +1,116 @@
+"""The roll cache (``web/rollcache``, issue 13) changes nothing a roll logs: for every game
+with sheets, each of its quick rolls from a starter sheet, rolled on the same dice, gives
+byte for byte the record, card, sheet after and summary the rules give uncached; refusals
+are raised each time and never kept; what a reader gets is its own."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rulebound.core.canonical import to_jsonable
+from rulebound.core.errors import InvalidInput, RuleboundError
+from rulebound.core.random_source import SeededSource
+from rulebound.rulesets.contract import Play
+from rulebound.rulesets.plays import TableRules
+from rulebound.web.rollcache import RollCache
+from rulebound.web.settings import registry_games
+
+GAMES = {key: game.table for key, game in registry_games().items() if game.table.game.sheets}
+SEEDS = range(12)
+
+
+def _bytes(play: Play) -> bytes:
+    shown = {
+        "record": play.record,
+        "card": to_jsonable(play.card),
+        "sheet": play.sheet,
+        "summary": play.summary,
+    }
+    return json.dumps(to_jsonable(shown), sort_keys=True).encode()
+
+
+def _shapes(rules: TableRules[Any, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    sheet = rules.sheets.starter("Ana")
+    defaults = rules.sheets.dialog_values(sheet)
+    quick = rules.sheets.quick_rolls(sheet)[:4]
+    forms = [defaults | dict(q.values) for q in quick] or [defaults]
+    return [(sheet, form) for form in forms]
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_cached_roll_is_the_uncached_roll_byte_for_byte(key: str) -> None:
+    rules, cache = GAMES[key], RollCache()
+    shapes = _shapes(rules)
+    compared = 0
+    for sheet, form in shapes:
+        for seed in SEEDS:
+            try:
+                plain = rules.roll(sheet, form, {}, SeededSource(seed))
+            except RuleboundError:
+                with pytest.raises(RuleboundError):
+                    cache.roll(rules, sheet, form, {}, SeededSource(seed))
+                continue
+            for _ in range(2):  # the first fills the cache, the second reads it
+                cached = cache.roll(rules, sheet, form, {}, SeededSource(seed))
+                assert _bytes(cached) == _bytes(plain), (key, form, seed)
+                compared += 1
+    assert compared, f"{key}: no quick roll could be rolled"
+    assert cache.requests.hits > 0
+    assert cache.cards.hits > 0
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_cached_chances_are_the_uncached_chances(key: str) -> None:
+    rules, cache = GAMES[key], RollCache()
+    for sheet, form in _shapes(rules):
+        try:
+            plain = rules.chances(sheet, form, {})
+        except RuleboundError:
+            continue
+        for _ in range(2):
+            assert to_jsonable(cache.chances(rules, sheet, form, {})) == to_jsonable(plain)
+
+
+def test_a_refused_form_is_refused_every_time_and_never_kept() -> None:
+    rules, cache = GAMES["empty-reach"], RollCache()
+    sheet = rules.sheets.starter("Ana")
+    for _ in range(2):
+        with pytest.raises(InvalidInput):
+            cache.roll(rules, sheet, {"skill": "No such skill"}, {}, SeededSource(1))
+    assert len(cache.requests) == 0
+    assert cache.requests.misses == 2
+
+
+def test_equal_shapes_share_a_key_and_another_sheet_does_not() -> None:
+    rules, cache = GAMES["empty-reach"], RollCache()
+    sheet = rules.sheets.starter("Ana")
+    reordered = dict(reversed(list(sheet.items())))
+    cache.roll(rules, sheet, {"skill": "Force"}, {}, SeededSource(1))
+    cache.roll(rules, reordered, {"skill": "Force"}, {}, SeededSource(2))
+    assert (len(cache.requests), cache.requests.hits) == (1, 1)
+    cache.roll(rules, dict(sheet, name="Bea"), {"skill": "Force"}, {}, SeededSource(3))
+    assert len(cache.requests) == 2
+
+
+def test_what_a_reader_gets_is_its_own() -> None:
+    rules, cache = GAMES["empty-reach"], RollCache()
+    sheet = rules.sheets.starter("Ana")
+    first = cache.roll(rules, sheet, {"skill": "Force"}, {}, SeededSource(5))
+    before = _bytes(first)
+    first.record.clear()
+    if first.sheet is not None:
+        first.sheet.clear()
+    again = cache.roll(rules, sheet, {"skill": "Force"}, {}, SeededSource(5))
+    assert _bytes(again) == before
+
+
+def test_the_cache_is_bounded() -> None:
+    rules, cache = GAMES["empty-reach"], RollCache(requests=2, cards=3)
+    sheet = rules.sheets.starter("Ana")
+    for n in range(6):
+        cache.roll(rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n))
+    assert len(cache.requests) == 2
+    assert len(cache.cards) == 3
