@@ -7,17 +7,12 @@ notices and the shared rate limits, and are meant for PostgreSQL.
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import click
 
 from rulebound.cli.output import emit_text
-
-if TYPE_CHECKING:
-    from fastapi import FastAPI
 
 DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
 GRACEFUL_SHUTDOWN_SECONDS = 3
@@ -68,7 +63,7 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
         create_app(replace(Settings.from_env(), database_url=database)).state.store.close()
         emit_text(f"rulebound table on http://{host}:{port}  ({workers} workers; {shown})")
         uvicorn.run(
-            "rulebound.cli.serve:worker_app",
+            "rulebound.web.app:create_app",
             factory=True,
             host=host,
             port=port,
@@ -81,7 +76,7 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
     settings = replace(
         Settings.from_env(), database_url=database, host=host, port=port, redis_url=redis_url
     )
-    app = settled(create_app(settings))
+    app = create_app(settings)
     emit_text(f"rulebound table on http://{host}:{port}  ({shown}; Ctrl+C stops)")
     uvicorn.run(
         app,
@@ -90,18 +85,3 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
         log_level="warning",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
-
-
-def settled(app: FastAPI) -> FastAPI:
-    """What starting built lives as long as the process: leave it out of every later full
-    collection, which otherwise walks all of it (30-80 ms here, a stall of every live feed)."""
-    gc.collect()
-    gc.freeze()
-    return app
-
-
-def worker_app() -> FastAPI:
-    """One ``--workers`` process's app (uvicorn's factory), settled like a single server's."""
-    from rulebound.web.app import create_app
-
-    return settled(create_app())
