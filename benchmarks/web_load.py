@@ -464,6 +464,8 @@ def in_process(
                     stats = pstats.Stats(profiler)
                     stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
                     stats.print_stats(int(os.environ.get("PROFILE_LINES", "25")))
+                    if os.environ.get("PROFILE_CALLERS"):
+                        stats.print_callers(os.environ["PROFILE_CALLERS"])
                 return {
                     "rolls": rolls,
                     "cpu_ms_per_roll": (time.process_time() - cpu) / rolls * 1000,

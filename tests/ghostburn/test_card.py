@@ -59,3 +59,14 @@ def test_no_offer_without_a_point(content: GhostburnContent) -> None:
     (spend,) = GAME.follow_ups(result)
     assert not spend.available
     assert "--luck-bonus" in spend.reason
+
+
+def test_an_off_ladder_dl_is_named_once(content: GhostburnContent) -> None:
+    result = roll(raw_request(content, dl=17), ReplaySource([Draw(10, 9), Draw(10, 9)]))
+    card = GAME.card(result)
+    assert card.title.endswith("vs DL 17")
+    assert card.details[0] == "DL 17, given directly"
+    on_ladder = GAME.card(
+        roll(raw_request(content, dl=14), ReplaySource([Draw(10, 9), Draw(10, 9)]))
+    )
+    assert on_ladder.details[0].startswith("DL Moderate (14), ")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -100,16 +101,22 @@ def test_plain_appends_take_the_drivers_path(
     assert store.last_seq(table.id) == 3
 
 
+def _roll(table_id: int, actor: int) -> Callable[[Dice], Staged]:
+    """A play that changes no sheet: a public roll of one fixed draw."""
+
+    def build(dice: Dice) -> Staged:
+        record = {"kind": "roll", "draws": [[6, 1]]}
+        return NewEntry(table_id, "roll", "public", actor, "r", None, None, record, {}), []
+
+    return build
+
+
 def test_the_drivers_path_refuses_as_the_general_path_does(store: SqlStore) -> None:
     table, gm = new_table(store)
     with pytest.raises(NotFound):
         store.append(NewEntry(table.id + 99, "talk", "public", gm.id, "nowhere"))
     mine = Contribution("cd" * 16, store.commitment(table.id))
-
-    def build(dice: Dice) -> Staged:
-        record = {"kind": "roll", "draws": [[6, 1]]}
-        return NewEntry(table.id, "roll", "public", gm.id, "r", None, None, record, {}), []
-
+    build = _roll(table.id, gm.id)
     store.append_drawn(table.id, build)
     store.append_drawn(table.id, build, mine)
     seq = store.last_seq(table.id)
@@ -164,3 +171,29 @@ def test_a_write_that_would_wait_says_so_at_once_and_writes_nothing(store: SqlSt
     assert store.last_seq(table.id) == seq + 3
     store.append(talk)
     assert store.last_seq(table.id) == seq + 4
+
+
+def test_a_refused_write_leaves_every_pooled_connection_transactional(store: SqlStore) -> None:
+    """The driver's append rolls a refusal back mid-transaction (on PostgreSQL, inside
+    its pipeline): every pooled connection afterwards is still usable and not left in
+    autocommit, or a later multi-statement write would commit statement by statement."""
+    table, gm = new_table(store)
+    mine = Contribution("ef" * 16, store.commitment(table.id))
+    build = _roll(table.id, gm.id)
+    store.append_drawn(table.id, build)
+    store.append_drawn(table.id, build, mine)
+    with pytest.raises(Conflict, match="already used"):
+        store.append_drawn(table.id, build, mine)
+    held = [store.engine.raw_connection() for _ in range(store.engine.pool.checkedin())]
+    try:
+        for fairy in held:
+            if not store.sqlite:
+                assert fairy.driver_connection.autocommit is False  # type: ignore[union-attr]
+            cursor = fairy.cursor()
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone()[0] == 1
+    finally:
+        for fairy in held:
+            fairy.close()
+    store.append(NewEntry(table.id, "talk", "public", gm.id, "after"))
+    assert [e.summary for e in store.log(table.id)][-1] == "after"

@@ -103,10 +103,16 @@ def sorted_description(source: RandomSource) -> tuple[tuple[str, str], ...]:
     if type(source) is RecordingSource:
         return sorted_description(source.inner)
     if type(source) is SeededSource:
-        return (("kind", "seeded"), ("seed", str(source.seed)))
+        seed = source.seed
+        if seed is not source._described_seed:  # worked out once per seed
+            source._described_seed = seed
+            source._description = (("kind", "seeded"), ("seed", str(seed)))
+        return source._description
     return tuple(sorted([(k, str(v)) for k, v in source.describe().items()]))
 
 
+_UNDESCRIBED = object()
+"""A seeded source whose description is not worked out yet (any seed, even None, differs)."""
 _GETRANDBITS_BELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
@@ -115,6 +121,8 @@ class SeededSource:
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
+        self._described_seed: object = _UNDESCRIBED
+        self._description: tuple[tuple[str, str], ...] = ()
         rng = random.Random(seed)
         # randrange(n) is exactly _randbelow(n) for one int argument; calling it directly
         # skips argument parsing on every die while keeping the same faces per seed.
@@ -208,7 +216,9 @@ class RecordingSource:
 
     def draw(self, sides: int) -> int:
         face = self.inner.draw(sides)
-        table = _draw_table(sides)
+        table = _DRAW_TABLES.get(sides) if type(sides) is int else None  # made: at hand
+        if table is None:
+            table = _draw_table(sides)
         if table is not None and type(face) is int and 0 < face <= sides:
             self._draws.append(table[face])  # type: ignore[arg-type]  # checked just now
         elif type(sides) is int and type(face) is int and 1 <= face <= sides:

@@ -178,23 +178,41 @@ def _reader(plan: Plan) -> Usual:
     lines = ["def read(data, values, bad):", "    get = data.get"]
     for i, (field, name, needed, is_bool, has_default, how, low, high, default) in enumerate(plan):
         scope |= {f"f{i}": field, f"n{i}": name, f"d{i}": default, f"lo{i}": low, f"hi{i}": high}
-        lines += [
-            f"    raw = get(n{i})",
-            f"    value = MISSING if raw is None else _value(f{i}, raw, {how}, lo{i}, hi{i}, bad)",
-            "    if value is MISSING:",
-        ]
         if needed:
-            lines.append(f"        bad.append(InvalidInput(n{i}, None, required_text(f{i})))")
+            left_out = f"bad.append(InvalidInput(n{i}, None, required_text(f{i})))"
         elif is_bool or has_default:
-            left_out = f"_default(f{i})" if default is MISSING else f"d{i}"
-            lines.append(f"        values[n{i}] = {left_out}")
+            left_out = f"values[n{i}] = " + (f"_default(f{i})" if default is MISSING else f"d{i}")
         else:
-            lines.append("        pass")
-        lines += ["    elif value is not _FAILED:", f"        values[n{i}] = value"]
+            left_out = "pass"
+        lines += [f"    raw = get(n{i})", "    if raw is None:", f"        {left_out}"]
+        exact = _exact_choices(field)
+        if exact:  # a choice's own value, posted as it is: what ``coerce`` gives back
+            scope[f"c{i}"] = exact
+            lines += [
+                f"    elif raw.__class__ is str and raw in c{i}:",
+                f"        values[n{i}] = raw",
+            ]
+        lines += [
+            "    else:",
+            f"        value = _value(f{i}, raw, {how}, lo{i}, hi{i}, bad)",
+            "        if value is MISSING:",
+            f"            {left_out}",
+            "        elif value is not _FAILED:",
+            f"            values[n{i}] = value",
+        ]
     scope["_FAILED"] = _FAILED
     exec("\n".join(lines) + "\n", scope)  # one small function per form, made once
     reader: Usual = scope["read"]
     return reader
+
+
+def _exact_choices(field: Field) -> frozenset[str]:
+    """The values a single select takes exactly as given (``choose`` matches a choice's
+    value first): the non-blank ones without surrounding spaces (``coerce`` strips a value,
+    and reads a blank one as left out). Empty for any other field."""
+    if field.kind != "select" or field.repeated:
+        return frozenset()
+    return frozenset(c.value for c in field.choices if c.value and c.value == c.value.strip())
 
 
 def unique(fields: Iterable[Field]) -> list[Field]:

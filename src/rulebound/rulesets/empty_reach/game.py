@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulebound.core.errors import InvalidInput, raise_all
 from rulebound.core.random_source import RandomSource
@@ -55,6 +55,51 @@ ODDS_FIELDS = (
 )
 
 
+class _Flow(Protocol):
+    """What the game calls in ``flow`` on every roll."""
+
+    def roll(self, check: PreparedCheck, source: RandomSource) -> Played: ...
+
+    def follow(
+        self, result: Played, action: str, params: Params, source: RandomSource
+    ) -> Played: ...
+
+
+_FLOW: list[_Flow] = []
+
+
+def _flow() -> _Flow:
+    """``flow``, imported on the first roll (not with the game), then at hand."""
+    if not _FLOW:
+        from rulebound.rulesets.empty_reach import flow
+
+        _FLOW.append(flow)
+    return _FLOW[0]
+
+
+MAX_REMEMBERED = 256
+"""Forms (and requests) each game remembers at most; a full memo starts over."""
+_PLAIN_TYPES = frozenset({str, int, bool, type(None)})
+_TEXTS = frozenset({str})
+
+
+def plain_key(values: Mapping[str, Any], variants: Variants) -> tuple[object, ...] | None:
+    """A key for a form whose values are all plain (str, int, bool, None, or a list or
+    tuple of str) and whose variants are all str, telling types apart (``True`` is not
+    ``1``, a list is not a tuple); None for any other form, which is not remembered."""
+    items, kinds = tuple(values.items()), tuple(map(type, values.values()))
+    if not _PLAIN_TYPES.issuperset(kinds):
+        for kind, (_, value) in zip(kinds, items, strict=True):
+            if kind in _PLAIN_TYPES:
+                continue
+            if not (kind is list or kind is tuple) or any(type(i) is not str for i in value):
+                return None
+        items = tuple((name, tuple(v) if type(v) is list else v) for name, v in items)
+    if not _TEXTS.issuperset(map(type, variants.values())):
+        return None
+    return (items, kinds, tuple(variants.items()))
+
+
 class EmptyReach(Game[CheckRequest, "Played"]):
     key = "empty-reach"
     title = "The Empty Reach"
@@ -70,6 +115,8 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         self.game_content = content or default_content()
         self.fields = raw_fields(self.game_content)
         self.sheets = EmptyReachSheets(self.game_content)
+        self._requests: dict[tuple[object, ...], CheckRequest] = {}
+        self._prepared: dict[int, tuple[CheckRequest, PreparedCheck]] = {}
 
     def with_content(self, path: Path) -> EmptyReach:
         """The game with a homebrew specialties file added to the built-in ones."""
@@ -78,6 +125,21 @@ class EmptyReach(Game[CheckRequest, "Played"]):
     # requests
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> CheckRequest:
+        """The request ``values`` ask for, remembered per plain form (``plain_key``): a
+        table repeats its forms, and a request is an immutable value. A refusal is never
+        kept, so it reads the same every time."""
+        key = plain_key(values, variants)
+        if key is None:
+            return self._request(values, variants)
+        found = self._requests.get(key)
+        if found is None:
+            found = self._request(values, variants)
+            if len(self._requests) >= MAX_REMEMBERED:
+                self._requests.clear()
+            self._requests[key] = found
+        return found
+
+    def _request(self, values: Mapping[str, Any], variants: Variants) -> CheckRequest:
         problems: list[InvalidInput] = []
         named = ("attribute_die", "skill_die", "skill", "attribute", "difficulty_level")
         payload: dict[str, Any] = {k: values.get(k) or None for k in named}
@@ -109,14 +171,21 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         return {"request": request.model_dump(mode="json")}
 
     def prepare(self, request: CheckRequest) -> PreparedCheck:
-        return prepare(request, self.game_content)
+        """The prepared check, remembered per request object (``request`` gives the same
+        object for the same form); a refusal is never kept."""
+        found = self._prepared.get(id(request))
+        if found is not None and found[0] is request:
+            return found[1]
+        prepared = prepare(request, self.game_content)
+        if len(self._prepared) >= MAX_REMEMBERED:
+            self._prepared.clear()
+        self._prepared[id(request)] = (request, prepared)  # kept alive: its id stays its own
+        return prepared
 
     # rolls
 
     def roll(self, request: CheckRequest, source: RandomSource) -> Played:
-        from rulebound.rulesets.empty_reach import flow
-
-        return flow.roll(self.prepare(request), source)
+        return _flow().roll(self.prepare(request), source)
 
     def chances(self, request: CheckRequest) -> Chances:
         """The number of successes before any push (success is one or more); an opposed
@@ -151,9 +220,7 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         return flow.follow_params(result, action, params, None if chosen is MISSING else chosen)
 
     def follow(self, result: Played, action: str, params: Params, source: RandomSource) -> Played:
-        from rulebound.rulesets.empty_reach import flow
-
-        return flow.follow(result, action, params, source)
+        return _flow().follow(result, action, params, source)
 
     def card(self, result: Played) -> Card:
         from rulebound.rulesets.empty_reach.card import card_for

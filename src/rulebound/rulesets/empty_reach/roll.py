@@ -17,6 +17,7 @@ from rulebound.core.random_source import RandomSource, RecordingSource, trusted_
 from rulebound.core.trace import DieRecord, DieState, Provenance
 from rulebound.rulesets.empty_reach.check import PreparedCheck
 from rulebound.rulesets.empty_reach.rules import (
+    BANE_FACE,
     GEAR_CHECK_SIDES,
     GEAR_LOSS_FACES,
     CostKind,
@@ -78,11 +79,11 @@ class EmptyReachResult:
 
     def rerollable(self) -> tuple[int, ...]:
         """Indices of dice a push may reroll: every die not showing a 1."""
-        return tuple(i for i, die in enumerate(self.dice) if may_reroll(die.face))
+        return tuple([i for i, die in enumerate(self.dice) if may_reroll(die.face)])
 
     def default_reroll(self) -> tuple[int, ...]:
         """The default choice: dice showing neither a success nor a 1."""
-        return tuple(i for i, die in enumerate(self.dice) if rerolled_by_default(die.face))
+        return tuple([i for i, die in enumerate(self.dice) if rerolled_by_default(die.face)])
 
 
 def _bane_counts(role: str, check: PreparedCheck) -> bool:
@@ -94,10 +95,15 @@ def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
     successes = banes = 0
     for die in dice:
         face = die.face
-        successes += successes_on(face)
-        if is_bane(face) and bane_counts(die.role, gear_banes):
+        successes += _SUCCESSES[face] if 0 <= face < _FACES else successes_on(face)
+        if face == BANE_FACE and bane_counts(die.role, gear_banes):
             banes += 1
     return successes, banes
+
+
+_FACES = 13
+_SUCCESSES = tuple(successes_on(face) for face in range(_FACES))
+"""``successes_on`` for every face of the step dice (a D12 at most), looked up once."""
 
 
 _die = trusted_builder(DieRecord)
@@ -122,18 +128,87 @@ def _rolled(die: StepDie, role: str, face: int, counts: bool) -> DieRecord:
     return _die(label, sides, face, role, DieState.ROLLED, (), _marks(face, counts))
 
 
+Plan = tuple[tuple[int, tuple[DieRecord | None, ...]], ...]
+_PLANS: dict[tuple[object, ...], Plan] = {}
+_CHECK_PLANS: dict[int, tuple[PreparedCheck, Plan]] = {}
+_REROLLS: dict[tuple[int, int, bool], tuple[DieRecord, DieRecord]] = {}
+_CARRIED: dict[int, tuple[DieRecord, DieRecord]] = {}
+MAX_REMEMBERED = 1024
+"""Entries each memo of records keeps at most; a full memo starts over."""
+
+
+def _planned(check: PreparedCheck) -> Plan:
+    """The dice ``check`` rolls, in order: each one's sides and its record as first rolled
+    for every face (index = face, 0 unused), as ``_rolled`` makes it; remembered per pool,
+    extra dice and bane reading (a few hundred at most, however many forms come)."""
+    mine = _CHECK_PLANS.get(id(check))  # first per check object, which is kept alive
+    if mine is not None and mine[0] is check:
+        return mine[1]
+    pool, gear_dice = check.pool, check.gear_dice
+    gear_banes = check.request.options.gear_banes
+    key = (pool.attribute, pool.skill, gear_dice, gear_banes)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _plan(pool.dice, gear_dice, gear_banes)
+        if len(_PLANS) >= MAX_REMEMBERED:
+            _PLANS.clear()
+        _PLANS[key] = found
+    if len(_CHECK_PLANS) >= MAX_REMEMBERED:
+        _CHECK_PLANS.clear()
+    _CHECK_PLANS[id(check)] = (check, found)
+    return found
+
+
+def _plan(dice: tuple[StepDie, ...], gear_dice: tuple[StepDie, ...], gear_banes: str) -> Plan:
+    """The plan of a pool's dice and an item's extra dice under one bane reading."""
+    planned = [(die, "attribute") for die in dice[:1]]
+    planned += [(die, "skill") for die in dice[1:]]
+    planned += [(die, "gear") for die in gear_dice]
+    return tuple(
+        (
+            sides,
+            (None, *(_rolled(die, role, face, counts) for face in range(1, sides + 1))),
+        )
+        for die, role in planned
+        for sides, counts in ((int(die), bane_counts(role, gear_banes)),)
+    )
+
+
 def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
     recorder = RecordingSource(source)
-    gear_banes, draw = check.request.options.gear_banes, recorder.draw
-    planned = [(die, "attribute") for die in check.pool.dice[:1]]
-    planned += [(die, "skill") for die in check.pool.dice[1:]]
-    planned += [(die, "gear") for die in check.gear_dice]
-    dice = tuple(
-        [_rolled(die, role, draw(int(die)), bane_counts(role, gear_banes)) for die, role in planned]
+    draw = recorder.draw  # a face it returns is an int from 1 to sides (it checks each)
+    dice: tuple[DieRecord, ...] = tuple(
+        [faces[draw(sides)] for sides, faces in _planned(check)]  # type: ignore[misc]
     )
     successes, banes = _tally(dice, check)
     provenance = Provenance.of_source(recorder, recorder.draws)
     return _result(check, dice, successes, banes, 0, None, provenance, None)
+
+
+def _rerolled(die: DieRecord, face: int, counts: bool) -> DieRecord:
+    """``die`` rerolled to ``face`` (drawn and checked by the recording source), shared
+    per record object and face: every record is an immutable value."""
+    key = (id(die), face, counts)
+    found = _REROLLS.get(key)
+    if found is not None and found[0] is die:
+        return found[1]
+    made = die.rerolled(face, _marks(face, counts))
+    if len(_REROLLS) >= MAX_REMEMBERED:
+        _REROLLS.clear()
+    _REROLLS[key] = (die, made)
+    return made
+
+
+def _carried(die: DieRecord) -> DieRecord:
+    """``die`` carried over by a push: kept, or locked on a 1; shared per record object."""
+    found = _CARRIED.get(id(die))
+    if found is not None and found[0] is die:
+        return found[1]
+    made = die.with_state(DieState.KEPT if may_reroll(die.face) else DieState.LOCKED)
+    if len(_CARRIED) >= MAX_REMEMBERED:
+        _CARRIED.clear()
+    _CARRIED[id(die)] = (die, made)
+    return made
 
 
 def validate_selection(
@@ -179,6 +254,12 @@ def _gear_lost_so_far(result: EmptyReachResult) -> int:
     return lost
 
 
+@cache
+def _no_costs(kind: CostKind | None) -> PushCosts:
+    """A push that added no bane: nothing to pay (an immutable record, shared per kind)."""
+    return _costs_of(kind, 0, (), 0, 0)
+
+
 def _costs(
     pushed: EmptyReachResult, after: Sequence[DieRecord], recorder: RecordingSource
 ) -> PushCosts:
@@ -192,6 +273,8 @@ def _costs(
         and _bane_counts(new.role, check)
         and (first_push or not is_bane(old.face))
     ]
+    if not new_banes:
+        return _no_costs(check.cost)
     gear = check.request.gear
     gear_left = (gear.bonus - _gear_lost_so_far(pushed)) if gear else 0
     checks: list[DieRecord] = []
@@ -225,12 +308,13 @@ def push(
     recorder = RecordingSource(source)
     after: list[DieRecord] = []
     gear_banes = result.check.request.options.gear_banes
+    draw = recorder.draw
     for index, die in enumerate(result.dice):
         if index in chosen:
-            face = recorder.draw(die.sides)
-            after.append(die.rerolled(face, _marks(face, bane_counts(die.role, gear_banes))))
+            face = draw(die.sides)
+            after.append(_rerolled(die, face, bane_counts(die.role, gear_banes)))
         else:
-            after.append(die.with_state(DieState.KEPT if may_reroll(die.face) else DieState.LOCKED))
+            after.append(_carried(die))
     costs = _costs(result, after, recorder)
     successes, banes = _tally(after, result.check)
     provenance = Provenance.of_source(recorder, recorder.draws)

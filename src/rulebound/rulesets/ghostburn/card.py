@@ -73,7 +73,8 @@ def card_for(result: GhostburnResult, content: GhostburnContent) -> Card:
         steps.append(f"Luck Point {result.luck.value:+d}: result {result.total}")
     steps.append(f"{result.total} vs {request.difficulty.label}: {result.band.label}")
     dl = request.difficulty
-    details = [f"DL {dl.label}, {dl.source}"]
+    named = f"DL {dl.label}" if dl.level else dl.label  # an off-ladder label says "DL" itself
+    details = [f"{named}, {dl.source}"]
     if dl.shift:
         details[0] += f", shifted {dl.shift:+d} level(s) by the GM from {dl.base}"
     if request.substitution is not None:

@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
 
-from rulebound.core.distribution import exact
+from rulebound.core.distribution import exact, exact_over
 from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.odds import (
-    SLOT,
     first_success,
     fixed_table,
     pool_faces,
@@ -27,7 +26,10 @@ from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.rules import Options
 
 SCORES: tuple[int, ...] = tuple(range(rules.MIN_SCORE, rules.MAX_SCORE + 1))
-"""The rows and the columns: consecutive scores (``_unbought_column`` relies on it)."""
+"""The rows and the columns: consecutive scores (``_unbought_rows`` relies on it)."""
+_SLOT = (rules.DIE_SIDES ** SCORES[-1]).bit_length() + 1
+"""Bits per count in ``_unbought_rows``' packed powers: any sum of a row's counts is at
+most 10^10, under ``2**_SLOT - 1`` (``odds.SLOT`` serves pools of up to 19 dice)."""
 
 
 def chance(dice: int, skill: int, dr: int, bonus: int, options: Options) -> Cell:
@@ -36,30 +38,33 @@ def chance(dice: int, skill: int, dr: int, bonus: int, options: Options) -> Cell
     return success_chance(request.checked())
 
 
-def _unbought_column(skill: int, needs: Sequence[int], dr: int, options: Options) -> list[Fraction]:
-    """Without bonus points no failure is fixed: each row is a binomial tail, read off
+def _unbought_rows(dr: int, options: Options) -> tuple[tuple[Fraction, ...], ...]:
+    """Without bonus points no failure is fixed: each cell is a binomial tail, read off
     one power of ``free * X + failing`` (as ``odds.success_weights`` does for one cell).
-    The rows share the power (row ``n`` multiplies row ``n - 1``'s once) and the
-    successes each needs (``needs``, per row, the same for every skill)."""
-    free, _, _ = pool_faces(skill, 0, options)
-    packed, mask = (free << SLOT) + rules.DIE_SIDES - free, (1 << SLOT) - 1
-    power, denominator = packed ** (SCORES[0] - 1), rules.DIE_SIDES ** (SCORES[0] - 1)
-    column = []
-    for dice, need in zip(SCORES, needs, strict=True):
-        power *= packed
-        denominator *= rules.DIE_SIDES
-        if dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL:
-            hits = success_weights(dice, skill, 0, options, dr)
-        else:
-            hits = (power >> (SLOT * need)) % mask if need <= dice else 0
-        column.append(exact(hits, denominator))
-    return column
+    Row ``n`` multiplies each skill's power from row ``n - 1`` once, the successes a row
+    needs are the same for every skill, and a row shares its denominator."""
+    packs = []
+    for skill in SCORES:
+        free, _, _ = pool_faces(skill, 0, options)
+        packs.append((free << _SLOT) + rules.DIE_SIDES - free)
+    powers = [packed ** (SCORES[0] - 1) for packed in packs]
+    mask, flub_column = (1 << _SLOT) - 1, SCORES.index(rules.FLUB_SKILL)
+    rows = []
+    for dice, need in zip(SCORES, _needs(dr, options), strict=True):
+        powers = [power * packed for power, packed in zip(powers, packs, strict=True)]
+        hits = (
+            [(power >> (_SLOT * need)) % mask for power in powers]
+            if need <= dice
+            else [0] * len(powers)
+        )
+        if dice == rules.FLUB_TRAIT:
+            hits[flub_column] = success_weights(dice, rules.FLUB_SKILL, 0, options, dr)
+        rows.append(tuple(exact_over(hits, rules.DIE_SIDES**dice)))
+    return tuple(rows)
 
 
 def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]:
     """P(success) for every number of dice in ``SCORES``, sharing one table of fixes."""
-    if not bonus:
-        return _unbought_column(skill, _needs(dr, options), dr, options)
     free, _, _ = pool_faces(skill, bonus, options)
     failing = rules.DIE_SIDES - free
     fixed = fixed_table(skill, bonus, options, SCORES[-1])
@@ -95,10 +100,9 @@ def _needs(dr: int, options: Options) -> list[int]:
 def _panel(dr: int, bonus: int, options: Options) -> GridPanel:
     if bonus:
         columns = [_column(skill, dr, bonus, options) for skill in SCORES]
+        cells = tuple(tuple(column[row] for column in columns) for row in range(len(SCORES)))
     else:
-        needs = _needs(dr, options)
-        columns = [_unbought_column(skill, needs, dr, options) for skill in SCORES]
-    cells = tuple(tuple(column[row] for column in columns) for row in range(len(SCORES)))
+        cells = _unbought_rows(dr, options)
     return GridPanel(f"DR {dr}, bonus +{bonus}", cells)
 
 

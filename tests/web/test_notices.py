@@ -1,0 +1,105 @@
+"""The backplane's notices (issue 13): each ``PUBLISH`` is written to Redis without waiting
+for its answer; every notice still reaches the other processes' listeners, in order, and a
+connection Redis dropped is made again. Needs RULEBOUND_TEST_REDIS_URL
+(``scripts/with-redis``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rulebound.web.backplane import Notices
+
+from .test_processes import redis_url  # noqa: F401  (the fixture)
+
+CHANNEL = "rulebound:test-notices"
+
+
+def _listener(url: str, channel: str) -> Any:
+    import redis
+
+    pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(channel)
+    deadline = time.monotonic() + 5
+    while pubsub.get_message(timeout=0.1) is None and not pubsub.subscribed:
+        assert time.monotonic() < deadline
+    return pubsub
+
+
+def _heard(pubsub: Any, count: int, seconds: float = 10) -> list[str]:
+    heard: list[str] = []
+    deadline = time.monotonic() + seconds
+    while len(heard) < count and time.monotonic() < deadline:
+        message = pubsub.get_message(timeout=0.2)
+        if message is not None:
+            heard.append(message["data"].decode())
+    return heard
+
+
+class Wired:
+    """A Redis client, a listener on ``CHANNEL`` and the notices under test."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url)
+        self.pubsub = _listener(url, CHANNEL)
+        self.notices = Notices(self.client)
+
+    def publishers(self) -> list[Any]:
+        """Redis's ids of its connections whose last command was ``PUBLISH``."""
+        return [c["id"] for c in self.client.client_list() if c.get("cmd") == "publish"]
+
+
+@pytest.fixture
+def wired(redis_url: str) -> Iterator[Wired]:  # noqa: F811
+    made = Wired(redis_url)
+    yield made
+    made.notices.close()
+    made.pubsub.close()
+    made.client.close()
+
+
+def test_every_notice_arrives_in_order_and_the_answers_are_read(wired: Wired) -> None:
+    wired.notices.publish(CHANNEL, "first")
+    assert _heard(wired.pubsub, 1) == ["first"]
+    (publisher,) = wired.publishers()
+    count = Notices.DRAIN * 3 + 5
+    for n in range(count):
+        wired.notices.publish(CHANNEL, f"1:{n}:")
+    assert _heard(wired.pubsub, count) == [f"1:{n}:" for n in range(count)]
+    # the answers were read at each drain without an error: still the one connection
+    assert wired.publishers() == [publisher]
+
+
+def test_a_dropped_connection_is_made_again_for_later_notices(wired: Wired) -> None:
+    wired.notices.publish(CHANNEL, "before")
+    assert _heard(wired.pubsub, 1) == ["before"]
+    (killed,) = wired.publishers()
+    wired.client.client_kill_filter(_id=killed)
+    heard: list[str] = []
+    for n in range(50):  # the first writes after the kill may go to the dead socket
+        wired.notices.publish(CHANNEL, f"after {n}")
+        heard += _heard(wired.pubsub, 1, seconds=0.2)
+        if heard:
+            break
+        time.sleep(0.05)
+    assert heard, "no notice arrived after the connection was dropped"
+    assert heard[0].startswith("after "), heard
+    assert wired.publishers() not in ([], [killed])
+
+
+def test_without_redis_a_notice_is_dropped_quietly() -> None:
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    down = redis.Redis(host="127.0.0.1", port=1, retry=Retry(NoBackoff(), 0))
+    notices = Notices(down)
+    notices.publish("rulebound:log", "1:1:")  # nothing listens on port 1: no error raised
+    notices.close()
+    with pytest.raises(redis.ConnectionError):
+        down.ping()
