@@ -121,7 +121,7 @@ def test_bad_pools_name_the_field(
     assert caught.value.value == args[("dice", "skill", "dr", "bonus").index(field)]
 
 
-@pytest.mark.parametrize("dr", [1, 3, 10])
+@pytest.mark.parametrize("dr", [1, 3, 10, 11])
 @pytest.mark.parametrize(
     "options",
     [Options(), Options(success_face=SuccessFace.STRICTLY_UNDER, miss_ios=MissIos.SKIP_ZERO)],

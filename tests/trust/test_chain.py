@@ -30,6 +30,7 @@ from rulebound.store import (
     Privacy,
     SqlStore,
     Staged,
+    Stored,
     TableRow,
 )
 from rulebound.trust.chain import GENESIS, body_hash, chain_hash, entry_body, entry_content
@@ -114,6 +115,46 @@ def test_every_entry_is_chained_per_table(store: SqlStore) -> None:
     assert store.log(one.id)[0].prev_hash == GENESIS
     assert all(len(e.salt) == 64 for e in store.log(two.id))
     assert len({e.salt for e in store.log(two.id)}) == 5
+
+
+def test_the_seal_commits_to_the_entry_as_it_is_read_back(store: SqlStore, db_url: str) -> None:
+    """A record or card whose keys JSON spells differently from ``str`` (True is "true",
+    None is "null") or whose values are tuples is sealed as the column gives it back: a
+    fresh store recomputes every hash from what it reads, and the entry the append
+    answers with is that same entry."""
+    table = _table(store)
+    odd = {"flags": {True: 1, None: 2, 10: "ten", 2: "two"}, "pairs": (("a", 1), ("b", 2))}
+    written = [
+        store.append(NewEntry(table.id, "note", "public", None, "odd", record=odd, card=odd)),
+        store.append_drawn(
+            table.id,
+            lambda dice: (
+                NewEntry(table.id, "roll", "public", None, "odd", record=odd, card=None),
+                [],
+            ),
+            _mine(store, table.id),
+        ),
+    ]
+    shared = Stored.of({"title": "Force", "dice": [{"sides": 8, "face": 7}]})
+    twice = [
+        store.append(NewEntry(table.id, "note", "public", None, "card", card=shared))
+        for _ in range(2)
+    ]
+    fresh = SqlStore(db_url)
+    try:
+        read = fresh.log(table.id)
+    finally:
+        fresh.close()
+    _recompute(table.id, read)
+    assert read[-4:] == [*written, *twice]
+    # a card handed over already serialised is each entry's own once written
+    assert twice[0].card == twice[1].card == shared.value
+    assert twice[0].card is not twice[1].card is not shared.value
+    assert written[0].record == {
+        "flags": {"true": 1, "null": 2, "10": "ten", "2": "two"},
+        "pairs": [["a", 1], ["b", 2]],
+    }
+    assert written[1].card is None
 
 
 def test_dice_come_from_the_committed_seed_and_recompute_after_the_reveal(

@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulebound.core.canonical import canonical_json, to_jsonable
+from rulebound.core.canonical import Stored, canonical_json, json_text, to_jsonable
 from rulebound.core.random_source import SeededSource
 from rulebound.rulesets.plays import TableRules
 from rulebound.rulesets.registry import get_game
@@ -138,3 +138,34 @@ def test_an_entrys_hashes_are_those_of_the_canonical_text() -> None:
         chain_hash(GENESIS, content)
         == hashlib.sha256((GENESIS + reference_text(content)).encode()).hexdigest()
     )
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.data())
+def test_a_body_with_stored_parts_has_the_canonical_text_of_its_parsed_parts(
+    body: dict[str, Any], data: st.DataObject
+) -> None:
+    """The store hands the seal a record and a card ``Stored`` (serialised once): the text it
+    hashes is the canonical text of the same body with those parts as read back."""
+    stored = data.draw(st.sets(st.sampled_from(sorted(body)), max_size=3)) if body else set()
+    mixed = {key: Stored.of(value) if key in stored else value for key, value in body.items()}
+    parsed = {key: json.loads(json.dumps(value)) for key, value in body.items()}
+    assert json_text(mixed) == canonical_json(parsed) == reference_text(parsed)
+    salt = "cd" * 32
+    assert body_hash(salt, mixed, parsed=True) == body_hash(salt, parsed)
+    for key in stored:
+        assert mixed[key].value == parsed[key]
+        assert mixed[key].text == json.dumps(body[key])

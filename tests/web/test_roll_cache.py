@@ -15,7 +15,7 @@ from rulebound.core.errors import InvalidInput, RuleboundError
 from rulebound.core.random_source import SeededSource
 from rulebound.rulesets.contract import Play
 from rulebound.rulesets.plays import TableRules
-from rulebound.web.rollcache import RollCache
+from rulebound.web.rollcache import STORED, RollCache
 from rulebound.web.settings import registry_games
 
 GAMES = {key: game.table for key, game in registry_games().items() if game.table.game.sheets}
@@ -114,3 +114,31 @@ def test_the_cache_is_bounded() -> None:
         cache.roll(rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n))
     assert len(cache.requests) == 2
     assert len(cache.cards) == 3
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_cards_json_is_made_once_per_card_and_is_the_card_as_stored(key: str) -> None:
+    rules, cache = GAMES[key], RollCache()
+    for sheet, form in _shapes(rules):
+        for seed in SEEDS[:4]:
+            try:
+                play = cache.roll(rules, sheet, form, {}, SeededSource(seed))
+            except RuleboundError:
+                continue
+            stored = cache.stored_card(play.card)
+            assert stored.text == json.dumps(to_jsonable(play.card))
+            assert stored.value == json.loads(stored.text)
+            again = cache.roll(rules, sheet, form, {}, SeededSource(seed))
+            assert again.card is play.card  # the cards cache hands out the same object
+            assert cache.stored_card(again.card) is stored
+    assert cache.stored.hits > 0
+
+
+def test_the_cards_json_is_bounded() -> None:
+    rules, cache = GAMES["empty-reach"], RollCache(cards=3)
+    sheet = rules.sheets.starter("Ana")
+    for n in range(6):
+        play = cache.roll(rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n))
+        cache.stored_card(play.card)
+    assert len(cache.stored) == 3
+    assert RollCache().stored.size == STORED

@@ -68,23 +68,15 @@ def exact(numerator: int, denominator: int) -> Fraction:
 
 def exact_over(numerators: Iterable[int], denominator: int) -> list[Fraction]:
     """``[exact(n, denominator) for n in numerators]`` without a call per value: a row of
-    a designer table shares its denominator."""
+    a designer table, or a distribution's outcomes, share their denominator."""
     made, gcd = _COPRIME, math.gcd
     if made is None:
         return [Fraction(n, denominator) for n in numerators]
-    return [
-        made(n // divisor, denominator // divisor)
-        for n in numerators
-        for divisor in (gcd(n, denominator),)
-    ]
-
-
-def _sorted_if_possible(keys: Iterable[T]) -> list[T]:
-    keys = list(keys)
-    try:
-        return sorted(keys)  # type: ignore[type-var]
-    except TypeError:
-        return keys
+    fractions = []
+    for numerator in numerators:  # a plain loop: cheaper than a comprehension on a first call
+        divisor = gcd(numerator, denominator)
+        fractions.append(made(numerator // divisor, denominator // divisor))
+    return fractions
 
 
 class Distribution(Generic[T]):
@@ -109,16 +101,26 @@ class Distribution(Generic[T]):
         self._settle(cleaned)
 
     def _settle(self, cleaned: dict[T, int]) -> None:
+        """Keep the weights reduced by their gcd, the outcomes sorted where they can be."""
         divisor = math.gcd(*cleaned.values())
+        try:
+            keys: list[T] = sorted(cleaned)  # type: ignore[type-var]
+        except TypeError:
+            keys = list(cleaned)
+        weights = {}  # plain loops: cheaper than comprehensions on a first call
         if divisor == 1:
-            self._weights = {k: cleaned[k] for k in _sorted_if_possible(cleaned)}
+            for key in keys:
+                weights[key] = cleaned[key]
         else:
-            self._weights = {k: cleaned[k] // divisor for k in _sorted_if_possible(cleaned)}
-        self._total = sum(self._weights.values())
+            for key in keys:
+                weights[key] = cleaned[key] // divisor
+        self._weights = weights
+        self._total = sum(weights.values())
 
     @staticmethod
     def _trusted(weights: dict[U, int]) -> Distribution[U]:
-        """Build from weights a combinator computed: positive ints, not empty, not shared."""
+        """Build from weights a combinator computed: positive ints, not empty. The dict is
+        only read (``_settle`` builds its own), so a cached one may be passed."""
         made: Distribution[U] = object.__new__(Distribution)
         made._settle(weights)
         return made
@@ -173,8 +175,8 @@ class Distribution(Generic[T]):
         return exact(hits, self._total)
 
     def probabilities(self) -> dict[T, Fraction]:
-        total = self._total
-        return {k: exact(w, total) for k, w in self._weights.items()}
+        weights = self._weights  # one denominator for every outcome
+        return dict(zip(weights, exact_over(weights.values(), self._total), strict=True))
 
     def mean(self, value: Callable[[T], int | Fraction] | None = None) -> Fraction:
         if value is None:

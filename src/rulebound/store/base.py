@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from rulebound.core.canonical import Stored
 from rulebound.core.errors import RuleboundError
 from rulebound.core.verifiable import VerifiableSource
 from rulebound.store.cache import Part
@@ -53,6 +54,7 @@ __all__ = [
     "Staged",
     "Store",
     "StoreError",
+    "Stored",
     "TableRow",
 ]
 
@@ -165,7 +167,7 @@ class NewEntry:
     character_id: int | None = None
     parent_id: int | None = None
     record: dict[str, Any] = field(default_factory=dict)
-    card: dict[str, Any] | None = None
+    card: dict[str, Any] | Stored | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ statement is logged without the values it carried (invite and session tokens amo
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -22,6 +23,8 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection, make_url
+
+from rulebound.store.base import Stored
 
 WRITE_OPTION = "rulebound_write"
 """Execution option that marks a connection's next transaction as a write."""
@@ -38,6 +41,12 @@ POOL_SIZE = 40
 """As many connections as the server has request threads (anyio's default limit)."""
 PG_POOL_SIZE = 20
 """Per process: PostgreSQL's own default limit is 100 connections in all."""
+
+
+def store_json(value: Any) -> str:
+    """The engines' JSON serializer: SQLAlchemy's default (``json.dumps``), but a
+    ``Stored`` value is written as the text it already is."""
+    return value.text if type(value) is Stored else json.dumps(value)
 
 
 def normalise_url(url: str) -> str:
@@ -57,7 +66,13 @@ def make_engine(url: str) -> Engine:
     if not is_sqlite(url):
         # no pre-ping (a round trip before every checkout): a connection the server dropped
         # fails its request once, and SQLAlchemy then replaces every pooled connection
-        return create_engine(url, hide_parameters=True, pool_size=PG_POOL_SIZE, max_overflow=20)
+        return create_engine(
+            url,
+            hide_parameters=True,
+            pool_size=PG_POOL_SIZE,
+            max_overflow=20,
+            json_serializer=store_json,
+        )
     database = make_url(url).database
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
@@ -65,6 +80,7 @@ def make_engine(url: str) -> Engine:
         url,
         connect_args={"check_same_thread": False, "timeout": 5.0},
         hide_parameters=True,
+        json_serializer=store_json,
         pool_size=POOL_SIZE,  # every request thread keeps its connection: no reconnects
     )
     event.listen(engine, "connect", _sqlite_connect)

@@ -63,6 +63,7 @@ from rulebound.store.base import (
     Seed,
     SheetChange,
     Staged,
+    Stored,
     TableRow,
 )
 from rulebound.store.cache import MISS, Cache, Part
@@ -1011,15 +1012,19 @@ def _append(
 def _sealed(
     entry: NewEntry, changes: Sequence[SheetChange], dice: Dice | None, head: _Head
 ) -> dict[str, Any]:
-    """The row ``entry`` is inserted as, sealed onto the chain's end ``head``."""
+    """The row ``entry`` is inserted as, sealed onto the chain's end ``head``. Its record
+    and card are serialised once (``Stored``): the seal commits to them as they will be
+    read back, the insert writes that text, and ``_written`` answers with it parsed."""
     seq, prev = head.seq + 1, head.hash
+    record = Stored.of(entry.record)
+    card = entry.card if entry.card is None or type(entry.card) is Stored else Stored.of(entry.card)
     values: dict[str, Any] = {
         "kind": entry.kind,
         "actor_id": entry.actor_id,
         "character_id": entry.character_id,
         "parent_id": entry.parent_id,
-        "record": entry.record,
-        "card": entry.card,
+        "record": record,
+        "card": card,
         "summary": entry.summary,
         "changed": [change.character_id for change in changes],
         "created_at": _now(),
@@ -1032,7 +1037,8 @@ def _sealed(
             "server_chosen": dice.server_chosen,
         }
     content = dice_of(drawn["commitment"], drawn["contribution"], drawn["server_chosen"])
-    sealed = seal(entry.table_id, seq, entry.privacy, content, entry_body(**values), prev)
+    body = entry_body(**values)
+    sealed = seal(entry.table_id, seq, entry.privacy, content, body, prev, parsed=True)
     return (
         values
         | drawn
@@ -1049,12 +1055,15 @@ def _sealed(
 
 
 def _written(entry: NewEntry, values: dict[str, Any], entry_id: int) -> LogEntry:
-    """The entry as inserted (``_sealed``'s row, given its id): nothing is read again."""
+    """The entry as inserted (``_sealed``'s row, given its id): nothing is read again. A
+    card the caller handed over ``Stored`` may be shared: this entry parses its own."""
+    card: Stored | None = values["card"]
+    mine = card is not entry.card
     return LogEntry(
         id=entry_id,
         **{name: values[name] for name in WRITTEN},
-        record=_as_stored(entry.record),
-        card=None if entry.card is None else _as_stored(entry.card),
+        record=values["record"].value,
+        card=None if card is None else card.value if mine else json.loads(card.text),
         changed=tuple(values["changed"]),
     )
 
@@ -1091,12 +1100,6 @@ def _index_reveal(conn: Connection, entry: NewEntry, reveal_id: int) -> None:
 def _notify(conn: Connection, payload: str) -> None:
     """PostgreSQL delivers it to every listening process when the transaction commits."""
     conn.execute(NOTIFY, NOTICE | {"payload": payload})
-
-
-def _as_stored(value: dict[str, Any]) -> dict[str, Any]:
-    """A JSON column's value as reading it back would give it (tuples become lists...)."""
-    stored: dict[str, Any] = json.loads(json.dumps(value))
-    return stored
 
 
 def _current_seed(conn: Connection, table_id: int) -> Any:

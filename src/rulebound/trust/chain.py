@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from rulebound.core.canonical import canonical_json
+from rulebound.core.canonical import Stored, canonical_json, json_text
 
 GENESIS = "0" * 64
 SALT_BYTES = 32
@@ -68,20 +68,22 @@ def entry_body(
     actor_id: int | None,
     character_id: int | None,
     parent_id: int | None,
-    record: Mapping[str, Any],
-    card: Mapping[str, Any] | None,
+    record: Mapping[str, Any] | Stored,
+    card: Mapping[str, Any] | Stored | None,
     summary: str,
     changed: list[int] | tuple[int, ...],
     created_at: datetime | str,
 ) -> dict[str, Any]:
+    """What an entry's ``body_hash`` commits to. A ``Stored`` record or card is kept as it
+    is: ``body_hash(..., parsed=True)`` writes its canonical text, made once."""
     when = created_at if isinstance(created_at, str) else timestamp(created_at)
     return {
         "kind": kind,
         "actor_id": actor_id,
         "character_id": character_id,
         "parent_id": parent_id,
-        "record": dict(record),
-        "card": None if card is None else dict(card),
+        "record": record if isinstance(record, Stored) else dict(record),
+        "card": card if card is None or isinstance(card, Stored) else dict(card),
         "summary": summary,
         "changed": [int(i) for i in changed],
         "created_at": when,
@@ -110,9 +112,11 @@ def dice_of(
     return {"commitment": commitment, "client_seed": client_seed or "", "nonce": int(nonce)}
 
 
-def body_hash(salt: str, body: Mapping[str, Any]) -> str:
-    """SHA-256(salt || canonical body): a commitment to the result that hides it."""
-    return hashlib.sha256(bytes.fromhex(salt) + canonical_json(body).encode("utf-8")).hexdigest()
+def body_hash(salt: str, body: Mapping[str, Any], *, parsed: bool = False) -> str:
+    """SHA-256(salt || canonical body): a commitment to the result that hides it.
+    ``parsed``: the body is JSON as parsed (``json_text`` gives its canonical text)."""
+    text = json_text(body) if parsed else canonical_json(body)
+    return hashlib.sha256(bytes.fromhex(salt) + text.encode("utf-8")).hexdigest()
 
 
 def entry_content(
@@ -127,8 +131,9 @@ def entry_content(
     }
 
 
-def chain_hash(prev_hash: str, content: Mapping[str, Any]) -> str:
-    return hashlib.sha256((prev_hash + canonical_json(content)).encode("utf-8")).hexdigest()
+def chain_hash(prev_hash: str, content: Mapping[str, Any], *, parsed: bool = False) -> str:
+    text = json_text(content) if parsed else canonical_json(content)
+    return hashlib.sha256((prev_hash + text).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +151,11 @@ def seal(
     body: Mapping[str, Any],
     prev_hash: str,
     salt: str | None = None,
+    *,
+    parsed: bool = False,
 ) -> Seal:
-    """Salt, commit to and chain one entry."""
+    """Salt, commit to and chain one entry (``parsed``: as for ``body_hash``)."""
     salt = new_salt() if salt is None else salt
-    digest = body_hash(salt, body)
+    digest = body_hash(salt, body, parsed=parsed)
     content = entry_content(table_id, seq, privacy, dice, digest)
-    return Seal(salt, digest, chain_hash(prev_hash, content))
+    return Seal(salt, digest, chain_hash(prev_hash, content, parsed=parsed))

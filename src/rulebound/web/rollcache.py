@@ -28,13 +28,15 @@ from collections.abc import Callable, Hashable, Mapping
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from rulebound.core.canonical import json_copy
+from rulebound.core.canonical import json_copy, to_jsonable
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import Card, Chances, Play, Sheet, Variants
 from rulebound.rulesets.plays import ROLL, TableRules, make_record, recorded
+from rulebound.store import Stored
 
 REQUESTS = 2048
 CARDS = 8192
+STORED = 1024
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
@@ -89,6 +91,8 @@ class RollCache:
         self.requests: Lru[tuple[int, str, str, str], tuple[Any, dict[str, Any]]] = Lru(requests)
         self.chances_of: Lru[tuple[int, str, str, str], Chances] = Lru(requests)
         self.cards: Lru[tuple[Hashable, ...], tuple[Card, Sheet | None]] = Lru(cards)
+        self.stored: Lru[int, tuple[Card, Stored]] = Lru(min(cards, STORED))
+        """Each card's JSON, by the card object (held, so that its id is not reused)."""
         self._games: dict[int, object] = {}
         """Each game a key names by ``id``, held so that the id is never reused."""
 
@@ -100,6 +104,11 @@ class RollCache:
             return None
         self._games.setdefault(id(rules.game), rules.game)
         return (id(rules.game), parts[0], parts[1], parts[2])
+
+    def stored_card(self, card: Card) -> Stored:
+        """The card as its entry stores it, serialised once per card object: a card this
+        cache hands out again is the same frozen object, so its JSON is the same too."""
+        return self.stored.get(id(card), lambda: (card, Stored.of(to_jsonable(card))))[1]
 
     def chances(
         self, rules: TableRules[Any, Any], sheet: Sheet, form: Mapping[str, Any], variants: Variants

@@ -41,6 +41,7 @@ from rulebound.store import (
     SheetChange,
     Staged,
     Store,
+    Stored,
     TableRow,
 )
 from rulebound.web.auth import Forbidden, Viewer
@@ -300,7 +301,8 @@ class TableService:
         def stage(source: RandomSource) -> Staged:
             if action is None:
                 play = self.rolls.roll(rules, row.sheet, form, variants, source)
-                return self._staged(viewer, "roll", mode, row, play)
+                card = self.rolls.stored_card(play.card)
+                return self._staged(viewer, "roll", mode, row, play, card=card)
             play = rules.sheet_act(row.sheet, action, form, variants, source)
             return self._staged(viewer, "sheet-action", mode, row, play)
 
@@ -534,8 +536,10 @@ class TableService:
         row: CharacterRow,
         play: Play,
         parent: int | None = None,
+        *,
+        card: Stored | None = None,
     ) -> Staged:
-        entry = _entry(viewer, kind, privacy, play, row, parent)
+        entry = _entry(viewer, kind, privacy, play, row, parent, card)
         changes = [] if play.sheet is None else [SheetChange.of(row, play.sheet)]
         return entry, changes
 
@@ -547,8 +551,10 @@ def _entry(
     play: Play | TablePlay,
     row: CharacterRow | None = None,
     parent: int | None = None,
+    card: Stored | None = None,
 ) -> NewEntry:
-    """A play's log entry: its record and card, summed up (after its character's name)."""
+    """A play's log entry: its record and card (``card``: already serialised), summed up
+    (after its character's name)."""
     summary = play.summary or play.card.outcome
     return NewEntry(
         viewer.table.id,
@@ -559,5 +565,5 @@ def _entry(
         None if row is None else row.id,
         parent,
         dict(play.record),
-        to_jsonable(play.card),
+        to_jsonable(play.card) if card is None else card,
     )

@@ -101,21 +101,38 @@ def _settled_die(sides: int, role: str, gear_banes: str, pushes: int) -> Distrib
 
 
 @cache
+def _face_kinds() -> tuple[tuple[int, bool, bool], ...]:
+    """(successes, whether it is a bane face, whether the default push rerolls it) of
+    faces 1 to the largest die's sides: the rules read once for every die size, since a
+    die of ``n`` sides shows the first ``n`` of them."""
+    kinds = []
+    for face in range(1, LADDER[-1].value + 1):  # plain loops: they run once, cold
+        kinds.append((successes_on(face), is_bane(face), rerolled_by_default(face)))
+    return tuple(kinds)
+
+
+@cache
 def _settled_outcomes(sides: int, banes: bool, pushes: int) -> dict[Outcome, int]:
     """One die's (successes, banes) weights after up to ``pushes`` default rerolls (what a
     pool's outcome adds up), on the common total ``sides ** (pushes + 1)``; ``banes`` says
-    whether a 1 on it counts. As ``_settled_weights``, less the rerolled flag."""
-    moves = [rerolled_by_default(face) for face in range(1, sides + 1)]
-    weights = [1] * sides
+    whether a 1 on it counts. As ``_settled_weights``, less the rerolled flag.
+
+    Each push keeps a face that stays at ``sides`` times its weight and spreads the weight
+    of the rerolled faces evenly over all the faces, so every face that stays has one
+    weight and every face that moves another: two numbers carry the die, not one per face.
+    """
+    kinds = _face_kinds()[:sides]
+    moving_faces = 0
+    for _, _, move in kinds:
+        moving_faces += move
+    stays = moves = 1  # the weight of one face that stays, and of one the push rerolls
     for _ in range(pushes):
-        moving = sum(w for w, move in zip(weights, moves, strict=True) if move)
-        weights = [
-            moving if move else w * sides + moving for w, move in zip(weights, moves, strict=False)
-        ]
+        spread = moving_faces * moves
+        stays, moves = stays * sides + spread, spread
     outcomes: dict[Outcome, int] = {}
-    for face, w in enumerate(weights, start=1):
-        key = (successes_on(face), 1 if banes and is_bane(face) else 0)
-        outcomes[key] = outcomes.get(key, 0) + w
+    for successes, bane, move in kinds:
+        key = (successes, 1 if banes and bane else 0)
+        outcomes[key] = outcomes.get(key, 0) + (moves if move else stays)
     return outcomes
 
 
@@ -180,10 +197,10 @@ MAX_GEAR_DICE = 6
 
 
 def _step_sides(field: str, die: object) -> int:
+    if type(die) is int and die in _STEP_SIDES:  # sides as a number: the common case
+        return die
     if isinstance(die, StepDie):
         return die.value
-    if type(die) is int and die in _STEP_SIDES:
-        return die
     return StepDie.parse(field, die).value
 
 
@@ -208,7 +225,8 @@ def pool_outcomes(
     dice = [(_step_sides("attribute", attribute), "attribute")]
     if skill is not None:
         dice.append((_step_sides("skill", skill), "skill"))
-    dice += [(_step_sides(f"gear[{i}]", die), "gear") for i, die in enumerate(gear)]
+    if gear:
+        dice += [(_step_sides(f"gear[{i}]", die), "gear") for i, die in enumerate(gear)]
     if len(gear) > MAX_GEAR_DICE:
         raise InvalidInput("gear", len(gear), f"at most {MAX_GEAR_DICE} extra dice")
     if policy not in PUSH_POLICIES:
@@ -221,13 +239,12 @@ def pool_outcomes(
         tallies = _if_failed(dice, gear_banes, pushes)
         return tallies.map(lambda t: (t[0], t[1] + t[2]))
     allowed = pushes if policy == "always" else 0
-    parts = [
-        _settled_outcomes(sides, bane_counts(role, gear_banes), allowed) for sides, role in dice
-    ]
-    weights = parts[0]
-    for part in parts[1:]:
-        weights = _add_outcomes(weights, part)
-    return Distribution._trusted(dict(weights))
+    weights: dict[Outcome, int] | None = None
+    for sides, role in dice:
+        part = _settled_outcomes(sides, bane_counts(role, gear_banes), allowed)
+        weights = part if weights is None else _add_outcomes(weights, part)
+    assert weights is not None  # the attribute die at least
+    return Distribution._trusted(weights)  # read, not kept: a cached part may be passed
 
 
 def _add_outcomes(a: dict[Outcome, int], b: dict[Outcome, int]) -> dict[Outcome, int]:

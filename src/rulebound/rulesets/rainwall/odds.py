@@ -248,24 +248,15 @@ def pool_weights(
     return weights
 
 
-@cache
-def first_success(dr: int, dice: int, options: Options) -> int:
+def first_success(dr: int, dice: int) -> int:
     """The fewest successes that succeed against ``dr`` with ``dice`` dice (no flub), as
-    ``rules.degree`` judges them; more successes succeed too (tests check it for every
-    pool). One more than any count a pool can make when none succeeds."""
-    most = dice + DEFAULT_LIMITS.max_modifier
-
-    def wins(count: int) -> bool:
-        return rules.degree(count, count, dr, False, options, dice=dice).succeeded
-
-    count = min(dr, most + 1)  # the DR itself first: usually the answer
-    if count <= most and wins(count):
-        while count > 0 and wins(count - 1):
-            count -= 1
-        return count
-    while count <= most and not wins(count):
-        count += 1
-    return count
+    ``rules.degree`` judges them: meeting the DR succeeds at some degree and missing it
+    fails, under every reading of the rules, so it is the DR itself; one more than any
+    count the pool can make (its dice and the most bonus points) when the DR is beyond
+    them. A closed form, not a search over ``degree`` (a designer table asks it for every
+    row); tests/rainwall/test_first_success.py checks it against ``degree`` for every
+    reading, pool and DR."""
+    return min(dr, dice + DEFAULT_LIMITS.max_modifier + 1)
 
 
 def _flub_possible(dice: int, skill: int) -> bool:
@@ -397,15 +388,15 @@ def _unbought_weights(dice: int, skill: int, options: Options, dr: int) -> int:
     binomial tail, read off one power of ``free * X + failing`` with ``X = 2**SLOT``
     (the ways to roll ``r`` successes sit in slot ``r``, and slots add up modulo
     ``X - 1``). Where the flub rule can count tens, they are summed over one by one."""
-    free, _, _ = pool_faces(skill, 0, options)
-    need = first_success(dr, dice, options)
+    free = rules.success_face_count(skill, options)
+    need = first_success(dr, dice)
     if not _flub_possible(dice, skill):
         if need > dice:
             return 0
         packed = ((free << SLOT) + rules.DIE_SIDES - free) ** dice
         ways: int = (packed >> (SLOT * need)) % ((1 << SLOT) - 1)
         return ways
-    ten_free = rules.cost(rules.FLUB_FACE, skill, options) == 0
+    ten_free = rules.succeeds(rules.FLUB_FACE, skill, options)
     others = free - ten_free  # success faces below 10
     hits = 0
     for tens in range(dice + 1):
@@ -431,11 +422,9 @@ def success_weights(dice: int, skill: int, bonus: int, options: Options, dr: int
                 after, after, dr, rules.is_flub(dice, skill, tens), options, dice=dice
             ).succeeded
         )
-    return sum(
-        w
-        for (_, after), w in pool_weights(dice, skill, bonus, options, split_raw=False).items()
-        if rules.degree(after, after, dr, False, options, dice=dice).succeeded
-    )
+    need = first_success(dr, dice)  # what ``rules.degree`` judges, without a call per count
+    pairs = pool_weights(dice, skill, bonus, options, split_raw=False)
+    return sum(w for (_, after), w in pairs.items() if after >= need)
 
 
 def success_chance(request: RainwallRequest) -> Fraction:

@@ -173,6 +173,12 @@ def succeeds(face: int, skill: int, options: Options) -> bool:
     return face <= highest_success_face(skill, options)
 
 
+def success_face_count(skill: int, options: Options) -> int:
+    """How many of a die's faces succeed as rolled: faces 1 to ``highest_success_face``
+    (what the odds need without bonus points, with no face-by-face ``cost``)."""
+    return min(max(highest_success_face(skill, options), 0), DIE_SIDES)
+
+
 def cost(face: int, skill: int, options: Options) -> int | None:
     """Bonus points needed to make this face a success: 0 for a success, None if no
     number of points can (a strictly-under skill of 1 has no success face above 0)."""

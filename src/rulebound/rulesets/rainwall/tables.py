@@ -13,6 +13,7 @@ from fractions import Fraction
 from math import comb
 
 from rulebound.core.distribution import exact, exact_over
+from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.odds import (
@@ -42,21 +43,24 @@ def _unbought_rows(dr: int, options: Options) -> tuple[tuple[Fraction, ...], ...
     """Without bonus points no failure is fixed: each cell is a binomial tail, read off
     one power of ``free * X + failing`` (as ``odds.success_weights`` does for one cell).
     Row ``n`` multiplies each skill's power from row ``n - 1`` once, the successes a row
-    needs are the same for every skill, and a row shares its denominator."""
-    packs = []
+    needs are the same for every skill, and a row shares its denominator. The rows of
+    fewer dice than the DR share one row of one zero (results are immutable): fewer
+    objects to build and, on a first call, for the collector to count."""
+    packs, powers = [], []
     for skill in SCORES:
-        free, _, _ = pool_faces(skill, 0, options)
+        free = rules.success_face_count(skill, options)  # no prices: nothing is bought
         packs.append((free << _SLOT) + rules.DIE_SIDES - free)
-    powers = [packed ** (SCORES[0] - 1) for packed in packs]
+        powers.append(packs[-1] ** (SCORES[0] - 1))
     mask, flub_column = (1 << _SLOT) - 1, SCORES.index(rules.FLUB_SKILL)
     rows = []
-    for dice, need in zip(SCORES, _needs(dr, options), strict=True):
+    unreachable = (exact(0, 1),) * len(SCORES)
+    for dice in SCORES:
+        need = first_success(dr, dice)
         powers = [power * packed for power, packed in zip(powers, packs, strict=True)]
-        hits = (
-            [(power >> (_SLOT * need)) % mask for power in powers]
-            if need <= dice
-            else [0] * len(powers)
-        )
+        if need > dice:  # no roll of these dice succeeds, the flub cell's included
+            rows.append(unreachable)
+            continue
+        hits = [(power >> (_SLOT * need)) % mask for power in powers]
         if dice == rules.FLUB_TRAIT:
             hits[flub_column] = success_weights(dice, rules.FLUB_SKILL, 0, options, dr)
         rows.append(tuple(exact_over(hits, rules.DIE_SIDES**dice)))
@@ -81,7 +85,7 @@ def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]
         if dice == rules.FLUB_TRAIT and skill == rules.FLUB_SKILL:
             hits = success_weights(dice, skill, bonus, options, dr)
         else:
-            need = first_success(dr, dice, options)
+            need = first_success(dr, dice)
             hits = 0
             for raw in range(dice + 1) if free else (0,):
                 rest, short = dice - raw, need - raw
@@ -93,8 +97,16 @@ def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]
     return column
 
 
-def _needs(dr: int, options: Options) -> list[int]:
-    return [first_success(dr, dice, options) for dice in SCORES]
+def _check_table(dr: int, bonus: int, options: Options) -> None:
+    """Refuse a DR or bonus no request could hold. Values plainly in range pass at once;
+    any other goes through a one-die request, so every error reads as a request's does."""
+    if not (
+        type(dr) is int
+        and rules.MIN_DR <= dr <= rules.MAX_DR
+        and type(bonus) is int
+        and 0 <= bonus <= DEFAULT_LIMITS.max_modifier
+    ):
+        RainwallRequest(dice=1, skill=1, dr=dr, bonus=bonus, options=options).checked()
 
 
 def _panel(dr: int, bonus: int, options: Options) -> GridPanel:
@@ -112,14 +124,15 @@ def success_grid(
     """One panel per bonus; rows are the dice rolled, columns the skill score."""
     chosen = options or Options()
     for bonus in bonuses:  # names a bad DR or bonus before any work
-        RainwallRequest(dice=1, skill=1, dr=dr, bonus=bonus, options=chosen).checked()
+        _check_table(dr, bonus, chosen)
+    labels = tuple(map(str, SCORES))
     return OddsGrid(
         ruleset="rainwall",
         title=f"Rainwall, DR {dr}",
         measure="P(success) after the optimal spend",
         row_axis="dice",
         column_axis="skill",
-        rows=tuple(str(n) for n in SCORES),
-        columns=tuple(str(n) for n in SCORES),
+        rows=labels,
+        columns=labels,
         panels=tuple(_panel(dr, bonus, chosen) for bonus in bonuses),
     )
