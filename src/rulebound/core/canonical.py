@@ -10,7 +10,6 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from typing import Any
@@ -65,37 +64,8 @@ def canonical_json(value: Any) -> str:
 
 def json_text(value: Any) -> str:
     """``canonical_json`` of a value that is JSON already (parsed, or read back from a JSON
-    column: str keys, lists, plain scalars): the same text without the conversion walk. A
-    dict's ``Stored`` values are written as their canonical text, made once."""
-    if type(value) is dict and any(type(v) is Stored for v in value.values()):
-        pieces = (
-            f"{_dumps(key)}:{item.canonical if type(item) is Stored else json_text(item)}"
-            for key, item in sorted(value.items())
-        )
-        return "{" + ",".join(pieces) + "}"
-    return _dumps(value)
-
-
-def _dumps(value: Any) -> str:
+    column: str keys, lists, plain scalars): the same text without the conversion walk."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """A JSON value serialised once (issue 13): ``text`` is what a JSON column is given
-    (the store's serializer passes it through), ``value`` what reading it back gives and
-    ``canonical`` its ``json_text``, so an append hashes, writes and answers one
-    serialisation. A card logged again and again is ``Stored`` once (``web/rollcache``)."""
-
-    text: str
-    value: Any
-    canonical: str
-
-    @classmethod
-    def of(cls, value: Any) -> Stored:
-        text = json.dumps(value)
-        parsed = json.loads(text)
-        return cls(text, parsed, json_text(parsed))
 
 
 def digest(value: Any) -> str:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from rulebound.core.canonical import Stored
 from rulebound.core.errors import RuleboundError
+from rulebound.core.stored import Stored
 from rulebound.core.verifiable import VerifiableSource
 from rulebound.store.cache import Part
 from rulebound.store.history import diff, merge

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from rulebound.core.canonical import Stored, canonical_json, json_text
+from rulebound.core.canonical import canonical_json, json_text
+from rulebound.core.stored import Stored, stored_text
 
 GENESIS = "0" * 64
 SALT_BYTES = 32
@@ -114,8 +115,9 @@ def dice_of(
 
 def body_hash(salt: str, body: Mapping[str, Any], *, parsed: bool = False) -> str:
     """SHA-256(salt || canonical body): a commitment to the result that hides it.
-    ``parsed``: the body is JSON as parsed (``json_text`` gives its canonical text)."""
-    text = json_text(body) if parsed else canonical_json(body)
+    ``parsed``: the body is JSON as parsed, its record and card perhaps ``Stored``
+    (``stored_text`` gives its canonical text)."""
+    text = stored_text(dict(body)) if parsed else canonical_json(body)
     return hashlib.sha256(bytes.fromhex(salt) + text.encode("utf-8")).hexdigest()
 
 
