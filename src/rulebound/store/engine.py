@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection, make_url
 
-from rulebound.store.base import Stored
+from rulebound.core.stored import Stored
 
 WRITE_OPTION = "rulebound_write"
 """Execution option that marks a connection's next transaction as a write."""
