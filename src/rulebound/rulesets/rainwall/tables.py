@@ -13,7 +13,6 @@ from fractions import Fraction
 from math import comb
 
 from rulebound.core.distribution import exact, exact_over
-from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets.grid import Cell, GridPanel, OddsGrid
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.odds import (
@@ -97,18 +96,6 @@ def _column(skill: int, dr: int, bonus: int, options: Options) -> list[Fraction]
     return column
 
 
-def _check_table(dr: int, bonus: int, options: Options) -> None:
-    """Refuse a DR or bonus no request could hold. Values plainly in range pass at once;
-    any other goes through a one-die request, so every error reads as a request's does."""
-    if not (
-        type(dr) is int
-        and rules.MIN_DR <= dr <= rules.MAX_DR
-        and type(bonus) is int
-        and 0 <= bonus <= DEFAULT_LIMITS.max_modifier
-    ):
-        RainwallRequest(dice=1, skill=1, dr=dr, bonus=bonus, options=options).checked()
-
-
 def _panel(dr: int, bonus: int, options: Options) -> GridPanel:
     if bonus:
         columns = [_column(skill, dr, bonus, options) for skill in SCORES]
@@ -124,7 +111,7 @@ def success_grid(
     """One panel per bonus; rows are the dice rolled, columns the skill score."""
     chosen = options or Options()
     for bonus in bonuses:  # names a bad DR or bonus before any work
-        _check_table(dr, bonus, chosen)
+        RainwallRequest(dice=1, skill=1, dr=dr, bonus=bonus, options=chosen).checked()
     labels = tuple(map(str, SCORES))
     return OddsGrid(
         ruleset="rainwall",
