@@ -22,8 +22,9 @@ from rulebound.core.random_source import SeededSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.empty_reach import roll as roll_module
 from rulebound.rulesets.empty_reach.flow import offers
-from rulebound.rulesets.empty_reach.game import MAX_REMEMBERED, EmptyReach, plain_key
+from rulebound.rulesets.empty_reach.game import MAX_REMEMBERED, EmptyReach
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
+from rulebound.rulesets.form_memo import plain_key
 from rulebound.rulesets.plays import follow_play, replay, roll_play
 from rulebound.rulesets.variants import resolve
 

@@ -6,14 +6,18 @@ from __future__ import annotations
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulebound.core.canonical import canonical_json
 from rulebound.core.errors import RuleboundError
+from rulebound.core.random_source import SeededSource
 from rulebound.core.trace import Modifier
 from rulebound.rulesets import forms
 from rulebound.rulesets.ghostburn import game as game_module
 from rulebound.rulesets.ghostburn.content import builtin_content
+from rulebound.rulesets.ghostburn.game import Ghostburn
 from rulebound.rulesets.ghostburn.ladder import Difficulty
 from rulebound.rulesets.ghostburn.options import Options
 from rulebound.rulesets.ghostburn.request import plain_form_check
@@ -38,8 +42,9 @@ VARIANTS = [
 
 
 def outcome(values: dict[str, Any], variants: dict[str, str]) -> tuple[str, Any]:
+    """What the game reads ``values`` as, past its memo of forms (so a patch reaches it)."""
     try:
-        check = GAME.request(values, variants)
+        check = GAME._request(values, variants)
     except RuleboundError as exc:
         return type(exc).__name__, str(exc)
     return "check", (check.payload, check.request, check.dump())
@@ -90,6 +95,33 @@ def test_the_benchmarks_form_takes_the_plain_path() -> None:
     check = plain_form_check(values, VARIANTS[0], CONTENT)
     assert check is not None
     assert check == GAME.request(values, VARIANTS[0])
+
+
+def test_a_remembered_form_is_the_check_and_roll_a_fresh_game_makes() -> None:
+    game = Ghostburn()
+    raw = {"dl": "Hard", "ability_score": 2, "gear": ["scope=2", "grip=1"], "luck_points": 1}
+    first = game.request(forms.read(game.fields, raw), VARIANTS[0])
+    again = game.request(forms.read(game.fields, raw), VARIANTS[0])
+    assert again is first  # remembered
+    fresh = Ghostburn()._request(forms.read(game.fields, raw), VARIANTS[0])
+    assert first == fresh
+    assert first.dump() == fresh.dump()
+    rolled = [canonical_json(game.roll(check, SeededSource(7))) for check in (first, fresh)]
+    assert rolled[0] == rolled[1]
+    other = game.request(forms.read(game.fields, raw | {"ability_score": 3}), VARIANTS[0])
+    assert other != first
+
+
+def test_a_refused_form_is_never_remembered() -> None:
+    game = Ghostburn()
+    values = forms.read(game.fields, {"dl": "nonesuch"})
+    errors = []
+    for _ in range(2):
+        with pytest.raises(RuleboundError) as refused:
+            game.request(values, VARIANTS[0])
+        errors.append(str(refused.value))
+    assert errors[0] == errors[1]
+    assert not len(game._requests)
 
 
 kinds = st.sampled_from(list(BonusKind)[:4])

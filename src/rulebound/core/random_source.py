@@ -149,7 +149,14 @@ class SeededSource:
     def draw(self, sides: int) -> int:
         if type(sides) is not int or sides < 1:
             _check_sides(sides)
-        return self._below(sides) + 1
+        bits = self._bits
+        if bits is None:
+            return self._below(sides) + 1
+        k = sides.bit_length()  # ``_faces``'s steps for one die, without another call
+        r = bits(k)
+        while r >= sides:
+            r = bits(k)
+        return r + 1
 
     def describe(self) -> dict[str, object]:
         return {"kind": "seeded", "seed": self.seed}

@@ -192,6 +192,11 @@ def _reader(plan: Plan) -> Usual:
                 f"    elif raw.__class__ is str and raw in c{i}:",
                 f"        values[n{i}] = raw",
             ]
+        if how == _WHOLE:  # a plain int in bounds, as ``_plain`` takes it, without a call
+            lines += [
+                f"    elif raw.__class__ is int and lo{i} <= raw <= hi{i}:",
+                f"        values[n{i}] = raw",
+            ]
         lines += [
             "    else:",
             f"        value = _value(f{i}, raw, {how}, lo{i}, hi{i}, bad)",

@@ -33,6 +33,7 @@ from rulebound.rulesets.empty_reach.odds import PUSH_POLICIES, summary
 from rulebound.rulesets.empty_reach.rules import MAX_HELPERS, PUSH, VARIANTS
 from rulebound.rulesets.empty_reach.sheets import EmptyReachSheets, raw_fields
 from rulebound.rulesets.fields import choices, number
+from rulebound.rulesets.form_memo import FormMemo
 from rulebound.rulesets.forms import MISSING, coerce
 
 if TYPE_CHECKING:
@@ -78,26 +79,7 @@ def _flow() -> _Flow:
 
 
 MAX_REMEMBERED = 256
-"""Forms (and requests) each game remembers at most; a full memo starts over."""
-_PLAIN_TYPES = frozenset({str, int, bool, type(None)})
-_TEXTS = frozenset({str})
-
-
-def plain_key(values: Mapping[str, Any], variants: Variants) -> tuple[object, ...] | None:
-    """A key for a form whose values are all plain (str, int, bool, None, or a list or
-    tuple of str) and whose variants are all str, telling types apart (``True`` is not
-    ``1``, a list is not a tuple); None for any other form, which is not remembered."""
-    items, kinds = tuple(values.items()), tuple(map(type, values.values()))
-    if not _PLAIN_TYPES.issuperset(kinds):
-        for kind, (_, value) in zip(kinds, items, strict=True):
-            if kind in _PLAIN_TYPES:
-                continue
-            if not (kind is list or kind is tuple) or any(type(i) is not str for i in value):
-                return None
-        items = tuple((name, tuple(v) if type(v) is list else v) for name, v in items)
-    if not _TEXTS.issuperset(map(type, variants.values())):
-        return None
-    return (items, kinds, tuple(variants.items()))
+"""Prepared checks the game remembers at most; a full memo starts over."""
 
 
 class EmptyReach(Game[CheckRequest, "Played"]):
@@ -115,7 +97,7 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         self.game_content = content or default_content()
         self.fields = raw_fields(self.game_content)
         self.sheets = EmptyReachSheets(self.game_content)
-        self._requests: dict[tuple[object, ...], CheckRequest] = {}
+        self._requests = FormMemo(self._request)
         self._prepared: dict[int, tuple[CheckRequest, PreparedCheck]] = {}
 
     def with_content(self, path: Path) -> EmptyReach:
@@ -125,19 +107,8 @@ class EmptyReach(Game[CheckRequest, "Played"]):
     # requests
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> CheckRequest:
-        """The request ``values`` ask for, remembered per plain form (``plain_key``): a
-        table repeats its forms, and a request is an immutable value. A refusal is never
-        kept, so it reads the same every time."""
-        key = plain_key(values, variants)
-        if key is None:
-            return self._request(values, variants)
-        found = self._requests.get(key)
-        if found is None:
-            found = self._request(values, variants)
-            if len(self._requests) >= MAX_REMEMBERED:
-                self._requests.clear()
-            self._requests[key] = found
-        return found
+        """The request ``values`` ask for, remembered per plain form (``FormMemo``)."""
+        return self._requests(values, variants)
 
     def _request(self, values: Mapping[str, Any], variants: Variants) -> CheckRequest:
         problems: list[InvalidInput] = []

@@ -8,9 +8,10 @@ push means replaying its parent first and then the push with its own draws.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource, RecordingSource, trusted_builder
@@ -23,7 +24,6 @@ from rulebound.rulesets.empty_reach.rules import (
     CostKind,
     StepDie,
     bane_counts,
-    is_bane,
     marks_for,
     may_reroll,
     rerolled_by_default,
@@ -79,11 +79,11 @@ class EmptyReachResult:
 
     def rerollable(self) -> tuple[int, ...]:
         """Indices of dice a push may reroll: every die not showing a 1."""
-        return tuple([i for i, die in enumerate(self.dice) if may_reroll(die.face)])
+        return tuple([i for i, die in enumerate(self.dice) if _MAY_REROLL[die.face]])
 
     def default_reroll(self) -> tuple[int, ...]:
         """The default choice: dice showing neither a success nor a 1."""
-        return tuple([i for i, die in enumerate(self.dice) if rerolled_by_default(die.face)])
+        return tuple([i for i, die in enumerate(self.dice) if _BY_DEFAULT[die.face]])
 
 
 def _bane_counts(role: str, check: PreparedCheck) -> bool:
@@ -95,15 +95,30 @@ def _tally(dice: Sequence[DieRecord], check: PreparedCheck) -> tuple[int, int]:
     successes = banes = 0
     for die in dice:
         face = die.face
-        successes += _SUCCESSES[face] if 0 <= face < _FACES else successes_on(face)
+        successes += _SUCCESSES[face]
         if face == BANE_FACE and bane_counts(die.role, gear_banes):
             banes += 1
     return successes, banes
 
 
-_FACES = 13
-_SUCCESSES = tuple(successes_on(face) for face in range(_FACES))
-"""``successes_on`` for every face of the step dice (a D12 at most), looked up once."""
+T = TypeVar("T")
+
+
+class _ByFace(dict[int, T]):
+    """A rule of a face, worked out once for every face of the step dice (a D12 at most)
+    and looked up; any other face asks the rule itself."""
+
+    def __init__(self, rule: Callable[[int], T]) -> None:
+        super().__init__((face, rule(face)) for face in range(1, 13))
+        self.rule = rule
+
+    def __missing__(self, face: int) -> T:
+        return self.rule(face)
+
+
+_SUCCESSES = _ByFace(successes_on)
+_MAY_REROLL = _ByFace(may_reroll)
+_BY_DEFAULT = _ByFace(rerolled_by_default)
 
 
 _die = trusted_builder(DieRecord)
@@ -181,7 +196,7 @@ def roll_check(check: PreparedCheck, source: RandomSource) -> EmptyReachResult:
         [faces[draw(sides)] for sides, faces in _planned(check)]  # type: ignore[misc]
     )
     successes, banes = _tally(dice, check)
-    provenance = Provenance.of_source(recorder, recorder.draws)
+    provenance = Provenance.of_source(source, recorder.draws)
     return _result(check, dice, successes, banes, 0, None, provenance, None)
 
 
@@ -204,7 +219,7 @@ def _carried(die: DieRecord) -> DieRecord:
     found = _CARRIED.get(id(die))
     if found is not None and found[0] is die:
         return found[1]
-    made = die.with_state(DieState.KEPT if may_reroll(die.face) else DieState.LOCKED)
+    made = die.with_state(DieState.KEPT if _MAY_REROLL[die.face] else DieState.LOCKED)
     if len(_CARRIED) >= MAX_REMEMBERED:
         _CARRIED.clear()
     _CARRIED[id(die)] = (die, made)
@@ -269,9 +284,9 @@ def _costs(
     new_banes = [
         new
         for old, new in zip(pushed.dice, after, strict=True)
-        if is_bane(new.face)
+        if new.face == BANE_FACE
         and _bane_counts(new.role, check)
-        and (first_push or not is_bane(old.face))
+        and (first_push or old.face != BANE_FACE)
     ]
     if not new_banes:
         return _no_costs(check.cost)
@@ -317,7 +332,7 @@ def push(
             after.append(_carried(die))
     costs = _costs(result, after, recorder)
     successes, banes = _tally(after, result.check)
-    provenance = Provenance.of_source(recorder, recorder.draws)
+    provenance = Provenance.of_source(source, recorder.draws)
     return _result(
         result.check,
         tuple(after),
