@@ -62,10 +62,15 @@ def canonical_json(value: Any) -> str:
     return json_text(to_jsonable(value))
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""What ``json.dumps`` builds on every call with these options, built once (it holds only
+its options, so every thread may share it)."""
+
+
 def json_text(value: Any) -> str:
     """``canonical_json`` of a value that is JSON already (parsed, or read back from a JSON
     column: str keys, lists, plain scalars): the same text without the conversion walk."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def digest(value: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any
 
 from rulebound.core.canonical import json_text
@@ -35,8 +36,40 @@ class Stored:
 def stored_text(value: dict[str, Any]) -> str:
     """``json_text`` of a dict of JSON values, some of them ``Stored``: those are written
     as their canonical text, piece by piece in ``json.dumps``'s own layout."""
-    pieces = (
-        f"{json_text(key)}:{item.canonical if type(item) is Stored else json_text(item)}"
+    pieces = [
+        f"{_key_text(key)}:{item.canonical if type(item) is Stored else _item_text(item)}"
         for key, item in sorted(value.items())
-    )
+    ]
     return "{" + ",".join(pieces) + "}"
+
+
+_WORDS = {None: "null", True: "true", False: "false"}
+
+
+def _item_text(item: Any) -> str:
+    """``json_text`` of one value, a plain int, string or word at once (as the encoder
+    writes each), anything else through it."""
+    kind = type(item)
+    if kind is int:
+        return int.__repr__(item)
+    if kind is str:
+        return encode_basestring(item)
+    if item is None or kind is bool:
+        return _WORDS[item]
+    return json_text(item)
+
+
+_KEYS: dict[str, str] = {}
+_MAX_KEYS = 256
+
+
+def _key_text(key: str) -> str:
+    """``json_text`` of a key, worked out once per key (an entry's are a handful of names)."""
+    text = _KEYS.get(key) if type(key) is str else None
+    if text is None:
+        text = json_text(key)
+        if type(key) is str:
+            if len(_KEYS) >= _MAX_KEYS:
+                _KEYS.clear()
+            _KEYS[key] = text
+    return text

@@ -74,10 +74,14 @@ class Lru(Generic[K, V]):
 _MISSING = object()
 
 
+_SHAPE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+"""``json.dumps`` with these options builds this on every call; it holds only its options."""
+
+
 def shape_key(value: Any) -> str | None:
     """The canonical JSON of a sheet, form or variants (None: not JSON, not kept)."""
     try:
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        return _SHAPE.encode(value)
     except (TypeError, ValueError):
         return None
 
