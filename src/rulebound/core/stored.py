@@ -65,11 +65,12 @@ _MAX_KEYS = 256
 
 def _key_text(key: str) -> str:
     """``json_text`` of a key, worked out once per key (an entry's are a handful of names)."""
-    text = _KEYS.get(key) if type(key) is str else None
+    if type(key) is not str:
+        return json_text(key)
+    text = _KEYS.get(key)
     if text is None:
         text = json_text(key)
-        if type(key) is str:
-            if len(_KEYS) >= _MAX_KEYS:
-                _KEYS.clear()
-            _KEYS[key] = text
+        if len(_KEYS) >= _MAX_KEYS:
+            _KEYS.clear()
+        _KEYS[key] = text
     return text

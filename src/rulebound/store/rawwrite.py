@@ -32,7 +32,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Engine
@@ -63,10 +62,6 @@ class Statement:
         self.sql = compiled.string
         self.defaults = {name: bind.value for bind, name in compiled.bind_names.items()}
         self.order = None if compiled.positiontup is None else tuple(compiled.positiontup)
-        self._ordered: Callable[[Mapping[str, Any]], tuple[Any, ...]] | None = None
-        if self.order:  # the positional parameters picked in C, a tuple even for one
-            pick = itemgetter(*self.order)
-            self._ordered = pick if len(self.order) > 1 else lambda merged: (pick(merged),)
         self.processors: Mapping[str, Callable[[Any], Any]] = {
             k: v for k, v in compiled._bind_processors.items() if callable(v)
         }
@@ -78,7 +73,7 @@ class Statement:
                 merged[name] = process(merged[name])
         if self.order is None:
             return merged
-        return self._ordered(merged) if self._ordered is not None else ()
+        return tuple(map(merged.__getitem__, self.order))  # picked in C, not per name
 
 
 class RawWrites:
