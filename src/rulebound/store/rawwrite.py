@@ -3,17 +3,16 @@
 Appending an entry that changes no sheet (every roll that spends nothing, table talk) is
 the table's most frequent write. Through SQLAlchemy's connection it spent more time in
 the library's per-statement machinery (events, compiled-statement lookup, result setup,
-the transaction's bookkeeping) than in the database. This runs the very same statements,
-compiled once by SQLAlchemy for the engine's dialect with its own bind processors
-(the JSON columns, SQLite's timestamps), on a pooled connection's driver cursor:
+the transaction's bookkeeping) than in the database. This runs its statements compiled
+once by SQLAlchemy for the engine's dialect with its own bind processors (the JSON
+columns, SQLite's timestamps), on a pooled connection's driver cursor:
 
 - SQLite: ``BEGIN IMMEDIATE`` (under the store's writer lock), the chain's end with
   the seed in force, the insert, the commit: exactly the SQLAlchemy path's statements.
-- PostgreSQL: psycopg's pipeline mode. The row lock and the chain's end go in one round
-  trip with the transaction's ``BEGIN`` (two statements still: the second reads with a
-  fresh snapshot once the first holds the lock, so it sees what the writer it waited for
-  committed); the insert, the notice (``pg_notify``, without Redis) and the commit go in
-  a second. Five round trips became two; nothing is decided before the lock is held.
+- PostgreSQL: one statement in autocommit, ``SELECT * FROM rulebound_append(...)`` (migration
+  0008): the server locks the table's row, checks the seed, reads the chain's end, chains
+  and inserts the entry and sends the notice, and the statement's end commits. The table's
+  lock is held for that alone, not across the network or the Python between statements.
 
 ``waiting=False`` (SQLite, ``SqlStore.without_waiting``) takes a connection of its own whose
 busy timeout is zero: where the store's writer lock or the database's is held, it raises
@@ -34,7 +33,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Text, bindparam, text
 from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
@@ -76,21 +75,28 @@ class Statement:
         return tuple(map(merged.__getitem__, self.order))  # picked in C, not per name
 
 
+APPEND_COLUMNS = tuple(c for c in INSERT_COLUMNS if c not in ("seq", "prev_hash", "hash", "deltas"))
+"""The columns ``rulebound_append`` is given: the chain's are its own, and it writes no deltas."""
+APPEND_FUNCTION = text(
+    "SELECT * FROM rulebound_append(:table_id, :commitment, :before, :after, :channel, :tail,"
+    " :kind, :privacy, :actor_id, :character_id, :parent_id, :record, :card, :summary,"
+    " :changed, :created_at, :salt, :contribution, :server_chosen)"
+).bindparams(
+    *(bindparam(name, type_=Text) for name in ("before", "after", "channel", "tail")),
+    *(bindparam(name, type_=log_entries.c[name].type) for name in APPEND_COLUMNS),
+)
+"""PostgreSQL's append (migration 0008), its parameters typed as the columns they fill."""
+
+
 class RawWrites:
     """The statements of an append, and a transaction to run them in."""
 
-    def __init__(
-        self, engine: Engine, head: ClauseElement, lock: ClauseElement, notify: ClauseElement
-    ) -> None:
+    def __init__(self, engine: Engine, head: ClauseElement) -> None:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
         self.head = Statement(head, engine)
-        self.lock = Statement(lock, engine)
-        insert = log_entries.insert()
-        if not self.sqlite:
-            insert = insert.returning(log_entries.c.id)
-        self.insert = Statement(insert, engine, INSERT_COLUMNS)
-        self.notify = Statement(notify, engine)
+        self.insert = Statement(log_entries.insert(), engine, INSERT_COLUMNS)
+        self.append = Statement(APPEND_FUNCTION, engine)
         dbapi = engine.dialect.loaded_dbapi
         self.error: type[Exception] = dbapi.Error
         database = engine.url.database if self.sqlite else None
@@ -133,7 +139,7 @@ class RawWrites:
         return DBAPIError.instance(sql, None, exc, self.error, hide_parameters=True)
 
     def fetch(self, cursor: Any) -> Any:
-        """The next row a statement's cursor holds (PostgreSQL: waiting for the pipeline)."""
+        """The next row a statement's cursor holds."""
         try:
             return cursor.fetchone()
         except self.error as exc:
@@ -141,12 +147,11 @@ class RawWrites:
 
     @contextmanager
     def transaction(self, *, waiting: bool = True) -> Iterator[Any]:
-        """A pooled connection's driver connection in a write transaction (SQLite: ``BEGIN
-        IMMEDIATE``; PostgreSQL: pipeline mode, the ``BEGIN`` sent with the first
-        statement). The caller commits (``commit``) and reads what the commit returned
-        inside the block; anything raised rolls it back. ``waiting=False`` (SQLite with a
-        file): the connection that never waits for a lock, under ``_nowait_lock``
-        (``WouldWait`` where either is held)."""
+        """SQLite: a connection's driver connection in a ``BEGIN IMMEDIATE`` transaction. The
+        caller commits (``commit``) and reads what the commit returned inside the block;
+        anything raised rolls it back. ``waiting=False`` (with a file): the connection that
+        never waits for a lock, under ``_nowait_lock`` (``WouldWait`` where either is held)."""
+        assert self.sqlite, "PostgreSQL appends in one statement: appended()"
         if not waiting:
             if self.database is None or not self._nowait_lock.acquire(blocking=False):
                 raise WouldWait
@@ -156,17 +161,28 @@ class RawWrites:
                 self._nowait_lock.release()
             return
         fairy = self.engine.raw_connection()
+        try:
+            yield from self._sqlite_transaction(fairy.driver_connection)
+        finally:
+            fairy.close()
+
+    def appended(self, values: Mapping[str, Any]) -> Any:
+        """PostgreSQL: ``rulebound_append``'s row, run in autocommit (its statement is its
+        transaction); None where the table does not exist. The pooled connection goes back
+        to the pool transactional, as SQLAlchemy keeps it, or is discarded."""
+        fairy = self.engine.raw_connection()
         driver: Any = fairy.driver_connection
         try:
-            if self.sqlite:
-                yield from self._sqlite_transaction(driver)
-            else:
+            driver.autocommit = True
+            try:
+                cursor = driver.cursor()
+                self.run(cursor, self.append, values)
+                return self.fetch(cursor)
+            finally:
                 try:
-                    with driver.pipeline():
-                        yield driver
-                except BaseException:
-                    driver.rollback()
-                    raise
+                    driver.autocommit = False
+                except self.error:  # a broken connection: the pool must not keep it
+                    fairy.invalidate()
         finally:
             fairy.close()
 

@@ -25,7 +25,6 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
@@ -82,7 +81,16 @@ from rulebound.store.schema import (
     table_seeds,
     used_nonces,
 )
-from rulebound.trust.chain import GENESIS, dice_of, entry_body, seal
+from rulebound.trust.chain import (
+    GENESIS,
+    body_hash,
+    chain_hash,
+    content_around_seq,
+    dice_of,
+    entry_body,
+    entry_content,
+    new_salt,
+)
 
 AppendListener = Callable[[int, int], None]
 """Called after a commit with (table id, seq): wakes the table's waiting feeds."""
@@ -132,7 +140,7 @@ class SqlStore:
         self._secrets: dict[str, bytes] = {}
         self._seeds: dict[int, tuple[str, str]] = {}
         """Per table, the seed (commitment, secret) this process last saw in force."""
-        self.raw = RawWrites(self.engine, HEAD, LOCK, NOTIFY)
+        self.raw = RawWrites(self.engine, HEAD)
         """The append that changes no sheet, through the driver (``store/rawwrite``)."""
         if migrate:
             upgrade(self.engine)
@@ -432,7 +440,7 @@ class SqlStore:
 
     def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
         if _raw_kind(entry, changes):
-            logged = self._raw_logged(entry.table_id, lambda head: _Prepared(entry, head=head))
+            logged = self._raw_logged(entry, None)
             if logged is not None:
                 return logged
         return self._logged(lambda _conn: _Prepared(entry, changes))
@@ -458,8 +466,10 @@ class SqlStore:
             value = secrets.token_hex(16) if contribution is None else contribution.value
             dice = Dice(known[1], known[0], value, chosen)
             early = dice, build(dice)
+            if early[1][0].table_id != table_id:
+                raise ValueError("a play drawn with one table's dice must be logged at that table")
             if _raw_kind(*early[1]):
-                logged = self._raw_logged(table_id, partial(_early, table_id, early))
+                logged = self._raw_logged(early[1][0], dice)
                 if logged is not None:
                     self._seeds[table_id] = (dice.commitment, dice.server_seed)
                     return logged
@@ -503,53 +513,60 @@ class SqlStore:
             raise self._lost(ready) from exc
         return self._after(logged)
 
-    def _raw_logged(
-        self, table_id: int, prepare: Callable[[_Head], _Prepared | None]
-    ) -> LogEntry | None:
+    def _raw_logged(self, entry: NewEntry, dice: Dice | None) -> LogEntry | None:
         """``_logged`` for an entry that changes no sheet, through the driver
-        (``store/rawwrite``): the same statements under the same locks. ``prepare`` sees the
-        chain's end read under the table's lock; None from it rolls back and answers None
-        (the caller takes the general path)."""
+        (``store/rawwrite``): the same row under the same locks. None where the seed
+        ``dice`` drew from is no longer in force (nothing written: the caller takes the
+        general path)."""
+        if not self.sqlite:
+            return self._pg_logged(entry, dice)
         raw, waiting = self.raw, _WAITING.get()
-        guard: AbstractContextManager[object] = self._lock if self.sqlite else nullcontext()
-        if not waiting:
-            guard = _held_now(self._lock)
-        ready: _Prepared | None = None
+        guard = self._lock if waiting else _held_now(self._lock)
         try:
             with guard, raw.transaction(waiting=waiting) as driver:
-                head = self._raw_head(driver, table_id)
-                ready = prepare(head)
-                if ready is None:
-                    raise _Declined
-                entry = ready.entry
-                values = _sealed(entry, (), ready.dice, head)
                 cursor = driver.cursor()
+                raw.run(cursor, raw.head, {"table_id": entry.table_id})
+                row = raw.fetch(cursor)
+                if row is None:
+                    raise NotFound("table", entry.table_id)
+                head = _head_of(row)
+                if dice is not None and head.commitment != dice.commitment:
+                    raise _Declined
+                values = _sealed(entry, (), dice, head)
                 raw.run(cursor, raw.insert, values)
-                if self.pg_notify:
-                    payload = _notice(entry, values["seq"], self.origin, ())
-                    raw.run(driver.cursor(), raw.notify, NOTICE | {"payload": payload})
                 raw.commit(driver)
-                key = cursor.lastrowid if raw.sqlite else raw.fetch(cursor)[0]
+                key = cursor.lastrowid
         except _Declined:
             return None
         except IntegrityError as exc:
-            raise self._lost(ready) from exc
+            raise self._lost(_Prepared(entry, (), dice)) from exc
         return self._after(_written(entry, values, int(key)))
 
-    def _raw_head(self, driver: Any, table_id: int) -> _Head:
-        """``_head`` on the driver: on PostgreSQL the lock and the read are sent together
-        (pipeline mode), still as two statements, the read after the lock is held."""
-        raw, keys = self.raw, {"table_id": table_id}
-        locked = None
-        if not raw.sqlite:
-            locked = driver.cursor()
-            raw.run(locked, raw.lock, keys)
-        cursor = driver.cursor()
-        raw.run(cursor, raw.head, keys)
-        row = raw.fetch(cursor)
-        if row is None or (locked is not None and raw.fetch(locked) is None):
-            raise NotFound("table", table_id)
-        return _head_of(row)
+    def _pg_logged(self, entry: NewEntry, dice: Dice | None) -> LogEntry | None:
+        """``_raw_logged`` on PostgreSQL: sealed but for its place on the chain, then
+        appended by ``rulebound_append`` in one statement (migration 0008), which holds the
+        table's lock only while it chains and inserts."""
+        if not _WAITING.get():
+            raise WouldWait  # a round trip to the server: never on the event loop
+        values, digest = _unchained(entry, (), dice)
+        before, after = content_around_seq(entry.table_id, entry.privacy, _dice(values), digest)
+        call = values | {
+            "before": before,
+            "after": after,
+            "channel": NOTIFY_CHANNEL if self.pg_notify else None,
+            "tail": _notice_tail(entry, self.origin, ()),
+        }
+        try:
+            row = self.raw.appended(call)
+        except IntegrityError as exc:
+            raise self._lost(_Prepared(entry, (), dice)) from exc
+        if row is None:
+            raise NotFound("table", entry.table_id)
+        key, seq, prev, sealed = row
+        if key is None:
+            return None
+        values |= {"seq": int(seq), "prev_hash": str(prev), "hash": str(sealed)}
+        return self._after(_written(entry, values, int(key)))
 
     def _after(self, logged: LogEntry) -> LogEntry:
         """After an append's commit: drop what it changed from the cache, tell the hub,
@@ -860,16 +877,6 @@ def _raw_kind(entry: NewEntry, changes: Sequence[SheetChange]) -> bool:
     return not changes and entry.kind != "reveal"
 
 
-def _early(table_id: int, early: tuple[Dice, Staged], head: _Head) -> _Prepared | None:
-    """The play computed before the transaction, if the seed it drew from is still in force."""
-    dice, (entry, changes) = early
-    if head.commitment != dice.commitment:
-        return None
-    if entry.table_id != table_id:
-        raise ValueError("a play drawn with one table's dice must be logged at that table")
-    return _Prepared(entry, changes, dice, locked=True, head=head)
-
-
 def parts_changed(kind: str, sheets: bool) -> tuple[Part, ...]:
     """What of its table an entry's commit changed (``sheets``: it changed a sheet), so
     the caches drop it, here and in the other processes."""
@@ -1012,10 +1019,21 @@ def _append(
 def _sealed(
     entry: NewEntry, changes: Sequence[SheetChange], dice: Dice | None, head: _Head
 ) -> dict[str, Any]:
-    """The row ``entry`` is inserted as, sealed onto the chain's end ``head``. Its record
-    and card are serialised once (``Stored``): the seal commits to them as they will be
-    read back, the insert writes that text, and ``_written`` answers with it parsed."""
-    seq, prev = head.seq + 1, head.hash
+    """The row ``entry`` is inserted as, sealed onto the chain's end ``head``."""
+    values, digest = _unchained(entry, changes, dice)
+    seq = head.seq + 1
+    content = entry_content(entry.table_id, seq, entry.privacy, _dice(values), digest)
+    chained = chain_hash(head.hash, content, parsed=True)
+    return values | {"seq": seq, "prev_hash": head.hash, "hash": chained}
+
+
+def _unchained(
+    entry: NewEntry, changes: Sequence[SheetChange], dice: Dice | None
+) -> tuple[dict[str, Any], str]:
+    """The row ``entry`` is inserted as but for its place on the chain (``seq``,
+    ``prev_hash``, ``hash``), and its ``body_hash``. Its record and card are serialised once
+    (``Stored``): the seal commits to them as they will be read back, the insert writes
+    that text, and ``_written`` answers with it parsed."""
     record = Stored.of(entry.record)
     card = entry.card if entry.card is None or type(entry.card) is Stored else Stored.of(entry.card)
     values: dict[str, Any] = {
@@ -1029,6 +1047,8 @@ def _sealed(
         "changed": [change.character_id for change in changes],
         "created_at": _now(),
     }
+    salt = new_salt()
+    digest = body_hash(salt, entry_body(**values), parsed=True)
     drawn: dict[str, Any] = {"commitment": None, "contribution": None, "server_chosen": None}
     if dice is not None:
         drawn = {
@@ -1036,22 +1056,21 @@ def _sealed(
             "contribution": dice.contribution,
             "server_chosen": dice.server_chosen,
         }
-    content = dice_of(drawn["commitment"], drawn["contribution"], drawn["server_chosen"])
-    body = entry_body(**values)
-    sealed = seal(entry.table_id, seq, entry.privacy, content, body, prev, parsed=True)
     return (
         values
         | drawn
         | {
             "table_id": entry.table_id,
-            "seq": seq,
             "privacy": entry.privacy,
-            "prev_hash": prev,
-            "hash": sealed.hash,
-            "salt": sealed.salt,
+            "salt": salt,
             "deltas": {str(ch.character_id): ch.delta for ch in changes} if changes else None,
         }
-    )
+    ), digest
+
+
+def _dice(values: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``dice`` an entry's content names, from its row."""
+    return dice_of(values["commitment"], values["contribution"], values["server_chosen"])
 
 
 def _written(entry: NewEntry, values: dict[str, Any], entry_id: int) -> LogEntry:
@@ -1078,8 +1097,12 @@ WRITTEN = (
 
 def _notice(entry: NewEntry, seq: int, origin: str, changes: Sequence[SheetChange]) -> str:
     """The ``pg_notify`` payload of an entry: table, seq, this process, the parts it changed."""
-    parts = ",".join(parts_changed(entry.kind, bool(changes)))
-    return f"{entry.table_id}:{seq}:{origin}:{parts}"
+    return f"{entry.table_id}:{seq}{_notice_tail(entry, origin, changes)}"
+
+
+def _notice_tail(entry: NewEntry, origin: str, changes: Sequence[SheetChange]) -> str:
+    """A notice after its seq (``rulebound_append`` writes the table and the seq)."""
+    return f":{origin}:{','.join(parts_changed(entry.kind, bool(changes)))}"
 
 
 def _index_reveal(conn: Connection, entry: NewEntry, reveal_id: int) -> None:
