@@ -5,17 +5,19 @@ chain, and the same refusals."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from rulebound.store import Conflict, Contribution, NewEntry, NotFound, SqlStore
 from rulebound.store import sql as store_sql
 from rulebound.store.base import Dice, Staged
-from rulebound.store.rawwrite import WouldWait
+from rulebound.store.rawwrite import APPENDERS, WouldWait
 from rulebound.store.schema import log_entries
 
 from ..trust.test_chain import _recompute
@@ -197,3 +199,52 @@ def test_a_refused_write_leaves_every_pooled_connection_transactional(store: Sql
             fairy.close()
     store.append(NewEntry(table.id, "talk", "public", gm.id, "after"))
     assert [e.summary for e in store.log(table.id)][-1] == "after"
+
+
+def test_an_append_connection_the_server_dropped_is_not_used_again(store: SqlStore) -> None:
+    """PostgreSQL appends on connections of their own, kept in autocommit: one the server
+    dropped fails the append it was taken for (no retry: the entry might have been written)
+    and is discarded, and the next append makes a new one."""
+    if store.sqlite:
+        pytest.skip("PostgreSQL's append connections")
+    table, gm = new_table(store)
+    store.append(NewEntry(table.id, "talk", "public", gm.id, "learn nothing"))
+    store.append(NewEntry(table.id, "talk", "public", gm.id, "the driver's"))
+    (idle,) = store.raw._idle
+    assert idle.driver.autocommit is True
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql(f"SELECT pg_terminate_backend({idle.driver.info.backend_pid})")
+    time.sleep(0.3)
+    seq = store.last_seq(table.id)
+    with pytest.raises(OperationalError):
+        store.append(NewEntry(table.id, "talk", "public", gm.id, "lost with it"))
+    assert store.raw._idle == []
+    store.append(NewEntry(table.id, "talk", "public", gm.id, "on a new one"))
+    assert [e.summary for e in store.log(table.id)][-1] == "on a new one"
+    assert store.last_seq(table.id) == seq + 1
+
+
+def test_appends_at_once_share_a_bounded_set_of_connections(store: SqlStore) -> None:
+    """Sixteen threads appending at once on PostgreSQL: every entry chained in turn, on at
+    most ``APPENDERS`` autocommit connections (the rest waited for one)."""
+    if store.sqlite:
+        pytest.skip("PostgreSQL's append connections")
+    table, gm = new_table(store)
+    store.append(NewEntry(table.id, "talk", "public", gm.id, "learn nothing"))
+    seq = store.last_seq(table.id)
+    start = threading.Barrier(16)
+
+    def talk(n: int) -> None:
+        start.wait()
+        for k in range(5):
+            store.append(NewEntry(table.id, "talk", "public", gm.id, f"{n}.{k}"))
+
+    threads = [threading.Thread(target=talk, args=(n,)) for n in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    log = store.log(table.id)
+    assert [e.seq for e in log] == list(range(1, seq + 81))
+    assert len({e.summary for e in log[seq:]}) == 80
+    assert 1 <= len(store.raw._idle) <= APPENDERS

@@ -1,17 +1,20 @@
 """The backplane's notices (issue 13): each ``PUBLISH`` is written to Redis without waiting
 for its answer; every notice still reaches the other processes' listeners, in order, and a
-connection Redis dropped is made again. Needs RULEBOUND_TEST_REDIS_URL
+connection Redis dropped is made again. The listener hears the other processes' notices in
+order, not its own, and subscribes again when Redis drops it. Needs RULEBOUND_TEST_REDIS_URL
 (``scripts/with-redis``)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from rulebound.web.backplane import Notices
+from rulebound.web.backplane import CHANNEL as BACKPLANE_CHANNEL
+from rulebound.web.backplane import Notices, RedisBackplane
 
 from .test_processes import redis_url  # noqa: F401  (the fixture)
 
@@ -103,3 +106,74 @@ def test_without_redis_a_notice_is_dropped_quietly() -> None:
     notices.close()
     with pytest.raises(redis.ConnectionError):
         down.ping()
+
+
+class Heard:
+    """What the backplane's listener tells the store and the hub, recorded."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, int, Any]] = []
+        self.lock = threading.Lock()
+
+    def forget(self, table_id: int, parts: Any = ()) -> None:
+        with self.lock:
+            self.events.append(("forget", table_id, tuple(parts)))
+
+    def notice(self, table_id: int, seq: int) -> None:
+        with self.lock:
+            self.events.append(("notice", table_id, seq))
+
+    def changed(self, table_id: int) -> None:
+        with self.lock:
+            self.events.append(("changed", table_id, None))
+
+    def wait_for(self, count: int, seconds: float = 10) -> list[tuple[str, int, Any]]:
+        deadline = time.monotonic() + seconds
+        while len(self.events) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with self.lock:
+            return list(self.events)
+
+
+@pytest.fixture
+def listening(redis_url: str) -> Iterator[tuple[RedisBackplane, Heard, Any]]:  # noqa: F811
+    import redis
+
+    heard = Heard()
+    backplane = RedisBackplane(redis_url, heard, heard)  # type: ignore[arg-type]
+    backplane.start()
+    assert backplane.listening.wait(10)
+    client = redis.Redis.from_url(redis_url)
+    yield backplane, heard, client
+    backplane.stop()
+    client.close()
+
+
+def test_the_listener_hears_the_others_notices_in_order_and_not_its_own(
+    listening: tuple[RedisBackplane, Heard, Any],
+) -> None:
+    backplane, heard, client = listening
+    other = "0123456789abcdef"
+    pipe = client.pipeline(transaction=False)
+    count = 3000  # more than one read of the socket holds: notices cut between reads
+    for n in range(count):
+        pipe.publish(BACKPLANE_CHANNEL, f"{backplane.origin}:7:{n}:characters")  # its own
+        pipe.publish(BACKPLANE_CHANNEL, f"{other}:7:{n}:")
+    pipe.publish(BACKPLANE_CHANNEL, f"{other}:8:-:members,characters")
+    pipe.execute()
+    events = heard.wait_for(count + 2)
+    assert events[:count] == [("notice", 7, n) for n in range(count)]
+    assert events[count:] == [("forget", 8, ("members", "characters")), ("changed", 8, None)]
+
+
+def test_the_listener_subscribes_again_after_redis_drops_it(
+    listening: tuple[RedisBackplane, Heard, Any],
+) -> None:
+    _, heard, client = listening
+    client.client_kill_filter(_type="pubsub")
+    deadline = time.monotonic() + 15
+    while not heard.events and time.monotonic() < deadline:
+        client.publish(BACKPLANE_CHANNEL, "0123456789abcdef:3:1:")  # lost until it is back
+        time.sleep(0.1)
+    assert heard.events, "no notice heard after Redis dropped the subscription"
+    assert heard.events[0] == ("notice", 3, 1)

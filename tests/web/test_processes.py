@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -282,9 +284,11 @@ def test_a_killed_process_loses_nothing_acknowledged(
     assert [d["seq"] for _, d in watcher.got] == visible
 
 
-def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_path: Path) -> None:
-    """``rulebound serve --workers 2 --redis URL`` on PostgreSQL: every roll answered, on
-    whichever worker a connection lands, reaches a feed held open on one of them."""
+@contextmanager
+def _served(
+    backends: dict[str, str], tmp_path: Path
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``rulebound serve --workers 2 --redis URL`` on PostgreSQL, answering: its URL and process."""
     port = free_port()
     main = "from rulebound.cli.app import main; main()"
     command = [sys.executable, "-c", main, "serve", "--port", str(port), "--workers", "2"]
@@ -294,7 +298,6 @@ def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_
     log = (tmp_path / "serve.log").open("ab")
     server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    watcher: Listener | None = None
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -303,7 +306,22 @@ def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_
                     break
             except httpx2.TransportError:
                 time.sleep(0.1)
-        with httpx2.Client(base_url=url, timeout=30) as client:
+        yield url, server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_path: Path) -> None:
+    """``rulebound serve --workers 2 --redis URL`` on PostgreSQL: every roll answered, on
+    whichever worker a connection lands, reaches a feed held open on one of them."""
+    watcher: Listener | None = None
+    try:
+        with (
+            _served(backends, tmp_path) as (url, _),
+            httpx2.Client(base_url=url, timeout=30) as client,
+        ):
             party = seat_party(client)  # type: ignore[arg-type]
             cid = _character(party, party.player, "Ana")
             last = client.get(party.url(), headers=party.gm).json()["last_seq"]
@@ -321,8 +339,46 @@ def test_serve_with_workers_runs_them_on_one_port(backends: dict[str, str], tmp_
             watcher.done.set()
             assert [d["seq"] for _, d in watcher.got] == seqs
     finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
         if watcher is not None:
             watcher.join(timeout=10)
+
+
+def _connections_held(pid: int, port: int) -> int:
+    """How many established TCP connections on local ``port`` process ``pid`` holds."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    held = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == "01" and fields[9] in inodes:
+                held += 1
+    return held
+
+
+def test_serve_with_workers_shares_a_burst_of_connections_out(
+    backends: dict[str, str], tmp_path: Path
+) -> None:
+    """Sixteen keep-alive connections opened at once land on both workers, not all on the
+    first one woken (uvicorn's shared socket did that: ``cli/workers``). The kernel spreads
+    them by their addresses: all sixteen on one of two sockets has odds of 1 in 32,768."""
+    with _served(backends, tmp_path) as (url, server):
+        port = int(url.rsplit(":", 1)[1])
+        burst = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
+        try:
+            for sock in burst:  # every one answered: accepted, and kept open
+                sock.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            for sock in burst:
+                assert sock.recv(12).startswith(b"HTTP/1.1 200")
+            children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text()
+            held = sorted((_connections_held(int(c), port) for c in children.split()), reverse=True)
+        finally:
+            for sock in burst:
+                sock.close()
+    assert sum(held) == 16  # the workers (and multiprocessing's resource tracker, none)
+    assert held[1] > 0, held

@@ -1,8 +1,9 @@
 """``rulebound serve``: the web table on SQLite (or PostgreSQL) at http://127.0.0.1:8000.
 
 One process by default. ``--workers N`` runs N server processes on one port (uvicorn's
-supervisor); they need Redis (``--redis``) as their backplane, for the live feed's
-notices and the shared rate limits, and are meant for PostgreSQL.
+supervisor, each worker on a socket of its own: ``cli/workers``); they need Redis
+(``--redis``) as their backplane, for the live feed's notices and the shared rate limits,
+and are meant for PostgreSQL.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import replace
 import click
 
 from rulebound.cli.output import emit_text
+from rulebound.cli.workers import PortClaim, run_workers
 
 DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
 GRACEFUL_SHUTDOWN_SECONDS = 3
@@ -61,8 +63,7 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
         # each worker process builds its app from the environment (Settings.from_env)
         os.environ.update(RULEBOUND_DATABASE_URL=database, RULEBOUND_REDIS_URL=str(redis_url))
         create_app(replace(Settings.from_env(), database_url=database)).state.store.close()
-        emit_text(f"rulebound table on http://{host}:{port}  ({workers} workers; {shown})")
-        uvicorn.run(
+        config = uvicorn.Config(
             "rulebound.web.app:create_app",
             factory=True,
             host=host,
@@ -71,6 +72,12 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
             log_level="warning",
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         )
+        try:
+            claim = PortClaim.bound(host, port)
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        emit_text(f"rulebound table on http://{host}:{port}  ({workers} workers; {shown})")
+        run_workers(config, claim)
         return
     # the limits (RULEBOUND_RATE_*, RULEBOUND_MAX_BODY_BYTES) come from the environment
     settings = replace(

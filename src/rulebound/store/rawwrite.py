@@ -13,6 +13,7 @@ columns, SQLite's timestamps), on a pooled connection's driver cursor:
   0008): the server locks the table's row, checks the seed, reads the chain's end, chains
   and inserts the entry and sends the notice, and the statement's end commits. The table's
   lock is held for that alone, not across the network or the Python between statements.
+  It runs on connections of its own, detached from the pool and kept in autocommit.
 
 ``waiting=False`` (SQLite, ``SqlStore.without_waiting``) takes a connection of its own whose
 busy timeout is zero: where the store's writer lock or the database's is held, it raises
@@ -31,6 +32,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, Text, bindparam, text
@@ -88,6 +90,19 @@ APPEND_FUNCTION = text(
 """PostgreSQL's append (migration 0008), its parameters typed as the columns they fill."""
 
 
+APPENDERS = 8
+"""PostgreSQL's appends at once per store, each on an autocommit connection of its own that
+is kept for the next: twice the plays the web table makes at once
+(``web/app.PLAY_LANES_POSTGRESQL``); a ninth waits for one to finish."""
+
+
+@dataclass(frozen=True)
+class _Autocommit:
+    fairy: Any
+    driver: Any
+    cursor: Any
+
+
 class RawWrites:
     """The statements of an append, and a transaction to run them in."""
 
@@ -104,8 +119,14 @@ class RawWrites:
         """The SQLite file, where a write may be asked not to wait (a file of its own)."""
         self._nowait: sqlite3.Connection | None = None
         self._nowait_lock = threading.Lock()
+        self._idle: list[_Autocommit] = []
+        """PostgreSQL's append connections not in use (``list.pop`` and ``append`` are
+        atomic: no lock); with those in use, never more than ``APPENDERS``."""
+        self._appenders = threading.BoundedSemaphore(APPENDERS)
 
     def close(self) -> None:
+        while self._idle:
+            self._idle.pop().fairy.close()
         if self._nowait is not None:
             self._nowait.close()
             self._nowait = None
@@ -167,24 +188,41 @@ class RawWrites:
             fairy.close()
 
     def appended(self, values: Mapping[str, Any]) -> Any:
-        """PostgreSQL: ``rulebound_append``'s row, run in autocommit (its statement is its
-        transaction); None where the table does not exist. The pooled connection goes back
-        to the pool transactional, as SQLAlchemy keeps it, or is discarded."""
+        """PostgreSQL: ``rulebound_append``'s row (its statement is its transaction); None
+        where the table does not exist. It runs on a connection of the appends' own, kept in
+        autocommit (``_autocommit``): no transaction to begin or end around it, no pool
+        checkout and reset, one round trip in all. At most ``APPENDERS`` at once."""
+        with self._appenders:
+            connection = self._autocommit()
+            try:
+                self.run(connection.cursor, self.append, values)
+                return self.fetch(connection.cursor)
+            finally:
+                self._returned(connection)
+
+    def _autocommit(self) -> _Autocommit:
+        """An idle connection of the appends', or a new one: a pooled connection detached
+        from the pool (made by the engine, with its settings), switched to autocommit."""
+        try:
+            return self._idle.pop()
+        except IndexError:
+            pass
         fairy = self.engine.raw_connection()
         driver: Any = fairy.driver_connection
+        fairy.detach()
         try:
             driver.autocommit = True
-            try:
-                cursor = driver.cursor()
-                self.run(cursor, self.append, values)
-                return self.fetch(cursor)
-            finally:
-                try:
-                    driver.autocommit = False
-                except self.error:  # a broken connection: the pool must not keep it
-                    fairy.invalidate()
-        finally:
+        except BaseException:
             fairy.close()
+            raise
+        return _Autocommit(fairy, driver, driver.cursor())
+
+    def _returned(self, connection: _Autocommit) -> None:
+        """Kept for the next append, unless it broke (the server dropped it)."""
+        if connection.driver.closed or connection.driver.broken:
+            connection.fairy.close()
+        else:
+            self._idle.append(connection)
 
     def _sqlite_transaction(self, driver: Any, *, waiting: bool = True) -> Iterator[Any]:
         begin = "BEGIN IMMEDIATE"
