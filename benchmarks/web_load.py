@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -220,11 +221,13 @@ async def hammer(
         conn.close()
 
     t0 = time.perf_counter()
-    cpu = tree_cpu_seconds(pid)
+    cpu, around = tree_cpu_seconds(pid), cpu_around(pid)
     await asyncio.gather(*(client(*p) for p in paths))
-    used = tree_cpu_seconds(pid) - cpu
+    used, around = tree_cpu_seconds(pid) - cpu, cpu_around(pid, around)
     elapsed = time.perf_counter() - t0
+    answered = max(1, len(latencies) + failures)
     return {
+        "cpu_ms": {name: spent / answered * 1000 for name, spent in around.items()},
         "rolls": len(latencies),
         "failures": failures,
         "per_second": len(latencies) / elapsed,
@@ -363,6 +366,25 @@ def tree_cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return total + sum(tree_cpu_seconds(int(child)) for child in children)
+
+
+def cpu_around(pid: int, before: dict[str, float] | None = None) -> dict[str, float]:
+    """CPU seconds of what shares the machine with a server under load: each of its worker
+    processes (``worker PID``), PostgreSQL's and Redis's processes, and this load generator;
+    given ``before``, what each spent since."""
+    now: dict[str, float] = {"load generator": time.process_time()}
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            now[f"worker {child}"] = tree_cpu_seconds(int(child))
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            with contextlib.suppress(OSError, ValueError):
+                name = (proc / "comm").read_text().strip()
+                if name in ("postgres", "redis-server"):
+                    now[name] = now.get(name, 0.0) + cpu_seconds(int(proc.name))
+    if before is None:
+        return now
+    return {name: now[name] - before.get(name, 0.0) for name in now if name in before}
 
 
 def rulebound_server(folder: Path, database: str, extra: list[str], env: dict[str, str]) -> Server:
@@ -586,6 +608,11 @@ def report(results: dict[str, Any]) -> str:
     if pg:
         lines.append(row(f"rulebound, {pg['workers']} processes, PostgreSQL + Redis", pg["rolls"]))
     lines.append(f"rulebound/baseline (SQLite): {results['ratio']:.2f}")
+    if pg:
+        spent = ", ".join(
+            f"{name} {ms:.2f}" for name, ms in sorted(pg["rolls"]["cpu_ms"].items()) if ms >= 0.005
+        )
+        lines.append(f"PostgreSQL + Redis rolls, CPU ms per roll: {spent}")
     lines += ["", "| server | viewers | events | p50 ms | p99 ms |", "|---|---|---|---|---|"]
     for name, key in (("SQLite", "sqlite"), ("PostgreSQL + Redis", "postgresql_redis")):
         for f in results.get(key, {}).get("feeds", []):
