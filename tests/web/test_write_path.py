@@ -104,6 +104,25 @@ def test_a_fresh_roll_is_byte_for_byte_the_entry_the_route_shows(
     assert rolled.headers["content-type"] == shown.headers["content-type"] == "application/json"
 
 
+def test_a_card_answered_again_is_taken_validated_and_still_the_routes_bytes(
+    party: Party, counted: dict[str, int]
+) -> None:
+    """The same dice (a fixed seed) give the same card: the second answer takes the card
+    validated for the first (``writepath.CARDS``) and is still what the route shows."""
+    cid = _ready(party)
+    path = party.url(f"/characters/{cid}/roll")
+    body = {"form": {"skill": "Force"}, "privacy": "public"}
+    hits = writepath.CARDS.hits
+    answers = [party.client.post(path, json=body, headers=party.player) for _ in range(2)]
+    assert counted["short"] == 2
+    assert writepath.CARDS.hits > hits
+    for rolled in answers:
+        assert rolled.status_code == 201
+        shown = party.client.get(party.url(f"/entries/{rolled.json()['id']}"), headers=party.player)
+        assert rolled.content == shown.content
+    assert answers[0].json()["card"] == answers[1].json()["card"]
+
+
 def _refusals(party: Party, cid: int, ocid: int, followed: int) -> list[tuple[Any, ...]]:
     """(path, body, headers) of requests every one of which the table refuses."""
     roll = f"/characters/{cid}/roll"

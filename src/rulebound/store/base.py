@@ -197,6 +197,10 @@ class LogEntry:
     client_seed: str | None = None
     nonce: int | None = None
     """Plays logged before per-roll contributions: the table's client seed and nonce."""
+    card_text: str | None = field(default=None, compare=False, repr=False)
+    """The card's JSON as the append wrote it, on the entry an append hands back (None on
+    entries read from the log): a card logged again and again has the one text, so what is
+    worked out from it can be kept by it (``web/writepath.answer_bytes``)."""
 
     @property
     def dice(self) -> dict[str, Any] | None:

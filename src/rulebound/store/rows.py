@@ -61,6 +61,7 @@ def entry_row(row: Row[Any]) -> LogEntry:
         card=None if m["card"] is None else dict(m["card"]),
         created_at=_aware(m["created_at"]),
         changed=tuple(int(i) for i in m["changed"]),
+        card_text=None,
     )
 
 

@@ -1084,6 +1084,7 @@ def _written(entry: NewEntry, values: dict[str, Any], entry_id: int) -> LogEntry
         record=values["record"].value,
         card=None if card is None else card.value if mine else json.loads(card.text),
         changed=tuple(values["changed"]),
+        card_text=None if card is None else card.text,
     )
 
 

@@ -18,6 +18,7 @@ from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rulebound import __version__
 from rulebound.store import SqlStore
@@ -39,6 +40,32 @@ PLAY_LANES_SQLITE = 1
 PLAY_LANES_POSTGRESQL = 4
 """Plays in the thread pool at once per process (``writepath.Lanes``): one on SQLite, a
 few on PostgreSQL, whose round trips overlap (each measured best, docs/performance.md)."""
+
+
+class TableApp(FastAPI):
+    """FastAPI, with the plays' short path (``writepath.WriteShortPath``) in front of its own
+    layers: the native-telemetry check, the error and exception handlers, the app-wide body
+    limit (a wrapper of ``receive`` and of ``send``) and the middleware stack. A play crosses
+    none of them, a seventh of a roll's CPU in process (0.352 against 0.326 ms); every other
+    request goes through them all, as before. The short path checks what they would (the body's
+    size, the origin) and answers every refusal through the app's own handlers; an error it
+    does not expect reaches uvicorn, which logs it and answers 500 as ServerErrorMiddleware
+    would. What it answers is not traced by FastAPI's native OpenTelemetry."""
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is None or scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        if self.root_path:
+            scope["root_path"] = self.root_path
+        scope["app"] = self
+        await self.front(scope, receive, send)
+
+    async def behind(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app with all its layers: what the short path does not answer."""
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -77,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 backplane.stop()
             store.close()
 
-    app = FastAPI(
+    app = TableApp(
         title="rulebound table",
         version=__version__,
         description="A virtual table for The Empty Reach, Rainwall, Legacy and Ghostburn.",
@@ -120,5 +147,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # drawn in the store's transaction (an injected source would be drawn twice on a retry)
     inline = store.sqlite and backplane is None and store.raw.database is not None
     inline = inline and settings.source is None
-    app.add_middleware(WriteShortPath, max_body=settings.max_body_bytes, lanes=lanes, inline=inline)
+    app.front = WriteShortPath(app.behind, settings.max_body_bytes, lanes, inline=inline)
     return app

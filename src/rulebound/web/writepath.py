@@ -5,14 +5,15 @@ framework's per-request machinery.
 ``/api/tables/T/entries/E/actions/A``) is the request a busy table makes most. Through
 FastAPI it crosses every middleware layer, the router's match over every route, the
 dependency solver, two hops to the thread pool (the endpoint, then the answer's
-validation) and the request and response models. This pure ASGI middleware, outermost
-but for Starlette's own error handler (like ``feedpath``), answers a well-formed play
-itself, in one hop to the thread pool (a few plays at a time, one on SQLite, in the
-order they came: ``Lanes``), or on SQLite without a backplane on the event loop itself
-while nothing makes it wait (``inline``): the same checks in the same order (origin,
-seat, CSRF token, role, rate limits, then the service), the same answer byte for byte
-(the entry validated and dumped by the route's own response model, the route's headers
-and the security headers), and every refusal through the app's own error handlers.
+validation) and the request and response models. This pure ASGI app, in front of the
+whole FastAPI app (``app.TableApp``: before its own layers, the error handlers among
+them), answers a well-formed play itself, in one hop to the thread pool (a few plays at
+a time, one on SQLite, in the order they came: ``Lanes``), or on SQLite without a
+backplane on the event loop itself while nothing makes it wait (``inline``): the same
+checks in the same order (origin, seat, CSRF token, role, rate limits, then the
+service), the same answer byte for byte (the entry validated and dumped by the route's
+own response model, the route's headers and the security headers), and every refusal
+through the app's own error handlers.
 
 Anything it would not answer exactly as the route does goes on to the route untouched:
 another path or method, a query string, a body that is not a JSON object of the
@@ -27,6 +28,7 @@ import json
 import re
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext, suppress
+from functools import partial
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -37,12 +39,14 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebound.core.errors import RuleboundError
+from rulebound.rulesets.contract import Card
 from rulebound.store import LogEntry, NotFound, SqlStore
 from rulebound.store.rawwrite import WouldWait
 from rulebound.web.api_models import EntryOut
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.deps import entry_views, service_of, writer_for
 from rulebound.web.errors import handle, handle_database
+from rulebound.web.rollcache import Lru
 from rulebound.web.security import HEADERS, HSTS, same_origin
 from rulebound.web.service import contribution_of
 
@@ -55,6 +59,9 @@ CONTRIBUTION = re.compile(r"[0-9a-f]{32,64}")
 COMMITMENT = re.compile(r"[0-9a-f]{64}")
 ANSWER = TypeAdapter(EntryOut)
 """The routes' response model: the answer is validated and dumped exactly as they do."""
+CARD = TypeAdapter(Card)
+CARDS: Lru[str, Card] = Lru(1024)
+"""Cards validated for answers, by their JSON text."""
 
 Play = Callable[[Request, list[Viewer]], LogEntry]
 """A play as the service makes it: its entry. ``checked`` holds who made it once the
@@ -143,11 +150,18 @@ def _json_content_type(scope: Scope) -> bool:
 
 def answer_bytes(request: Request, viewer: Viewer, entry: LogEntry) -> bytes | None:
     """The entry a play just logged as its author sees it, dumped as the routes dump it
-    (``api._written``); None: not theirs to see (the route answers 404)."""
+    (``api._written``); None: not theirs to see (the route answers 404).
+
+    Validating the card is most of validating the answer, and a busy table logs the same
+    few cards again and again (``web/rollcache``): the card validated from a text is kept
+    by that text (``CARDS``), and the answer's model takes it as it is."""
     views = entry_views(request, viewer, [entry], followed=set())
     if not views:
         return None
-    return ANSWER.dump_json(ANSWER.validate_python(views[0]))
+    view = views[0]
+    if entry.card_text is not None and view["card"] is entry.card:
+        view["card"] = CARDS.get(entry.card_text, partial(CARD.validate_python, entry.card))
+    return ANSWER.dump_json(ANSWER.validate_python(view))
 
 
 class Lanes:
@@ -213,7 +227,7 @@ class WriteShortPath:
             more = bool(message.get("more_body", False))
             if size > self.max_body:
                 break
-        complete = not more and read[-1]["type"] == "http.request"
+        complete = not more and size <= self.max_body and read[-1]["type"] == "http.request"
         play = None
         if complete:
             raw = b"".join(m.get("body", b"") for m in read)
