@@ -177,3 +177,43 @@ def test_the_listener_subscribes_again_after_redis_drops_it(
         time.sleep(0.1)
     assert heard.events, "no notice heard after Redis dropped the subscription"
     assert heard.events[0] == ("notice", 3, 1)
+
+
+def test_a_refused_subscription_is_logged_and_tried_again(
+    redis_url: str,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Redis refuses ``SUBSCRIBE`` to a user without pub/sub (an ACL): the listener says so
+    in the log and tries again after ``RETRY_SECONDS``, instead of waiting on a subscription
+    that never came."""
+    import redis
+
+    admin = redis.Redis.from_url(redis_url)
+    admin.acl_setuser(
+        "nosub",
+        enabled=True,
+        passwords=["+pw"],
+        keys=["*"],
+        channels=["*"],
+        commands=["+@all", "-subscribe"],
+    )
+    host, port = (
+        admin.connection_pool.connection_kwargs["host"],
+        admin.connection_pool.connection_kwargs["port"],
+    )
+    heard = Heard()
+    backplane = RedisBackplane(f"redis://nosub:pw@{host}:{port}/0", heard, heard)  # type: ignore[arg-type]
+    caplog.set_level("WARNING", logger="rulebound.store")
+    try:
+        backplane.start()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(caplog.records) < 2:
+            time.sleep(0.05)
+        assert not backplane.listening.is_set()
+    finally:
+        backplane.stop()
+        admin.acl_deluser("nosub")
+        admin.close()
+    refused = [r.getMessage() for r in caplog.records]
+    assert len(refused) >= 2, refused  # the first refusal, then the next try's
+    assert all("refused the subscription" in m and "NOPERM" in m for m in refused), refused

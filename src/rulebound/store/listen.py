@@ -10,6 +10,7 @@ Redis (``web/backplane.py``).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 
@@ -19,6 +20,7 @@ from sqlalchemy.engine import make_url
 from rulebound.store.sql import NOTIFY_CHANNEL
 
 RETRY_SECONDS = 1.0
+log = logging.getLogger("rulebound.store")
 
 
 def conninfo(url: str) -> str:
@@ -29,8 +31,9 @@ def conninfo(url: str) -> str:
 class ListenerThread:
     """One daemon thread that holds a subscription open and opens it again after an error.
 
-    ``errors`` are the failures of the connection (its server gone or restarting): the
-    thread waits ``RETRY_SECONDS`` and listens again; ``listening`` is set while it listens.
+    ``errors`` are the failures of the connection (its server gone or restarting, or a
+    subscription refused): the thread logs a warning, waits ``RETRY_SECONDS`` and listens
+    again; ``listening`` is set while it listens.
     """
 
     def __init__(self, name: str, errors: tuple[type[Exception], ...]) -> None:
@@ -50,8 +53,11 @@ class ListenerThread:
         while not self._stop.is_set():
             try:
                 self._listen()
-            except self._errors:
+            except self._errors as exc:
                 self.listening.clear()
+                log.warning(
+                    "%s: %s; listening again in %s s", self._thread.name, exc, RETRY_SECONDS
+                )
                 self._stop.wait(RETRY_SECONDS)
 
     def _listen(self) -> None:

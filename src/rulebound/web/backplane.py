@@ -219,7 +219,12 @@ class RedisBackplane(ListenerThread):
             connection.disconnect()
 
     def _reply(self, reply: Any) -> None:
-        """One reply on the subscription: its confirmation, or a notice."""
+        """One reply on the subscription: its confirmation, or a notice; an error (Redis
+        refused the subscription: an ACL without pub/sub, say) ends this listen."""
+        if isinstance(reply, Exception):  # hiredis hands error replies back as exceptions
+            import redis
+
+            raise redis.ResponseError(f"Redis refused the subscription: {reply}")
         if not isinstance(reply, list) or len(reply) != 3:
             return
         kind, _, data = reply
