@@ -23,13 +23,23 @@ BACKLOG = 2048
 """uvicorn's default backlog."""
 
 
-def listening(family: int, host: str, port: int) -> socket.socket:
-    """A socket listening on (host, port) beside the other workers' (``SO_REUSEPORT``)."""
-    sock = socket.socket(family, socket.SOCK_STREAM)
+def _bound(sock: socket.socket, host: str, port: int) -> None:
+    """``sock`` bound to (host, port) beside the other workers' (``SO_REUSEPORT``), or closed
+    and the error raised."""
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+
+
+def listening(family: int, host: str, port: int) -> socket.socket:
+    """A socket listening on (host, port) beside the other workers'."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    _bound(sock, host, port)
+    try:
         sock.listen(BACKLOG)
     except BaseException:
         sock.close()
@@ -46,13 +56,7 @@ class PortClaim(socket.socket):
         """Bound to (host, port); an ``OSError`` where something else holds the port."""
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         claim = cls(family, socket.SOCK_STREAM)
-        try:
-            claim.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            claim.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-            claim.bind((host, port))
-        except BaseException:
-            claim.close()
-            raise
+        _bound(claim, host, port)
         return claim
 
     def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[int, str, int]]:

@@ -230,15 +230,10 @@ class RedisBackplane(ListenerThread):
         kind, _, data = reply
         if kind == b"subscribe":
             self.listening.set()
-        elif kind == b"message" and not data.startswith(self._own):
-            self.heard(data)
-
-    def heard(self, data: bytes | str) -> None:
-        text = data.decode() if isinstance(data, bytes) else data
-        origin, table, seq, parts = [*text.split(":"), "", "", ""][:4]
-        if origin == self.origin or not table.isdecimal():
-            return
-        hear(self._store, self._hub, int(table), seq, parts)
+        elif kind == b"message" and not data.startswith(self._own):  # another process's
+            _, table, seq, parts = [*data.decode().split(":"), "", "", ""][:4]
+            if table.isdecimal():
+                hear(self._store, self._hub, int(table), seq, parts)
 
 
 def hear(store: SqlStore, hub: Hub, table_id: int, seq: str, parts: str) -> None:
