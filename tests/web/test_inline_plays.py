@@ -1,9 +1,11 @@
 """On SQLite without a backplane a roll is made on the event loop (issue 13: the thread
 pool's two hops cost a third of a roll), unless it would wait for a lock: then it is made
-in a thread, in its turn, with its checks (and rate-limit tokens) taken once."""
+in a thread, in its turn, with its checks (and rate-limit tokens) taken once. On
+PostgreSQL it is made on the loop too, bridged: the loop awaits its append."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -46,8 +48,6 @@ def hops(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 def _rolling(party: Party) -> tuple[SqlStore, str]:
     store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
-    if not store.sqlite:
-        pytest.skip("plays are made on the event loop only on SQLite")
     made = party.client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
     path = party.url(f"/characters/{made.json()['id']}/roll")
     assert party.client.post(path, json=ROLL, headers=party.player).status_code == 201
@@ -71,6 +71,8 @@ def test_a_roll_that_would_wait_is_made_in_a_thread_its_checks_taken_once(
     party: Party, monkeypatch: pytest.MonkeyPatch, hops: list[Any]
 ) -> None:
     store, path = _rolling(party)
+    if not store.sqlite:
+        pytest.skip("SQLite's lock: PostgreSQL's append waits for the table's row, awaited")
     hops.clear()  # the table's first roll was made in a thread (its seed not yet known)
     limiter = party.client.app.state.limiter  # type: ignore[attr-defined]
     taken: list[Any] = []
@@ -125,3 +127,64 @@ def test_a_play_that_changes_a_sheet_is_made_in_a_thread(
     after = party.client.get(party.url(f"/characters/{cid}"), headers=party.gm).json()
     assert after["version"] == before["version"] + 1
     assert store.last_seq(party.table_id) == healed.json()["seq"]
+
+
+def test_on_postgresql_the_loop_awaits_the_append_and_a_read_the_cache_misses(
+    party: Party, monkeypatch: pytest.MonkeyPatch, hops: list[Any]
+) -> None:
+    store, path = _rolling(party)
+    if store.sqlite:
+        pytest.skip("PostgreSQL's bridged plays")
+    awaited: list[Any] = []
+    append = store.raw.appended_async
+
+    async def counted(values: Any) -> Any:
+        awaited.append(values)
+        return await append(values)
+
+    monkeypatch.setattr(store.raw, "appended_async", counted)
+    threads: list[Any] = []
+    to_thread = asyncio.to_thread
+
+    async def counted_thread(func: Any, *args: Any) -> Any:
+        threads.append(threading.get_ident())
+        return await to_thread(func, *args)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted_thread)
+    hops.clear()
+    before = store.last_seq(party.table_id)
+    rolled = party.client.post(path, json=ROLL, headers=party.player)
+    assert rolled.status_code == 201, rolled.text
+    assert len(awaited) == 1
+    assert not hops
+    assert not threads  # all cached: no read at all
+    store.forget(party.table_id)  # as if another process changed the table
+    again = party.client.post(path, json=ROLL, headers=party.player)
+    assert again.status_code == 201, again.text
+    assert len(awaited) == 2
+    assert not hops
+    assert threads  # what the cache missed was read in a thread, the loop awaiting it
+    assert again.json()["seq"] == before + 2 == store.last_seq(party.table_id)
+    entry = party.client.get(party.url(f"/entries/{again.json()['id']}"), headers=party.player)
+    assert entry.json() == again.json()
+
+
+def test_on_postgresql_a_dropped_append_connection_fails_one_roll_only(
+    party: Party, hops: list[Any]
+) -> None:
+    store, path = _rolling(party)
+    if store.sqlite:
+        pytest.skip("PostgreSQL's bridged plays")
+    assert party.client.post(path, json=ROLL, headers=party.player).status_code == 201
+    assert store.raw._async is not None  # the second roll, bridged, made its connection
+    (connection,) = store.raw._async[2]
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql(f"SELECT pg_terminate_backend({connection.driver.info.backend_pid})")
+    before = store.last_seq(party.table_id)
+    failed = party.client.post(path, json=ROLL, headers=party.player)
+    assert failed.status_code == 503, failed.text
+    assert store.last_seq(party.table_id) == before
+    assert connection not in store.raw._async[2]  # thrown away
+    rolled = party.client.post(path, json=ROLL, headers=party.player)
+    assert rolled.status_code == 201, rolled.text
+    assert rolled.json()["seq"] == before + 1 == store.last_seq(party.table_id)

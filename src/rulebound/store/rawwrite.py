@@ -28,10 +28,11 @@ the store and the web layer handle both paths alike.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,7 @@ from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
+from rulebound.store.bridge import in_bridge, wait_for
 from rulebound.store.engine import _sqlite_connect
 from rulebound.store.schema import log_entries
 
@@ -123,10 +125,19 @@ class RawWrites:
         """PostgreSQL's append connections not in use (``list.pop`` and ``append`` are
         atomic: no lock); with those in use, never more than ``APPENDERS``."""
         self._appenders = threading.BoundedSemaphore(APPENDERS)
+        self._async: (
+            tuple[asyncio.AbstractEventLoop, asyncio.Semaphore, list[_Autocommit]] | None
+        ) = None
+        """The asynchronous append connections not in use, of one loop, and their bound."""
 
     def close(self) -> None:
         while self._idle:
             self._idle.pop().fairy.close()
+        if self._async is not None:
+            for connection in self._async[2]:
+                with suppress(Exception):
+                    connection.driver.pgconn.finish()  # no loop to await a close on
+            self._async = None
         if self._nowait is not None:
             self._nowait.close()
             self._nowait = None
@@ -191,7 +202,10 @@ class RawWrites:
         """PostgreSQL: ``rulebound_append``'s row (its statement is its transaction); None
         where the table does not exist. It runs on a connection of the appends' own, kept in
         autocommit (``_autocommit``): no transaction to begin or end around it, no pool
-        checkout and reset, one round trip in all. At most ``APPENDERS`` at once."""
+        checkout and reset, one round trip in all. At most ``APPENDERS`` at once. In a play
+        ``bridged`` on the event loop, the loop awaits it (``appended_async``)."""
+        if in_bridge():
+            return wait_for(self.appended_async(values))
         with self._appenders:
             connection = self._autocommit()
             try:
@@ -199,6 +213,37 @@ class RawWrites:
                 return self.fetch(connection.cursor)
             finally:
                 self._returned(connection)
+
+    async def appended_async(self, values: Mapping[str, Any]) -> Any:
+        """``appended`` awaited on the event loop (a play ``bridged`` there, ``store/bridge``):
+        on asynchronous connections of the appends' own, kept in autocommit for the next,
+        at most ``APPENDERS`` at once. They belong to the loop they were made on."""
+        loop = asyncio.get_running_loop()
+        if self._async is None or self._async[0] is not loop:
+            self._async = loop, asyncio.Semaphore(APPENDERS), []
+        _, bound, idle = self._async
+        async with bound:
+            connection = idle.pop() if idle else await self._async_connect()
+            try:
+                params = self.append.params(values)
+                self.announce(connection.cursor, self.append, params)
+                try:
+                    await connection.cursor.execute(self.append.sql, params)
+                    return await connection.cursor.fetchone()
+                except self.error as exc:
+                    raise self.wrapped(self.append.sql, exc) from exc
+            finally:
+                if connection.driver.closed or connection.driver.broken:
+                    await connection.driver.close()
+                else:
+                    idle.append(connection)
+
+    async def _async_connect(self) -> _Autocommit:
+        import psycopg
+
+        args, options = self.engine.dialect.create_connect_args(self.engine.url)
+        driver = await psycopg.AsyncConnection.connect(*args, **options, autocommit=True)
+        return _Autocommit(None, driver, driver.cursor())
 
     def _autocommit(self) -> _Autocommit:
         """An idle connection of the appends', or a new one: a pooled connection detached

@@ -16,6 +16,7 @@ one user action is one commit, or nothing.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
@@ -65,6 +66,7 @@ from rulebound.store.base import (
     Stored,
     TableRow,
 )
+from rulebound.store.bridge import in_bridge, wait_for
 from rulebound.store.cache import MISS, Cache, Part
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
 from rulebound.store.history import fold
@@ -167,7 +169,8 @@ class SqlStore:
         if value is not MISS:
             return cast(T, value)
         generation = self.cache.generation(table_id, part)
-        loaded = load()
+        # a play bridged on the event loop reads in a thread: the loop goes on meanwhile
+        loaded = wait_for(asyncio.to_thread(load)) if in_bridge() else load()
         self.cache.put(table_id, part, key, loaded, generation)
         return loaded
 
@@ -457,9 +460,8 @@ class SqlStore:
         rotation, perhaps by another process) computes the play again with the one that is."""
         early: tuple[Dice, Staged] | None = None
         known = self._seeds.get(table_id)
-        if not _WAITING.get() and (
-            self.raw.database is None or known is None or self._lock.locked()
-        ):
+        on_loop = self.raw.database is not None or (not self.sqlite and in_bridge())
+        if not _WAITING.get() and (not on_loop or known is None or self._lock.locked()):
             raise WouldWait  # before the rules run: not the driver's append, or a held lock
         if known is not None and (contribution is None or contribution.commitment == known[0]):
             chosen = contribution is None
@@ -546,8 +548,8 @@ class SqlStore:
         """``_raw_logged`` on PostgreSQL: sealed but for its place on the chain, then
         appended by ``rulebound_append`` in one statement (migration 0008), which holds the
         table's lock only while it chains and inserts."""
-        if not _WAITING.get():
-            raise WouldWait  # a round trip to the server: never on the event loop
+        if not _WAITING.get() and not in_bridge():
+            raise WouldWait  # a round trip to the server: on the loop only if it is awaited
         values, digest = _unchained(entry, (), dice)
         before, after = content_around_seq(entry.table_id, entry.privacy, _dice(values), digest)
         call = values | {

@@ -144,9 +144,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(FeedShortPath)  # pushed events skip the layers above
     lanes = PLAY_LANES_SQLITE if store.sqlite else PLAY_LANES_POSTGRESQL
-    # plays on the event loop: SQLite on a file, no backplane to publish to, and the dice
-    # drawn in the store's transaction (an injected source would be drawn twice on a retry)
-    inline = store.sqlite and backplane is None and store.raw.database is not None
+    # plays on the event loop: SQLite on a file with no backplane, or PostgreSQL (bridged:
+    # the loop awaits the append), and the dice drawn in the store's transaction (an
+    # injected source would be drawn twice on a retry)
+    bridge = not store.sqlite
+    inline = bridge or (backplane is None and store.raw.database is not None)
     inline = inline and settings.source is None
-    app.front = WriteShortPath(app.behind, settings.max_body_bytes, lanes, inline=inline)
+    app.front = WriteShortPath(
+        app.behind, settings.max_body_bytes, lanes, inline=inline, bridge=bridge
+    )
     return app

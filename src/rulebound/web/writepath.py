@@ -41,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rulebound.core.errors import RuleboundError
 from rulebound.rulesets.contract import Card
 from rulebound.store import LogEntry, NotFound, SqlStore
+from rulebound.store.bridge import bridged
 from rulebound.store.rawwrite import WouldWait
 from rulebound.web.api_models import EntryOut
 from rulebound.web.auth import Forbidden, Viewer
@@ -186,11 +187,20 @@ class Lanes:
 
 class WriteShortPath:
     def __init__(
-        self, app: ASGIApp, max_body: int, lanes: int | None = None, *, inline: bool = False
+        self,
+        app: ASGIApp,
+        max_body: int,
+        lanes: int | None = None,
+        *,
+        inline: bool = False,
+        bridge: bool = False,
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.lanes = Lanes(lanes)
+        self.bridge = bridge
+        """With ``inline``, make the roll ``bridged`` (PostgreSQL): the loop awaits its
+        append, and any read the caches miss, while it serves other requests."""
         self.inline = inline
         """Make each roll on the event loop first, in its lane's turn (SQLite without a
         backplane: one lane): the thread pool's two hops and the interpreter lock's
@@ -255,7 +265,10 @@ class WriteShortPath:
             async with self.lanes.turn():  # on the loop or in a thread, in turn
                 if self.inline and roll:
                     with suppress(Postponed):
-                        done = _played_inline(request, play, checked)
+                        if self.bridge:
+                            done = await bridged(_played_inline, request, play, checked)
+                        else:
+                            done = _played_inline(request, play, checked)
                 if done is None:
                     done = await run_in_threadpool(_played, request, play, checked)
         except RuleboundError as exc:
