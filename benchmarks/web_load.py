@@ -139,12 +139,7 @@ class Conn:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         assert self.reader is not None
-        data = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
-        head += f"Content-Length: {len(data)}\r\nContent-Type: application/json\r\n"
-        if token:
-            head += f"Authorization: Bearer {token}\r\n"
-        self.writer.write(head.encode() + b"\r\n" + data)
+        self.writer.write(request_bytes(method, self.port, path, body, token))
         status_line = await self.reader.readline()
         status = int(status_line.split()[1])
         length = 0
@@ -205,9 +200,10 @@ class Poster(asyncio.Protocol):
             self.answer.set_exception(exc or ConnectionResetError("the server closed"))
 
 
-def posting(port: int, path: str, body: Any, token: str | None) -> bytes:
-    data = json.dumps(body).encode()
-    head = f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+def request_bytes(method: str, port: int, path: str, body: Any, token: str | None) -> bytes:
+    """An HTTP/1.1 request with a JSON body (none where ``body`` is None)."""
+    data = b"" if body is None else json.dumps(body).encode()
+    head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
     head += f"Content-Length: {len(data)}\r\nContent-Type: application/json\r\n"
     if token:
         head += f"Authorization: Bearer {token}\r\n"
@@ -272,7 +268,7 @@ async def hammer(
     async def client(path: str, body: Any, token: str | None) -> None:
         nonlocal failures
         loop = asyncio.get_running_loop()
-        request = posting(port, path, body, token)
+        request = request_bytes("POST", port, path, body, token)
         transport, conn = await loop.create_connection(lambda: Poster(request), HOST, port)
         while time.perf_counter() < stop:
             t0 = time.perf_counter()

@@ -8,8 +8,9 @@ dependency solver, two hops to the thread pool (the endpoint, then the answer's
 validation) and the request and response models. This pure ASGI app, in front of the
 whole FastAPI app (``app.TableApp``: before its own layers, the error handlers among
 them), answers a well-formed play itself, in one hop to the thread pool (a few plays at
-a time, one on SQLite, in the order they came: ``Lanes``), or on SQLite without a
-backplane on the event loop itself while nothing makes it wait (``inline``): the same
+a time, one on SQLite, in the order they came: ``Lanes``), or on the event loop itself
+while nothing makes it wait (``inline``: SQLite without a backplane; PostgreSQL in a
+greenlet whose append the loop awaits, ``bridge``): the same
 checks in the same order (origin, seat, CSRF token, role, rate limits, then the
 service), the same answer byte for byte (the entry validated and dumped by the route's
 own response model, the route's headers and the security headers), and every refusal
