@@ -206,3 +206,49 @@ def test_an_idle_feed_gets_keepalives_from_one_timer(table: Table) -> None:
         return got
 
     assert run_async(run()) == [b": keepalive\n\n"] * 3
+
+
+def test_a_feed_is_watched_before_its_first_read_and_unwatched_when_its_last_viewer_goes(
+    table: Table,
+) -> None:
+    """The backplane hears a table's own notices only while the hub watches it: the feed
+    asks before it reads the log's end, and reads it again soon after (``SETTLE``: an entry
+    another process committed before it heard of the watch), not a whole poll later."""
+    table.hub.poll = 60.0
+    calls: list[tuple[str, int]] = []
+    last_seq = table.store.last_seq
+
+    async def watch(table_id: int) -> None:
+        calls.append(("watch", table_id))
+
+    def unwatch(table_id: int) -> None:
+        calls.append(("unwatch", table_id))
+
+    def read(table_id: int) -> int:
+        calls.append(("read", table_id))
+        return last_seq(table_id)
+
+    table.hub.watch, table.hub.unwatch = watch, unwatch
+    table.store.last_seq = read  # type: ignore[method-assign]
+    other = SqlStore(table.store.url)  # another process: nothing tells the hub of its write
+
+    async def run() -> None:
+        tid = table.table.id
+        streams = [await _open(table.hub, table.viewers[f"O{n}"], last_seq(tid)) for n in (1, 2)]
+        waiting = [asyncio.create_task(_next(s)) for s in streams]
+        while ("read", tid) not in calls:  # the feed's first read is done: live from here
+            await asyncio.sleep(0.005)
+        await asyncio.to_thread(other.append, NewEntry(tid, "note", "public", None, "unheard"))
+        got = await asyncio.wait_for(asyncio.gather(*waiting), hub_module.SETTLE + 2)
+        assert all(b"unheard" in data for data in got)
+        for stream in streams:
+            await stream.aclose()  # type: ignore[attr-defined]
+
+    try:
+        run_async(run())
+    finally:
+        other.close()
+    tid = table.table.id
+    assert calls[:2] == [("watch", tid), ("read", tid)]
+    assert calls.count(("watch", tid)) == 1
+    assert calls[-1] == ("unwatch", tid)

@@ -1,20 +1,24 @@
 """The backplane's notices (issue 13): each ``PUBLISH`` is written to Redis without waiting
 for its answer; every notice still reaches the other processes' listeners, in order, and a
 connection Redis dropped is made again. The listener hears the other processes' notices in
-order, not its own, and subscribes again when Redis drops it. Needs RULEBOUND_TEST_REDIS_URL
+order, not its own, and subscribes again when Redis drops it. A table's rolls go on its own
+channel, heard only by a process watching it, and a process no other one hears on a table
+sends it nothing until one announces a watch. Needs RULEBOUND_TEST_REDIS_URL
 (``scripts/with-redis``)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from rulebound.web.backplane import CHANNEL as BACKPLANE_CHANNEL
-from rulebound.web.backplane import Notices, RedisBackplane
+from rulebound.web.backplane import TABLE_CHANNEL, Notices, RedisBackplane
 
 from .test_processes import redis_url  # noqa: F401  (the fixture)
 
@@ -164,6 +168,67 @@ def test_the_listener_hears_the_others_notices_in_order_and_not_its_own(
     events = heard.wait_for(count + 2)
     assert events[:count] == [("notice", 7, n) for n in range(count)]
     assert events[count:] == [("forget", 8, ("members", "characters")), ("changed", 8, None)]
+
+
+def _until(test: Any, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_tables_own_notices_are_heard_only_while_it_is_watched(
+    listening: tuple[RedisBackplane, Heard, Any],
+    redis_url: str,  # noqa: F811
+) -> None:
+    backplane, heard, client = listening
+    other, channel = "0123456789abcdef", TABLE_CHANNEL.format(9)
+    announced = _listener(redis_url, BACKPLANE_CHANNEL)
+    try:
+        assert client.publish(channel, f"{other}:9:1:") == 0  # not watched: nobody hears it
+        asyncio.run(backplane.watch(9))  # back once Redis confirmed the subscription
+        assert client.publish(channel, f"{other}:9:2:") == 1
+        assert heard.wait_for(1) == [("notice", 9, 2)]
+        assert _heard(announced, 1) == [f"{backplane.origin}:9:+:"]  # the watch, announced
+        backplane.unwatch(9)
+        assert _until(lambda: client.publish(channel, f"{other}:9:3:") == 0)
+    finally:
+        announced.close()
+    assert heard.events == [("notice", 9, 2)]
+
+
+def _roll(table_id: int, seq: int) -> Any:
+    """What ``published`` reads of an entry: a roll changes nothing cached."""
+    return SimpleNamespace(table_id=table_id, seq=seq, kind="roll", changed=())
+
+
+def _publishes(client: Any) -> int:
+    return int(client.info("commandstats").get("cmdstat_publish", {}).get("calls", 0))
+
+
+def test_a_table_no_other_process_watches_gets_no_notices_until_one_does(
+    listening: tuple[RedisBackplane, Heard, Any],
+    redis_url: str,  # noqa: F811
+) -> None:
+    watcher, heard, client = listening  # the other process
+    roller = RedisBackplane(redis_url, Heard(), Heard())  # type: ignore[arg-type]
+    roller.start()
+    try:
+        assert roller.listening.wait(10)
+        for seq in range(1, Notices.DRAIN + 2):  # the answers (nobody heard them) are read
+            roller.published(_roll(4, seq))  # type: ignore[arg-type]
+        before = _publishes(client)
+        for seq in range(100, 110):
+            roller.published(_roll(4, seq))  # type: ignore[arg-type]
+        assert _publishes(client) == before  # quiet: not one PUBLISH reached Redis
+        asyncio.run(watcher.watch(4))  # the other process opens a feed of table 4
+        assert _until(lambda: 4 not in roller._quiet and roller._watches.get(4) == 1)
+        roller.published(_roll(4, 200))  # type: ignore[arg-type]
+        assert heard.wait_for(1) == [("notice", 4, 200)]
+    finally:
+        roller.stop()
 
 
 def test_the_listener_subscribes_again_after_redis_drops_it(

@@ -25,6 +25,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection, make_url
 
 from rulebound.core.stored import Stored
+from rulebound.store.checkpoints import BACKSTOP
 
 WRITE_OPTION = "rulebound_write"
 """Execution option that marks a connection's next transaction as a write."""
@@ -34,6 +35,7 @@ SQLITE_PRAGMAS = (
     "PRAGMA busy_timeout=5000",
     "PRAGMA synchronous=NORMAL",
     "PRAGMA foreign_keys=ON",
+    f"PRAGMA wal_autocheckpoint={BACKSTOP}",  # the store's thread checkpoints (checkpoints)
 )
 
 

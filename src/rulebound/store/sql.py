@@ -68,6 +68,7 @@ from rulebound.store.base import (
 )
 from rulebound.store.bridge import in_bridge, wait_for
 from rulebound.store.cache import MISS, Cache, Part
+from rulebound.store.checkpoints import Checkpoints
 from rulebound.store.engine import WRITE_OPTION, is_sqlite, make_engine, normalise_url
 from rulebound.store.history import fold
 from rulebound.store.migrate import upgrade
@@ -144,10 +145,15 @@ class SqlStore:
         """Per table, the seed (commitment, secret) this process last saw in force."""
         self.raw = RawWrites(self.engine, HEAD)
         """The append that changes no sheet, through the driver (``store/rawwrite``)."""
+        database = self.raw.database
+        self.checkpoints = Checkpoints(database) if database is not None else None
+        """SQLite's checkpoints, off the writers' path (``store/checkpoints``)."""
         if migrate:
             upgrade(self.engine)
 
     def close(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.close()
         self.raw.close()
         self.engine.dispose()
 
@@ -203,6 +209,8 @@ class SqlStore:
             conn.execution_options(**{WRITE_OPTION: True})
             with conn.begin():
                 yield conn
+        if self.checkpoints is not None:
+            self.checkpoints.written()
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -538,6 +546,8 @@ class SqlStore:
                 raw.run(cursor, raw.insert, values)
                 raw.commit(driver)
                 key = cursor.lastrowid
+            if self.checkpoints is not None:
+                self.checkpoints.written()
         except _Declined:
             return None
         except IntegrityError as exc:

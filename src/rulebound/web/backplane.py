@@ -1,12 +1,19 @@
 """Between server processes: notices of new entries and changes, and shared rate limits.
 
 With Redis (``--redis URL`` or ``RULEBOUND_REDIS_URL``), every process publishes
-``ORIGIN:TABLE:SEQ:PARTS`` on the ``rulebound:log`` channel after each commit (and
-``ORIGIN:TABLE:-:PARTS`` after a change that logs nothing: an invite replaced, an
-owner set; PARTS names what of the table changed: ``table``, ``members``,
-``characters``), and a thread per process hears the others' notices: it drops those
-parts of the table from the store's cache and wakes the table's feed in the hub,
-which reads the log once for all its subscribers. The thread reads the subscription's
+``ORIGIN:TABLE:SEQ:PARTS`` after each commit (and ``ORIGIN:TABLE:-:PARTS`` after a
+change that logs nothing: an invite replaced, an owner set; PARTS names what of the
+table changed: ``table``, ``members``, ``characters``), and a thread per process hears
+the others' notices: it drops those parts of the table from the store's cache and
+wakes the table's feed in the hub, which reads the log once for all its subscribers.
+A notice that changes part of a table goes on the ``rulebound:log`` channel, which
+every process hears (each may cache any table); one that only says a new entry is
+there (a roll's: most of them) goes on the table's own channel,
+``rulebound:log:TABLE``, which a process hears only while it has feeds of that table
+open (``watch``): Redis then hands a busy table's rolls to no process that would drop
+them, and wakes none of them for nothing. A feed starts reading the log only once
+Redis has confirmed its table's subscription, so no entry committed after its first
+read goes unheard. The thread reads the subscription's
 socket itself, as much as has come at once, and parses it with hiredis: a notice costs
 it a few microseconds, and its own (every process hears every notice) less, dropped by
 their origin's prefix before they are decoded. Pub/sub may drop a notice; a
@@ -25,10 +32,15 @@ Without Redis, PostgreSQL's ``LISTEN/NOTIFY`` carries the same notices
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import secrets
 import select
 import threading
+import time
+from asyncio import Future
+from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import suppress
 from typing import Any
@@ -40,7 +52,17 @@ from rulebound.store.sql import parts_changed
 from rulebound.web.hub import Hub
 from rulebound.web.ratelimit import Charge, RateLimited
 
+log = logging.getLogger(__name__)
+
 CHANNEL = "rulebound:log"
+TABLE_CHANNEL = "rulebound:log:{}"
+"""A table's own channel: the notices of its new entries that change nothing cached."""
+QUIET_SECONDS = 1.0
+"""How long a process sends no notices on a table's channel after Redis said that no
+process heard the last one, unless one announces it watches that table meanwhile."""
+WATCH_SECONDS = 2.0
+"""How long a new feed waits for Redis to confirm its table's subscription (then it
+starts anyway: its poll of the log covers what it may not hear)."""
 
 TAKE = """
 local t = redis.call('TIME')
@@ -105,21 +127,27 @@ class RedisBuckets:
 class Notices:
     """``PUBLISH`` on one connection of its own without waiting for the answers: the
     command is written straight to the socket, and the answers that have come (a few
-    bytes each) are read and dropped every ``DRAIN`` notices, never let pile up.
+    bytes each) are read every ``DRAIN`` notices, never let pile up; the answer to a
+    notice published with a ``key`` (how many processes heard it) goes to ``heard``.
     Thread-safe. A failed connection is dropped and made again (with the URL's
     credentials, by redis-py) for the next notice; the notice it failed on is lost, as
     pub/sub may lose one anyway (the feeds' poll covers it)."""
 
     DRAIN = 32
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, heard: Callable[[Hashable, int], None] | None = None) -> None:
         self._pool = client.connection_pool
+        self._heard = heard
         self._lock = threading.Lock()
         self._connection: Any = None
         self._socket: Any = None
+        self._reader: Any = None
+        self._keys: deque[Hashable | None] = deque()
+        """The key of each notice whose answer has not been read yet, in order."""
         self._unread = 0
 
-    def publish(self, channel: str, message: str) -> None:
+    def publish(self, channel: str, message: str, key: Hashable | None = None) -> None:
+        import hiredis
         import redis
 
         head, body = channel.encode(), message.encode()
@@ -135,7 +163,9 @@ class Notices:
                     self._connection = self._pool.make_connection()
                     self._connection.connect()
                     self._socket = self._connection._sock
+                    self._reader = hiredis.Reader()
                 self._socket.sendall(command)
+                self._keys.append(key)
                 self._unread += 1
                 if self._unread >= self.DRAIN:
                     self._drain()
@@ -144,8 +174,14 @@ class Notices:
 
     def _drain(self) -> None:
         while select.select([self._socket], [], [], 0)[0]:
-            if not self._socket.recv(65536):
+            data = self._socket.recv(65536)
+            if not data:
                 raise ConnectionResetError("Redis closed the connection")
+            self._reader.feed(data)
+            while (answer := self._reader.gets()) is not False:
+                key = self._keys.popleft() if self._keys else None
+                if key is not None and self._heard is not None and isinstance(answer, int):
+                    self._heard(key, answer)
         self._unread = 0
 
     def close(self) -> None:
@@ -156,7 +192,8 @@ class Notices:
         if self._connection is not None:
             with suppress(Exception):
                 self._connection.disconnect()
-        self._connection = self._socket = None
+        self._connection = self._socket = self._reader = None
+        self._keys.clear()
         self._unread = 0
 
 
@@ -168,21 +205,52 @@ class RedisBackplane(ListenerThread):
 
         super().__init__("rulebound-redis", (redis.RedisError, OSError))
         self.client = redis.Redis.from_url(url)
-        self.notices = Notices(self.client)
+        self.notices = Notices(self.client, self._counted)
         self.origin = secrets.token_hex(8)
         self._own = f"{self.origin}:".encode()
         self._url = url
         self._store = store
         self._hub = hub
+        self._lock = threading.Lock()
+        self._socket: Any = None
+        """The subscription's socket while the listener holds one (under ``_lock``)."""
+        self._watched: set[int] = set()
+        self._confirming: dict[bytes, list[tuple[asyncio.AbstractEventLoop, Future[None]]]] = {}
+        """Per table channel, the feeds waiting for Redis to confirm its subscription."""
+        self._quiet: dict[int, float] = {}
+        """Tables whose notices no process heard, and until when to send them none."""
+        self._watches: dict[int, int] = {}
+        """Per table, how many times another process announced it watches it."""
 
     def attach(self) -> None:
-        """Publish after every commit and change of ``store``."""
+        """Publish after every commit and change of ``store``; subscribe to the channel of
+        each table the hub has feeds of."""
         self._store.committed.append(self.published)
         self._store.changed.append(self.changed)
+        self._hub.watch, self._hub.unwatch = self.watch, self.unwatch
 
     def published(self, entry: LogEntry) -> None:
         parts = ",".join(parts_changed(entry.kind, bool(entry.changed)))
-        self._publish(f"{entry.table_id}:{entry.seq}:{parts}")
+        notice = f"{self.origin}:{entry.table_id}:{entry.seq}:{parts}"
+        if parts:
+            self.notices.publish(CHANNEL, notice)
+            return
+        table = entry.table_id
+        until = self._quiet.get(table)
+        if until is not None:
+            if time.monotonic() < until:
+                return  # no other process has a feed of it open
+            self._quiet.pop(table, None)
+        key = (table, self._watches.get(table, 0))
+        self.notices.publish(TABLE_CHANNEL.format(table), notice, key)
+
+    def _counted(self, key: Hashable, heard: int) -> None:
+        """Redis's answer to a table's notice: how many processes heard it. None did, and
+        none announced a watch since it went out: be quiet on that table for a while."""
+        assert isinstance(key, tuple)
+        table, watches = key
+        if heard == 0 and self._watches.get(table, 0) == watches:
+            self._quiet[table] = time.monotonic() + QUIET_SECONDS
 
     def changed(self, table_id: int, parts: Sequence[str]) -> None:
         self._publish(f"{table_id}:-:{','.join(parts)}")
@@ -190,6 +258,41 @@ class RedisBackplane(ListenerThread):
     def _publish(self, notice: str) -> None:
         # the commit stands without it: the other processes' feeds find it at their next poll
         self.notices.publish(CHANNEL, f"{self.origin}:{notice}")
+
+    async def watch(self, table_id: int) -> None:
+        """Hear the notices on ``table_id``'s channel from now on: back once Redis has
+        confirmed it (or after ``WATCH_SECONDS``; while the listener is away, it subscribes
+        to every watched table when it is back)."""
+        channel = TABLE_CHANNEL.format(table_id).encode()
+        loop = asyncio.get_running_loop()
+        confirmed: Future[None] = loop.create_future()
+        with self._lock:
+            self._watched.add(table_id)
+            self._confirming.setdefault(channel, []).append((loop, confirmed))
+            self._send(_command(b"SUBSCRIBE", [channel]))
+        try:
+            await asyncio.wait_for(confirmed, WATCH_SECONDS)
+        except TimeoutError:
+            log.warning("Redis did not confirm %s within %s s", channel.decode(), WATCH_SECONDS)
+        finally:
+            with self._lock:
+                waiting = self._confirming.get(channel, [])
+                if (loop, confirmed) in waiting:
+                    waiting.remove((loop, confirmed))
+        self._publish(f"{table_id}:+:")  # a process quiet on the table sends notices again
+
+    def unwatch(self, table_id: int) -> None:
+        """This process has no feed of ``table_id`` open any more."""
+        with self._lock:
+            self._watched.discard(table_id)
+            self._send(_command(b"UNSUBSCRIBE", [TABLE_CHANNEL.format(table_id).encode()]))
+
+    def _send(self, command: bytes) -> None:
+        """Write a command on the subscription (under ``_lock``); lost with a broken socket,
+        whose listener subscribes again to every watched table."""
+        if self._socket is not None:
+            with suppress(OSError):
+                self._socket.sendall(command)
 
     def stop(self) -> None:
         super().stop()
@@ -204,8 +307,10 @@ class RedisBackplane(ListenerThread):
         try:
             connection.connect()  # with the URL's credentials and database, by redis-py
             sock, reader = connection._sock, hiredis.Reader()
-            channel = CHANNEL.encode()
-            sock.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$%d\r\n%b\r\n" % (len(channel), channel))
+            with self._lock:  # the global channel and every watched table's, at once
+                watched = [TABLE_CHANNEL.format(table).encode() for table in self._watched]
+                sock.sendall(_command(b"SUBSCRIBE", [CHANNEL.encode(), *watched]))
+                self._socket = sock
             while not self._stop.is_set():
                 if not select.select([sock], [], [], 0.2)[0]:
                     continue
@@ -216,6 +321,8 @@ class RedisBackplane(ListenerThread):
                 while (reply := reader.gets()) is not False:
                     self._reply(reply)
         finally:
+            with self._lock:
+                self._socket = None
             connection.disconnect()
 
     def _reply(self, reply: Any) -> None:
@@ -227,13 +334,35 @@ class RedisBackplane(ListenerThread):
             raise redis.ResponseError(f"Redis refused the subscription: {reply}")
         if not isinstance(reply, list) or len(reply) != 3:
             return
-        kind, _, data = reply
+        kind, channel, data = reply
         if kind == b"subscribe":
-            self.listening.set()
+            if channel == CHANNEL.encode():
+                self.listening.set()
+            with self._lock:
+                confirmed = self._confirming.pop(channel, [])
+            for loop, future in confirmed:
+                with suppress(RuntimeError):  # that loop has closed
+                    loop.call_soon_threadsafe(_settle, future)
         elif kind == b"message" and not data.startswith(self._own):  # another process's
             _, table, seq, parts = [*data.decode().split(":"), "", "", ""][:4]
-            if table.isdecimal():
-                hear(self._store, self._hub, int(table), seq, parts)
+            if not table.isdecimal():
+                return
+            if seq == "+":  # another process watches the table: send it notices
+                self._watches[int(table)] = self._watches.get(int(table), 0) + 1
+                self._quiet.pop(int(table), None)
+                return
+            hear(self._store, self._hub, int(table), seq, parts)
+
+
+def _command(name: bytes, args: Sequence[bytes]) -> bytes:
+    """A Redis command as the protocol writes it."""
+    words = [name, *args]
+    return b"*%d\r\n" % len(words) + b"".join(b"$%d\r\n%b\r\n" % (len(w), w) for w in words)
+
+
+def _settle(future: Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def hear(store: SqlStore, hub: Hub, table_id: int, seq: str, parts: str) -> None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Hashable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,7 +31,13 @@ from rulebound.store import LogEntry, Member, Store
 from rulebound.web.auth import Viewer
 from rulebound.web.views import Context, context_for, entry_view, share_key
 
+log = logging.getLogger(__name__)
+
 BATCH = 100
+SETTLE = 0.05
+"""A watched table's feed reads the log's end again this soon after its first read: a
+process that sent no notices on the table (no feed of it was open) may commit one more
+entry unheard before it hears of the watch (``backplane.RedisBackplane.watch``)."""
 MAX_QUEUED = 500
 """A subscriber with more prepared events waiting than this reads the log instead."""
 
@@ -106,6 +113,11 @@ class TableFeed:
 
     async def _run(self) -> None:
         store = self.hub.store
+        if self.hub.watch is not None:  # hear the table's notices before the first read
+            try:
+                await self.hub.watch(self.table_id)
+            except Exception:  # the backplane is away: the poll covers what goes unheard
+                log.warning("table %s: its notices are not heard yet", self.table_id)
         while self.last is None and not self.stopping:
             try:
                 self.last = await asyncio.to_thread(store.last_seq, self.table_id)
@@ -113,7 +125,8 @@ class TableFeed:
                 await asyncio.sleep(min(self.hub.poll, 1.0))
         self.ready.set()
         loop = asyncio.get_running_loop()
-        next_poll, next_ping = loop.time() + self.hub.poll, loop.time() + self.hub.keepalive
+        first_poll = SETTLE if self.hub.watch is not None else self.hub.poll
+        next_poll, next_ping = loop.time() + first_poll, loop.time() + self.hub.keepalive
         while not self.stopping:
             timeout = max(0.0, min(next_poll, next_ping) - loop.time())
             with suppress(TimeoutError):
@@ -216,6 +229,11 @@ class Hub:
         self.keepalive = keepalive
         self.feeds: dict[int, TableFeed] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.watch: Callable[[int], Awaitable[None]] | None = None
+        """Called as a table's feed starts, before it reads the log: the backplane then
+        hears that table's own notices (``backplane.RedisBackplane.watch``)."""
+        self.unwatch: Callable[[int], None] | None = None
+        """Called once a table has no feed here any more."""
 
     def committed(self, entry: LogEntry) -> None:
         """A commit in this process (the store's listener): the entry itself, no read."""
@@ -276,6 +294,8 @@ class Hub:
         if not feed.subscribers and self.feeds.get(feed.table_id) is feed:
             del self.feeds[feed.table_id]
             feed.task.cancel()
+            if self.unwatch is not None:
+                self.unwatch(feed.table_id)
 
     async def stream(
         self, viewer: Viewer, after: int, *, follow: bool = True
