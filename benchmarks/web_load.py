@@ -547,6 +547,8 @@ def in_process(
                     stats.print_stats(int(os.environ.get("PROFILE_LINES", "25")))
                     if os.environ.get("PROFILE_CALLERS"):
                         stats.print_callers(os.environ["PROFILE_CALLERS"])
+                    if os.environ.get("PROFILE_CALLEES"):
+                        stats.print_callees(os.environ["PROFILE_CALLEES"])
                 return {
                     "rolls": rolls,
                     "cpu_ms_per_roll": (time.process_time() - cpu) / rolls * 1000,

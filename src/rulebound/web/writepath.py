@@ -276,8 +276,12 @@ class WriteShortPath:
             response = await handle(request, exc)
         except (DBAPIError, OverflowError) as exc:
             response = await handle_database(request, exc)
-        else:
-            response = Response(done, status_code=201, media_type="application/json")
+        else:  # as ``Response(done, 201, media_type="application/json")`` sends it
+            length = (b"content-length", str(len(done)).encode())
+            headers = [length, (b"content-type", b"application/json"), *extra]
+            await send({"type": "http.response.start", "status": 201, "headers": headers})
+            await send({"type": "http.response.body", "body": done})
+            return
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
