@@ -5,7 +5,10 @@ serve`` on a fresh SQLite file; a bare Starlette app appending one row per reque
 SQLite with the same durability settings, as the baseline; and, when PostgreSQL and
 Redis are given, ``rulebound serve --workers 2`` on them), drives it for a fixed time,
 stops it, and prints the figures. Run it alone (``flock /tmp/bench.lock ...``): a load
-generator on the same machine shares its cores with the server.
+generator on the same machine shares its cores with the server. The servers' roll loads
+are taken in turn, in ``--rounds`` stretches (A B C, then C B A): a container's speed
+drifts over a minute, and servers measured one after the other would meet different
+machines.
 
     python benchmarks/web_load.py [--seconds 20] [--clients 16] [--viewers 100,1000]
     scripts/with-postgres scripts/with-redis python benchmarks/web_load.py   # adds PG+Redis
@@ -252,13 +255,18 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def hammer(
-    port: int, paths: Sequence[tuple[str, Any, str | None]], seconds: float, pid: int
-) -> dict[str, float]:
-    """Each (path, body, token) posts as fast as it can for ``seconds``. Beside the p99 of
-    the whole run (the figure the goals name), ``p99_after_2s_ms`` leaves out the answers
-    to requests sent in the first 2 s, while a fresh server fills its caches.
-    ``server_cpu_ms`` is the CPU the server (``pid`` and its worker processes) used per
-    answered request: what load on the machine skews least."""
+    port: int,
+    paths: Sequence[tuple[str, Any, str | None]],
+    seconds: float,
+    pid: int,
+    *,
+    warming: float = 2.0,
+) -> dict[str, Any]:
+    """Each (path, body, token) posts as fast as it can for ``seconds``: the raw figures of
+    one stretch of load (``summary`` turns one or more into the report's). Answers to
+    requests sent in the first ``warming`` seconds (a fresh server filling its caches)
+    are left out of ``settled``. The CPU is the server's (``pid`` and its worker
+    processes), and of what shares the machine with it (``cpu_around``)."""
     latencies: list[float] = []
     settled: list[float] = []
     failures = 0
@@ -275,7 +283,7 @@ async def hammer(
             status = await conn.post()
             if status == 201:
                 latencies.append(time.perf_counter() - t0)
-                if t0 - start >= 2.0:
+                if t0 - start >= warming:
                     settled.append(latencies[-1])
             else:
                 failures += 1
@@ -285,27 +293,93 @@ async def hammer(
     cpu, around = tree_cpu_seconds(pid), cpu_around(pid)
     await asyncio.gather(*(client(*p) for p in paths))
     used, around = tree_cpu_seconds(pid) - cpu, cpu_around(pid, around)
-    elapsed = time.perf_counter() - t0
+    return {
+        "latencies": latencies,
+        "settled": settled,
+        "failures": failures,
+        "elapsed": time.perf_counter() - t0,
+        "used": used,
+        "around": around,
+    }
+
+
+def summary(loads: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one server's stretches of load together: rolls/s over their time,
+    p50 and p99 over all their answers, CPU per answered request (what load on the
+    machine skews least)."""
+    latencies = [x for load in loads for x in load["latencies"]]
+    settled = [x for load in loads for x in load["settled"]]
+    failures = sum(load["failures"] for load in loads)
     answered = max(1, len(latencies) + failures)
+    around: dict[str, float] = {}
+    for load in loads:
+        for name, spent in load["around"].items():
+            around[name] = around.get(name, 0.0) + spent
     return {
         "cpu_ms": {name: spent / answered * 1000 for name, spent in around.items()},
         "rolls": len(latencies),
         "failures": failures,
-        "per_second": len(latencies) / elapsed,
+        "per_second": len(latencies) / sum(load["elapsed"] for load in loads),
         "p50_ms": pct(latencies, 0.50) * 1000,
         "p99_ms": pct(latencies, 0.99) * 1000,
         "p99_after_2s_ms": pct(settled, 0.99) * 1000,
-        "server_cpu_ms": used / max(1, len(latencies) + failures) * 1000,
+        "server_cpu_ms": sum(load["used"] for load in loads) / answered * 1000,
+        "stretches": [len(load["latencies"]) / load["elapsed"] for load in loads],
     }
 
 
-async def roll_load(port: int, clients: int, seconds: float, pid: int) -> dict[str, float]:
+async def roll_paths(port: int, clients: int) -> list[tuple[str, Any, str | None]]:
+    """A table with ``clients`` seated players, each with a character: their roll requests."""
     table = await seat_table(port, clients, 0)
-    paths = [
+    return [
         (f"/api/tables/{table['id']}/characters/{cid}/roll", ROLL, token)
         for token, cid in table["seats"]
     ]
-    return await hammer(port, paths, seconds, pid)
+
+
+def busy_cores(window: float = 0.25) -> float:
+    """How many cores' worth of CPU the whole machine used over ``window`` seconds."""
+
+    def sample() -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = fields[3] + fields[4]  # idle and iowait
+        return sum(fields) - idle, sum(fields)
+
+    busy0, all0 = sample()
+    time.sleep(window)
+    busy1, all1 = sample()
+    cores = os.cpu_count() or 1
+    return (busy1 - busy0) / max(1, all1 - all0) * cores
+
+
+def settle(limit: float = 10.0, quiet: float = 0.1) -> None:
+    """Wait (at most ``limit`` seconds) until the machine is quiet: what one server's load
+    left running (PostgreSQL's autovacuum after tens of thousands of inserts, a
+    checkpoint) would otherwise slow the next server's."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and busy_cores() > quiet:
+        pass
+
+
+def interleaved(
+    servers: dict[str, tuple[Server, list[tuple[str, Any, str | None]]]],
+    seconds: float,
+    rounds: int,
+) -> dict[str, dict[str, Any]]:
+    """Each server's roll load, ``seconds`` in all, in ``rounds`` stretches taken in turn
+    (the order reversed every other round: A B C, C B A): the machine's speed drifts (a
+    container's cores slow down after an idle spell ends), and servers measured one
+    after the other would each meet another machine."""
+    loads: dict[str, list[dict[str, Any]]] = {name: [] for name in servers}
+    names = list(servers)
+    for turn in range(rounds):
+        for name in names if turn % 2 == 0 else names[::-1]:
+            server, paths = servers[name]
+            settle()
+            warming = 2.0 if turn == 0 else 0.0
+            load = hammer(server.port, paths, seconds / rounds, server.pid, warming=warming)
+            loads[name].append(run(load))
+    return {name: summary(found) for name, found in loads.items()}
 
 
 class Watcher(asyncio.Protocol):
@@ -454,14 +528,11 @@ def rulebound_server(folder: Path, database: str, extra: list[str], env: dict[st
     return Server(command, port, NO_LIMITS | env, folder / f"server-{port}.log")
 
 
-def measure_rulebound(server: Server, args: argparse.Namespace, *, feeds: bool) -> dict[str, Any]:
-    found: dict[str, Any] = {
-        "rolls": run(roll_load(server.port, args.clients, args.seconds, server.pid))
-    }
-    if feeds:
-        found["feeds"] = [
-            run(feed_load(server.port, n, args.feed_rolls, args.feed_gap)) for n in args.viewers
-        ]
+def measure_feeds(server: Server, args: argparse.Namespace) -> list[dict[str, float]]:
+    found = []
+    for viewers in args.viewers:
+        settle()
+        found.append(run(feed_load(server.port, viewers, args.feed_rolls, args.feed_gap)))
     return found
 
 
@@ -560,7 +631,10 @@ def in_process(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="roll load duration")
+    parser.add_argument("--seconds", type=float, default=20.0, help="roll load per server")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="the roll loads in this many stretches, in turn"
+    )
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--viewers", default="100,1000", help="feed sizes, comma-separated")
     parser.add_argument("--feed-rolls", type=int, default=30)
@@ -600,8 +674,9 @@ def main(argv: list[str] | None = None) -> int:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per viewer, both ends
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     results: dict[str, Any] = {"load": os.getloadavg(), "cpus": os.cpu_count()}
-    with tempfile.TemporaryDirectory(prefix="rulebound-bench-") as tmp:
-        folder = Path(tmp)
+    results["rounds"] = args.rounds
+    with contextlib.ExitStack() as up:
+        folder = Path(up.enter_context(tempfile.TemporaryDirectory(prefix="rulebound-bench-")))
         port = free_port()
         baseline = Server(
             [sys.executable, "-c", BASELINE, str(folder / "baseline.sqlite3"), str(port)],
@@ -609,31 +684,34 @@ def main(argv: list[str] | None = None) -> int:
             {},
             folder / "baseline.log",
         )
-        try:
-            paths = [("/roll", ROLL, None)] * args.clients
-            results["baseline"] = run(hammer(port, paths, args.seconds, baseline.pid))
-        finally:
-            baseline.stop()
-        server = rulebound_server(folder, f"sqlite:///{folder / 'rb.sqlite3'}", [], {})
-        try:
-            results["sqlite"] = measure_rulebound(server, args, feeds=True)
-            if args.idle_viewers:
-                pid = server._proc.pid
-                results["idle_cpu_percent"] = idle_cpu(
-                    server.port, pid, args.idle_viewers, args.idle_seconds
-                )
-        finally:
-            server.stop()
+        up.callback(baseline.stop)
+        loaded: dict[str, tuple[Server, list[tuple[str, Any, str | None]]]] = {
+            "baseline": (baseline, [("/roll", ROLL, None)] * args.clients)
+        }
+        sqlite = rulebound_server(folder, f"sqlite:///{folder / 'rb.sqlite3'}", [], {})
+        up.callback(sqlite.stop)
+        loaded["sqlite"] = (sqlite, run(roll_paths(sqlite.port, args.clients)))
+        pg_server = None
         if args.pg_url and args.redis_url:
-            reset = [sys.executable, "-c", RESET, args.pg_url]
-            subprocess.run(reset, check=True)
+            subprocess.run([sys.executable, "-c", RESET, args.pg_url], check=True)
             extra = ["--workers", str(args.workers), "--redis", args.redis_url]
-            server = rulebound_server(folder, args.pg_url, extra, {})
-            try:
-                results["postgresql_redis"] = measure_rulebound(server, args, feeds=True)
-                results["postgresql_redis"]["workers"] = args.workers
-            finally:
-                server.stop()
+            pg_server = rulebound_server(folder, args.pg_url, extra, {})
+            up.callback(pg_server.stop)
+            loaded["postgresql_redis"] = (pg_server, run(roll_paths(pg_server.port, args.clients)))
+        rolls = interleaved(loaded, args.seconds, args.rounds)
+        results["baseline"] = rolls["baseline"]
+        results["sqlite"] = {"rolls": rolls["sqlite"], "feeds": measure_feeds(sqlite, args)}
+        if args.idle_viewers:
+            settle()
+            results["idle_cpu_percent"] = idle_cpu(
+                sqlite.port, sqlite.pid, args.idle_viewers, args.idle_seconds
+            )
+        if pg_server is not None:
+            results["postgresql_redis"] = {
+                "rolls": rolls["postgresql_redis"],
+                "feeds": measure_feeds(pg_server, args),
+                "workers": args.workers,
+            }
     base = results["baseline"]["per_second"]
     results["ratio"] = results["sqlite"]["rolls"]["per_second"] / base if base else 0.0
     if args.json:
@@ -669,6 +747,15 @@ def report(results: dict[str, Any]) -> str:
     if pg:
         lines.append(row(f"rulebound, {pg['workers']} processes, PostgreSQL + Redis", pg["rolls"]))
     lines.append(f"rulebound/baseline (SQLite): {results['ratio']:.2f}")
+    stretches = "; ".join(
+        f"{name} " + ", ".join(f"{rate:.0f}" for rate in r["stretches"])
+        for name, r in (
+            ("baseline", results["baseline"]),
+            ("SQLite", results["sqlite"]["rolls"]),
+            *([("PostgreSQL", pg["rolls"])] if pg else []),
+        )
+    )
+    lines.append(f"rolls/s in each of {results['rounds']} stretches, taken in turn: {stretches}")
     if pg:
         spent = ", ".join(
             f"{name} {ms:.2f}" for name, ms in sorted(pg["rolls"]["cpu_ms"].items()) if ms >= 0.005

@@ -70,6 +70,7 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
             port=port,
             workers=workers,
             log_level="warning",
+            access_log=False,  # it logs at INFO, below the level: skip building each line
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         )
         try:
@@ -90,5 +91,6 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
         host=host,
         port=port,
         log_level="warning",
+        access_log=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )

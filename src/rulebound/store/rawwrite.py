@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Text, bindparam, text
 from sqlalchemy.exc import DBAPIError, StatementError
@@ -44,6 +44,9 @@ from sqlalchemy.sql.expression import ClauseElement
 from rulebound.store.bridge import in_bridge, wait_for
 from rulebound.store.engine import _sqlite_connect
 from rulebound.store.schema import log_entries
+
+if TYPE_CHECKING:
+    from rulebound.store.pglean import Lean
 
 INSERT_COLUMNS = tuple(
     c.name for c in log_entries.columns if c.name not in ("id", "client_seed", "nonce")
@@ -103,6 +106,8 @@ class _Autocommit:
     fairy: Any
     driver: Any
     cursor: Any
+    lean: Lean | None = None
+    """The asynchronous connections' append on their libpq handle (``store/pglean``)."""
 
 
 class RawWrites:
@@ -129,15 +134,12 @@ class RawWrites:
             tuple[asyncio.AbstractEventLoop, asyncio.Semaphore, list[_Autocommit]] | None
         ) = None
         """The asynchronous append connections not in use, of one loop, and their bound."""
+        self._lean_sql: tuple[bytes, tuple[str, ...]] | None = None
 
     def close(self) -> None:
         while self._idle:
             self._idle.pop().fairy.close()
-        if self._async is not None:
-            for connection in self._async[2]:
-                with suppress(Exception):
-                    connection.driver.pgconn.finish()  # no loop to await a close on
-            self._async = None
+        self._finish_async()
         if self._nowait is not None:
             self._nowait.close()
             self._nowait = None
@@ -220,30 +222,44 @@ class RawWrites:
         at most ``APPENDERS`` at once. They belong to the loop they were made on."""
         loop = asyncio.get_running_loop()
         if self._async is None or self._async[0] is not loop:
+            self._finish_async()  # another loop's (tests run several)
             self._async = loop, asyncio.Semaphore(APPENDERS), []
         _, bound, idle = self._async
         async with bound:
             connection = idle.pop() if idle else await self._async_connect()
+            assert connection.lean is not None
             try:
                 params = self.append.params(values)
                 self.announce(connection.cursor, self.append, params)
                 try:
-                    await connection.cursor.execute(self.append.sql, params)
-                    return await connection.cursor.fetchone()
+                    return await connection.lean.call(params)
                 except self.error as exc:
                     raise self.wrapped(self.append.sql, exc) from exc
             finally:
-                if connection.driver.closed or connection.driver.broken:
-                    await connection.driver.close()
-                else:
+                if connection.lean.usable:
                     idle.append(connection)
+                else:  # dropped by the server, or cut off mid-answer: not used again
+                    await connection.driver.close()
+
+    def _finish_async(self) -> None:
+        """Close the idle asynchronous connections at once (no loop to await a close on)."""
+        if self._async is not None:
+            for connection in self._async[2]:
+                with suppress(Exception):
+                    connection.driver.pgconn.finish()
+            self._async = None
 
     async def _async_connect(self) -> _Autocommit:
         import psycopg
 
+        from rulebound.store.pglean import Lean, positional
+
         args, options = self.engine.dialect.create_connect_args(self.engine.url)
         driver = await psycopg.AsyncConnection.connect(*args, **options, autocommit=True)
-        return _Autocommit(None, driver, driver.cursor())
+        if self._lean_sql is None:
+            self._lean_sql = positional(self.append.sql)
+        lean = Lean(driver.pgconn, *self._lean_sql)
+        return _Autocommit(None, driver, driver.cursor(), lean)
 
     def _autocommit(self) -> _Autocommit:
         """An idle connection of the appends', or a new one: a pooled connection detached

@@ -1,0 +1,145 @@
+"""PostgreSQL's append awaited on the libpq handle (``store/pglean``, issue 13): the same
+row and chain as the synchronous append, the same refusals, and a connection the server
+dropped fails one append and is not used again."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import pytest
+from psycopg.types.json import Json
+from sqlalchemy.exc import OperationalError
+
+from rulebound.core.stored import Stored
+from rulebound.store import Conflict, Contribution, NewEntry, NotFound, SqlStore
+from rulebound.store.bridge import bridged
+from rulebound.store.pglean import as_text, positional
+
+from ..trust.test_chain import _recompute
+from .conftest import new_table
+from .test_bridge import run
+from .test_raw_writes import _roll
+
+T = TypeVar("T")
+
+
+def test_placeholders_become_numbered_in_the_order_they_come() -> None:
+    sql, names = positional("SELECT f(%(b)s::INTEGER, %(a)s::JSON, %(b)s)")
+    assert sql == b"SELECT f($1::INTEGER, $2::JSON, $3)"
+    assert names == ("b", "a", "b")
+    with pytest.raises(ValueError, match="literal %"):
+        positional("SELECT '100%%', %(a)s")
+
+
+def test_parameters_are_sent_in_postgresqls_text_form() -> None:
+    when = datetime(2026, 12, 3, 9, 30, 1, 250000, tzinfo=UTC)
+    record = Stored.of({"b": [1, 2], "a": "é"})
+    assert [as_text(v) for v in (None, True, False, 0, -7, "héllo", when)] == [
+        None,
+        b"t",
+        b"f",
+        b"0",
+        b"-7",
+        "héllo".encode(),
+        b"2026-12-03T09:30:01.250000+00:00",
+    ]
+    assert as_text(Json(record)) == record.text.encode()  # the stored text, as written
+    assert as_text(Json(None)) == b"null"  # a JSON null, as SQLAlchemy writes it
+    assert as_text(Json([3])) == b"[3]"
+    with pytest.raises(ValueError, match="time zone"):
+        as_text(datetime(2026, 12, 3))
+    with pytest.raises(TypeError, match="float"):
+        as_text(1.5)
+
+
+@pytest.fixture
+def pg_store(store: SqlStore) -> SqlStore:
+    if store.sqlite:
+        pytest.skip("PostgreSQL's awaited append")
+    return store
+
+
+def bridged_call(func: Callable[[], T]) -> T:
+    """``func`` as a play bridged on an event loop runs it: its append is awaited there."""
+
+    async def main() -> T:
+        return await bridged(func)
+
+    return run(main())
+
+
+def test_the_awaited_append_writes_the_chain_the_synchronous_one_writes(
+    pg_store: SqlStore,
+) -> None:
+    store = pg_store
+    table, gm = new_table(store)
+    build = _roll(table.id, gm.id)
+    store.append_drawn(table.id, build)  # learns the seed (the general path)
+
+    def plays() -> list[Any]:
+        return [store.append_drawn(table.id, build) for _ in range(3)] + [
+            store.append(NewEntry(table.id, "talk", "public", gm.id, "Gina: héllo ✓"))
+        ]
+
+    written = bridged_call(plays)
+    assert store.raw._async is not None
+    assert store.raw._async[2]
+    log = store.log(table.id)
+    assert [e.seq for e in written] == [e.seq for e in log[-4:]]
+    for mine, stored in zip(written, log[-4:], strict=True):
+        assert (mine.id, mine.hash, mine.prev_hash) == (stored.id, stored.hash, stored.prev_hash)
+        assert mine.record == stored.record
+        assert mine.card == stored.card
+    assert written[-1].summary == "Gina: héllo ✓"
+    _recompute(table.id, store.log(table.id))  # every hash recomputed from the rows
+
+
+def test_the_awaited_append_refuses_as_the_synchronous_one_does(pg_store: SqlStore) -> None:
+    store = pg_store
+    table, gm = new_table(store)
+    build = _roll(table.id, gm.id)
+    store.append_drawn(table.id, build)
+    mine = Contribution("cd" * 16, store.commitment(table.id))
+    bridged_call(lambda: store.append_drawn(table.id, build, mine))
+    seq = store.last_seq(table.id)
+    with pytest.raises(Conflict, match="already used"):
+        bridged_call(lambda: store.append_drawn(table.id, build, mine))
+    with pytest.raises(NotFound):
+        bridged_call(
+            lambda: store.append(NewEntry(table.id + 99, "talk", "public", gm.id, "nowhere"))
+        )
+    assert store.last_seq(table.id) == seq
+    later = bridged_call(lambda: store.append(NewEntry(table.id, "talk", "public", gm.id, "ok")))
+    assert later.seq == seq + 1  # the connection that refused is used again
+
+
+def test_an_awaited_append_connection_the_server_dropped_fails_one_append(
+    pg_store: SqlStore,
+) -> None:
+    store = pg_store
+    table, gm = new_table(store)
+    talk = NewEntry(table.id, "talk", "public", gm.id, "first")
+
+    def dropped_then_more() -> tuple[int, list[str]]:
+        store.append(talk)
+        assert store.raw._async is not None
+        (idle,) = store.raw._async[2]
+        pid = idle.driver.info.backend_pid
+        with store.engine.connect() as conn:
+            conn.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+        time.sleep(0.3)
+        failures = []
+        try:
+            store.append(NewEntry(table.id, "talk", "public", gm.id, "lost with it"))
+        except OperationalError as exc:
+            failures.append(type(exc).__name__)
+        assert pid not in [c.driver.info.backend_pid for c in store.raw._async[2]]
+        store.append(NewEntry(table.id, "talk", "public", gm.id, "on a new one"))
+        return pid, failures
+
+    _, failures = bridged_call(dropped_then_more)
+    assert failures == ["OperationalError"]
+    assert [e.summary for e in store.log(table.id)][-2:] == ["first", "on a new one"]
