@@ -6,9 +6,11 @@ SQLite with the same durability settings, as the baseline; and, when PostgreSQL 
 Redis are given, ``rulebound serve --workers 2`` on them), drives it for a fixed time,
 stops it, and prints the figures. Run it alone (``flock /tmp/bench.lock ...``): a load
 generator on the same machine shares its cores with the server. The servers' roll loads
-are taken in turn, in ``--rounds`` stretches (A B C, then C B A): a container's speed
-drifts over a minute, and servers measured one after the other would meet different
-machines.
+are taken in turn, in ``--rounds`` stretches (A B C, then C B A), after ``--warmup``
+seconds of load on each that are not counted, each stretch on a quiet machine
+(``settle``): a container's speed drifts over a minute, and servers measured one after
+the other would meet different machines. The feeds are measured first, before the roll
+loads leave PostgreSQL vacuuming.
 
     python benchmarks/web_load.py [--seconds 20] [--clients 16] [--viewers 100,1000]
     scripts/with-postgres scripts/with-redis python benchmarks/web_load.py   # adds PG+Redis
@@ -365,13 +367,18 @@ def interleaved(
     servers: dict[str, tuple[Server, list[tuple[str, Any, str | None]]]],
     seconds: float,
     rounds: int,
+    warmup: float = 0.0,
 ) -> dict[str, dict[str, Any]]:
     """Each server's roll load, ``seconds`` in all, in ``rounds`` stretches taken in turn
     (the order reversed every other round: A B C, C B A): the machine's speed drifts (a
     container's cores slow down after an idle spell ends), and servers measured one
-    after the other would each meet another machine."""
+    after the other would each meet another machine. First, ``warmup`` seconds of load on
+    each, not counted (a fresh server fills its caches)."""
     loads: dict[str, list[dict[str, Any]]] = {name: [] for name in servers}
     names = list(servers)
+    for server, paths in servers.values():
+        if warmup > 0:
+            run(hammer(server.port, paths, warmup, server.pid))
     for turn in range(rounds):
         for name in names if turn % 2 == 0 else names[::-1]:
             server, paths = servers[name]
@@ -635,6 +642,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=2, help="the roll loads in this many stretches, in turn"
     )
+    parser.add_argument(
+        "--warmup", type=float, default=2.0, help="seconds of roll load first, not counted"
+    )
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--viewers", default="100,1000", help="feed sizes, comma-separated")
     parser.add_argument("--feed-rolls", type=int, default=30)
@@ -708,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         if pg_server is not None:
             feeds["postgresql_redis"] = measure_feeds(pg_server, args)
-        rolls = interleaved(loaded, args.seconds, args.rounds)
+        rolls = interleaved(loaded, args.seconds, args.rounds, args.warmup)
         results["baseline"] = rolls["baseline"]
         results["sqlite"] = {"rolls": rolls["sqlite"], "feeds": feeds["sqlite"]}
         if pg_server is not None:
