@@ -5,7 +5,7 @@ behind (issue 13)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,28 @@ async def _open(hub: Hub, viewer: Viewer, after: int) -> AsyncIterator[bytes]:
 
 async def _next(stream: AsyncIterator[bytes]) -> bytes:
     return await asyncio.wait_for(anext(stream), 10)
+
+
+async def _written_elsewhere(
+    table: Table, viewers: list[str], text: str, ready: Awaitable[None], seconds: float
+) -> None:
+    """Feeds of ``viewers`` open after the log's end; once ``ready``, another process's
+    store (no hub hears its commits) logs ``text``, and every feed shows it within
+    ``seconds``."""
+    other = SqlStore(table.store.url)
+    try:
+        last = other.last_seq(table.table.id)
+        streams = [await _open(table.hub, table.viewers[name], last) for name in viewers]
+        waiting = [asyncio.create_task(_next(s)) for s in streams]
+        await ready
+        entry = NewEntry(table.table.id, "note", "public", None, text)
+        await asyncio.to_thread(other.append, entry)
+        got = await asyncio.wait_for(asyncio.gather(*waiting), seconds)
+        assert all(text.encode() in data for data in got)
+        for stream in streams:
+            await stream.aclose()  # type: ignore[attr-defined]
+    finally:
+        other.close()
 
 
 @pytest.fixture
@@ -164,7 +186,6 @@ def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> 
     """Without a notice, the table's feed finds a write made elsewhere at its poll: one read
     of the log for every subscriber, not one per subscriber."""
     table.hub.poll = 0.2
-    other = SqlStore(table.store.url)  # another process's store: no hub hears its commits
     tails: list[int] = []
     tail = table.store.tail
 
@@ -173,24 +194,8 @@ def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> 
         return tail(table_id, after, limit)
 
     table.store.tail = counted  # type: ignore[method-assign]
-
-    async def run() -> None:
-        last = table.store.last_seq(table.table.id)
-        streams = [await _open(table.hub, table.viewers[f"O{n}"], last) for n in range(10)]
-        waiting = [asyncio.create_task(_next(s)) for s in streams]
-        await asyncio.sleep(0.1)
-        await asyncio.to_thread(
-            other.append, NewEntry(table.table.id, "note", "public", None, "from afar")
-        )
-        got = [await task for task in waiting]
-        assert all(b"from afar" in data for data in got)
-        for stream in streams:
-            await stream.aclose()  # type: ignore[attr-defined]
-
-    try:
-        run_async(run())
-    finally:
-        other.close()
+    viewers = [f"O{n}" for n in range(10)]
+    run_async(_written_elsewhere(table, viewers, "from afar", asyncio.sleep(0.1), 10))
     assert len(tails) == 1
 
 
@@ -230,24 +235,13 @@ def test_a_feed_is_watched_before_its_first_read_and_unwatched_when_its_last_vie
 
     table.hub.watch, table.hub.unwatch = watch, unwatch
     table.store.last_seq = read  # type: ignore[method-assign]
-    other = SqlStore(table.store.url)  # another process: nothing tells the hub of its write
 
-    async def run() -> None:
-        tid = table.table.id
-        streams = [await _open(table.hub, table.viewers[f"O{n}"], last_seq(tid)) for n in (1, 2)]
-        waiting = [asyncio.create_task(_next(s)) for s in streams]
-        while ("read", tid) not in calls:  # the feed's first read is done: live from here
+    async def first_read() -> None:  # the feed's first read is done: live from here
+        while ("read", table.table.id) not in calls:
             await asyncio.sleep(0.005)
-        await asyncio.to_thread(other.append, NewEntry(tid, "note", "public", None, "unheard"))
-        got = await asyncio.wait_for(asyncio.gather(*waiting), hub_module.SETTLE + 2)
-        assert all(b"unheard" in data for data in got)
-        for stream in streams:
-            await stream.aclose()  # type: ignore[attr-defined]
 
-    try:
-        run_async(run())
-    finally:
-        other.close()
+    settled = hub_module.SETTLE + 2
+    run_async(_written_elsewhere(table, ["O1", "O2"], "unheard", first_read(), settled))
     tid = table.table.id
     assert calls[:2] == [("watch", tid), ("read", tid)]
     assert calls.count(("watch", tid)) == 1

@@ -8,7 +8,6 @@ sends it nothing until one announces a watch. Needs RULEBOUND_TEST_REDIS_URL
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ import pytest
 from rulebound.web.backplane import CHANNEL as BACKPLANE_CHANNEL
 from rulebound.web.backplane import TABLE_CHANNEL, Notices, RedisBackplane
 
+from ..store.test_bridge import run
 from .test_processes import redis_url  # noqa: F401  (the fixture)
 
 CHANNEL = "rulebound:test-notices"
@@ -188,7 +188,7 @@ def test_a_tables_own_notices_are_heard_only_while_it_is_watched(
     announced = _listener(redis_url, BACKPLANE_CHANNEL)
     try:
         assert client.publish(channel, f"{other}:9:1:") == 0  # not watched: nobody hears it
-        asyncio.run(backplane.watch(9))  # back once Redis confirmed the subscription
+        run(backplane.watch(9))  # back once Redis confirmed the subscription
         assert client.publish(channel, f"{other}:9:2:") == 1
         assert heard.wait_for(1) == [("notice", 9, 2)]
         assert _heard(announced, 1) == [f"{backplane.origin}:9:+:"]  # the watch, announced
@@ -223,7 +223,7 @@ def test_a_table_no_other_process_watches_gets_no_notices_until_one_does(
         for seq in range(100, 110):
             roller.published(_roll(4, seq))  # type: ignore[arg-type]
         assert _publishes(client) == before  # quiet: not one PUBLISH reached Redis
-        asyncio.run(watcher.watch(4))  # the other process opens a feed of table 4
+        run(watcher.watch(4))  # the other process opens a feed of table 4
         assert _until(lambda: 4 not in roller._quiet and roller._watches.get(4) == 1)
         roller.published(_roll(4, 200))  # type: ignore[arg-type]
         assert heard.wait_for(1) == [("notice", 4, 200)]

@@ -12,11 +12,15 @@ there (a roll's: most of them) goes on the table's own channel,
 ``rulebound:log:TABLE``, which a process hears only while it has feeds of that table
 open (``watch``): Redis then hands a busy table's rolls to no process that would drop
 them, and wakes none of them for nothing. A feed starts reading the log only once
-Redis has confirmed its table's subscription, so no entry committed after its first
-read goes unheard. The thread reads the subscription's
-socket itself, as much as has come at once, and parses it with hiredis: a notice costs
-it a few microseconds, and its own (every process hears every notice) less, dropped by
-their origin's prefix before they are decoded. Pub/sub may drop a notice; a
+Redis has confirmed its table's subscription, and announces the watch (``TABLE:+:``
+on ``rulebound:log``). A process whose last notice on a table no process heard (Redis
+answers each ``PUBLISH`` with that count) sends that table's channel nothing for
+``QUIET_SECONDS``, or until a watch is announced; a new feed reads the log's end again
+shortly after its first read (``hub.SETTLE``) for an entry committed before the watch
+was heard. The thread reads the subscription's socket itself, as much as has come at
+once, and parses it with hiredis: a notice costs it a few microseconds, and its own
+(heard on the shared channel and on tables it watches) less, dropped by their origin's
+prefix before they are decoded. Pub/sub may drop a notice; a
 feed's poll of the log's last seq and the cache's time limit cover that. Rate limits
 live in Redis too (``RedisBuckets``, one atomic Lua script per request), so a client
 cannot multiply its budget by spreading requests over processes.
@@ -147,19 +151,14 @@ class Notices:
         self._unread = 0
 
     def publish(self, channel: str, message: str, key: Hashable | None = None) -> None:
-        import hiredis
         import redis
 
-        head, body = channel.encode(), message.encode()
-        command = b"*3\r\n$7\r\nPUBLISH\r\n$%d\r\n%b\r\n$%d\r\n%b\r\n" % (
-            len(head),
-            head,
-            len(body),
-            body,
-        )
+        command = _command(b"PUBLISH", [channel.encode(), message.encode()])
         with self._lock:
             try:
                 if self._socket is None:
+                    import hiredis
+
                     self._connection = self._pool.make_connection()
                     self._connection.connect()
                     self._socket = self._connection._sock
