@@ -114,7 +114,8 @@ def test_3_rolling_is_one_click_from_the_table(table: Table, dice: Dice) -> None
     # from the sheet, a roll stays on the sheet
     sheet = player.locator("#characters a.name").first.get_attribute("href") or ""
     player.goto(table.url.split("/t/")[0] + sheet)
-    player.get_by_role("button", name="Roll", exact=True).click()
+    with player.expect_navigation():  # the roll posts, then the sheet loads again
+        player.get_by_role("button", name="Roll", exact=True).click()
     expect(player.locator("#c-h")).to_have_text("Ana")
     # toggles for other skills are hidden; an error clears the old chances
     dialog = player.locator("form.dialog")
