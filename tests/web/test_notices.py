@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from rulebound.web.backplane import CHANNEL as BACKPLANE_CHANNEL
-from rulebound.web.backplane import TABLE_CHANNEL, Notices, RedisBackplane
+from rulebound.web.backplane import REMEMBERED, TABLE_CHANNEL, Notices, RedisBackplane
 
 from ..store.test_bridge import run
 from .test_processes import redis_url  # noqa: F401  (the fixture)
@@ -282,3 +282,22 @@ def test_a_refused_subscription_is_logged_and_tried_again(
     refused = [r.getMessage() for r in caplog.records]
     assert len(refused) >= 2, refused  # the first refusal, then the next try's
     assert all("refused the subscription" in m and "NOPERM" in m for m in refused), refused
+
+
+def test_the_quiet_tables_kept_are_bounded() -> None:
+    """A host with many tables: the bookkeeping of quiet and watched tables starts afresh
+    past ``REMEMBERED`` tables instead of growing without bound (no Redis needed)."""
+    backplane = RedisBackplane("redis://127.0.0.1:1/0", Heard(), Heard())  # type: ignore[arg-type]
+    try:
+        tables = range(REMEMBERED + 5)
+        for table in tables:
+            backplane._counted((table, 0), 0)  # nobody heard its notice
+        assert 0 < len(backplane._quiet) <= REMEMBERED
+        assert tables[-1] in backplane._quiet  # the newest is kept
+        for table in tables:
+            watched = f"0123456789abcdef:{table}:+:".encode()
+            backplane._reply([b"message", BACKPLANE_CHANNEL.encode(), watched])
+        assert 0 < len(backplane._watches) <= REMEMBERED
+        assert backplane._watches[tables[-1]] == 1
+    finally:
+        backplane.client.close()

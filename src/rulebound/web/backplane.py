@@ -64,6 +64,9 @@ TABLE_CHANNEL = "rulebound:log:{}"
 QUIET_SECONDS = 1.0
 """How long a process sends no notices on a table's channel after Redis said that no
 process heard the last one, unless one announces it watches that table meanwhile."""
+REMEMBERED = 10_000
+"""Tables the quiet and watch bookkeeping holds at most; past that it starts afresh (every
+table then gets its notices again until Redis answers that nobody heard one)."""
 WATCH_SECONDS = 2.0
 """How long a new feed waits for Redis to confirm its table's subscription (then it
 starts anyway: its poll of the log covers what it may not hear)."""
@@ -249,6 +252,8 @@ class RedisBackplane(ListenerThread):
         assert isinstance(key, tuple)
         table, watches = key
         if heard == 0 and self._watches.get(table, 0) == watches:
+            if len(self._quiet) >= REMEMBERED:
+                self._quiet.clear()
             self._quiet[table] = time.monotonic() + QUIET_SECONDS
 
     def changed(self, table_id: int, parts: Sequence[str]) -> None:
@@ -347,6 +352,8 @@ class RedisBackplane(ListenerThread):
             if not table.isdecimal():
                 return
             if seq == "+":  # another process watches the table: send it notices
+                if len(self._watches) >= REMEMBERED:
+                    self._watches.clear()
                 self._watches[int(table)] = self._watches.get(int(table), 0) + 1
                 self._quiet.pop(int(table), None)
                 return
