@@ -10,8 +10,8 @@ A notice that changes part of a table goes on the ``rulebound:log`` channel, whi
 every process hears (each may cache any table); one that only says a new entry is
 there (a roll's: most of them) goes on the table's own channel,
 ``rulebound:log:TABLE``, which a process hears only while it has feeds of that table
-open (``watch``): Redis then hands a busy table's rolls to no process that would drop
-them, and wakes none of them for nothing. A feed starts reading the log only once
+open (``watch``): Redis then hands a busy table's rolls to no process without a feed
+of it, and wakes none of those for nothing. A feed starts reading the log only once
 Redis has confirmed its table's subscription, and announces the watch (``TABLE:+:``
 on ``rulebound:log``). A process whose last notice on a table no process heard (Redis
 answers each ``PUBLISH`` with that count) sends that table's channel nothing for
@@ -241,7 +241,7 @@ class RedisBackplane(ListenerThread):
         until = self._quiet.get(table)
         if until is not None:
             if time.monotonic() < until:
-                return  # no other process has a feed of it open
+                return  # no process has a feed of it open
             self._quiet.pop(table, None)
         key = (table, self._watches.get(table, 0))
         self.notices.publish(TABLE_CHANNEL.format(table), notice, key)
