@@ -38,7 +38,7 @@ class Checkpoints:
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
         self.done = 0
-        """Checkpoints run (for tests and the benchmark)."""
+        """Checkpoints run (the tests read it)."""
 
     def written(self) -> None:
         """A commit made the log longer: checkpoint soon."""
