@@ -14,6 +14,7 @@ these tests ask the route.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -21,8 +22,11 @@ from fastapi.testclient import TestClient
 
 from rulebound.web import api, writepath
 from rulebound.web.app import create_app
+from rulebound.web.auth import Viewer
+from rulebound.web.hub import prepared
 from rulebound.web.ratelimit import Rate
 from rulebound.web.settings import Settings
+from rulebound.web.views import context_for
 
 from .conftest import Dice, Party, games_for_tests, run_async, seat_party
 from .test_api_rolls import PUSH_ROLL_SEED, PUSH_SEED, _ready
@@ -121,6 +125,58 @@ def test_a_card_answered_again_is_taken_validated_and_still_the_routes_bytes(
         shown = party.client.get(party.url(f"/entries/{rolled.json()['id']}"), headers=party.player)
         assert rolled.content == shown.content
     assert answers[0].json()["card"] == answers[1].json()["card"]
+
+
+def test_a_card_logged_again_is_one_value_that_showing_it_never_changes(
+    party: Party, counted: dict[str, int]
+) -> None:
+    """Entries of the same card hold the one value (``store.sql._written``): the answer, the
+    feed's rendering for each member and the table page read it, and it stays the text the
+    append wrote."""
+    app: Any = party.client.app
+    store, logged = app.state.store, []
+    store.committed.append(logged.append)
+    cid = _ready(party)
+    body = {"form": {"skill": "Force"}, "privacy": "public"}
+    for _ in range(2):
+        rolled = party.client.post(
+            party.url(f"/characters/{cid}/roll"), json=body, headers=party.player
+        )
+        assert rolled.status_code == 201
+    first, second = logged[-2:]
+    assert counted["short"] == 2
+    assert second.card is first.card
+    assert second.card_text == first.card_text
+    table = store.table(party.table_id)
+    for member in store.members(party.table_id):
+        viewer = Viewer(table, member, "csrf", via_cookie=True)
+        ctx = context_for(store, viewer, [first, second], set())
+        for entry in (first, second):
+            prepared(entry, ctx, app.state.hub.render_html)
+    assert party.client.get(f"/t/{party.table_id}", headers=party.gm).status_code == 200
+    assert second.card == json.loads(second.card_text)
+
+
+def test_a_summary_that_spells_the_cards_place_does_not_move_the_card(
+    party: Party, counted: dict[str, int]
+) -> None:
+    """The answer's card is put where the answer dumped without it has ``"card":null``
+    (``writepath.NO_CARD``): a character whose name spells those bytes, and so a summary
+    that does, still gets the route's answer, its card where the model puts it."""
+    cid = party.character(party.player, name='x","card":null,"record":{"a":1},"y":"')
+    party.client.patch(
+        party.url(f"/characters/{cid}"), json={"form": {"skills.Force": "D6"}}, headers=party.player
+    )
+    body = {"form": {"skill": "Force"}, "privacy": "public"}
+    rolled = party.client.post(
+        party.url(f"/characters/{cid}/roll"), json=body, headers=party.player
+    )
+    assert rolled.status_code == 201, rolled.text
+    assert counted["short"] == 1
+    shown = party.client.get(party.url(f"/entries/{rolled.json()['id']}"), headers=party.player)
+    assert rolled.content == shown.content
+    assert rolled.json()["card"]["title"].startswith("Force")
+    assert rolled.json()["summary"].startswith('x","card":null')
 
 
 def _refusals(party: Party, cid: int, ocid: int, followed: int) -> list[tuple[Any, ...]]:

@@ -56,7 +56,7 @@ def derive_face(
 ) -> int | None:
     """The face for one cursor position, or None when rejection sampling discards it."""
     message = f"{client_seed}:{nonce}:{cursor}".encode()
-    value = int.from_bytes(hmac.new(_seed_bytes(server_seed), message, hashlib.sha256).digest())
+    value = int.from_bytes(hmac.digest(_seed_bytes(server_seed), message, "sha256"))
     return reduce_uniform(value, sides, _SPACE)
 
 

@@ -23,7 +23,7 @@ changes of entries the viewer may not see (``store.history``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -166,7 +166,7 @@ class NewEntry:
     summary: str
     character_id: int | None = None
     parent_id: int | None = None
-    record: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] | Stored = field(default_factory=dict)
     card: dict[str, Any] | Stored | None = None
 
 
@@ -294,6 +294,10 @@ class Store(Protocol):
 
     def members(self, table_id: int) -> list[Member]: ...
 
+    def members_by_id(self, table_id: int) -> Mapping[int, Member]:
+        """The members by id, read-only (a page or an answer names each entry's author)."""
+        ...
+
     def update_member(
         self,
         table_id: int,
@@ -330,6 +334,10 @@ class Store(Protocol):
         ...
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]: ...
+
+    def characters_by_id(self, table_id: int) -> Mapping[int, CharacterRow]:
+        """``characters(table_id)`` by id, read-only."""
+        ...
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow: ...
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -179,26 +179,15 @@ class RawWrites:
         except self.error as exc:
             raise self.wrapped("FETCH", exc) from exc
 
-    @contextmanager
-    def transaction(self, *, waiting: bool = True) -> Iterator[Any]:
-        """SQLite: a connection's driver connection in a ``BEGIN IMMEDIATE`` transaction. The
-        caller commits (``commit``) and reads what the commit returned inside the block;
-        anything raised rolls it back. ``waiting=False`` (with a file): the connection that
-        never waits for a lock, under ``_nowait_lock`` (``WouldWait`` where either is held)."""
+    def transaction(self, lock: threading.Lock, *, waiting: bool = True) -> Transaction:
+        """SQLite: under ``lock`` (the store's writer lock), a connection's driver connection
+        in a ``BEGIN IMMEDIATE`` transaction. The caller commits (``commit``) and reads what
+        the commit returned inside the block; anything raised rolls it back.
+        ``waiting=False`` (with a file): neither ``lock`` nor the database's is waited for
+        (``WouldWait`` where either is held), on the connection that never waits, under
+        ``_nowait_lock``."""
         assert self.sqlite, "PostgreSQL appends in one statement: appended()"
-        if not waiting:
-            if self.database is None or not self._nowait_lock.acquire(blocking=False):
-                raise WouldWait
-            try:
-                yield from self._sqlite_transaction(self._unwaiting(), waiting=False)
-            finally:
-                self._nowait_lock.release()
-            return
-        fairy = self.engine.raw_connection()
-        try:
-            yield from self._sqlite_transaction(fairy.driver_connection)
-        finally:
-            fairy.close()
+        return Transaction(self, lock, waiting)
 
     def appended(self, values: Mapping[str, Any]) -> Any:
         """PostgreSQL: ``rulebound_append``'s row (its statement is its transaction); None
@@ -285,7 +274,7 @@ class RawWrites:
         else:
             self._idle.append(connection)
 
-    def _sqlite_transaction(self, driver: Any, *, waiting: bool = True) -> Iterator[Any]:
+    def begin(self, driver: Any, *, waiting: bool = True) -> None:
         begin = "BEGIN IMMEDIATE"
         cursor = driver.cursor()
         listeners = self.engine.dispatch.before_cursor_execute
@@ -297,14 +286,58 @@ class RawWrites:
             if not waiting and "locked" in str(exc):
                 raise WouldWait from exc
             raise self.wrapped(begin, exc) from exc
-        try:
-            yield driver
-        except BaseException:
-            driver.rollback()
-            raise
 
     def commit(self, driver: Any) -> None:
         try:
             driver.commit()
         except self.error as exc:
             raise self.wrapped("COMMIT", exc) from exc
+
+
+class Transaction:
+    """``RawWrites.transaction``'s block (a class rather than a generator: it is the busiest
+    write's, and a generator's context costs several calls more)."""
+
+    __slots__ = ("driver", "fairy", "lock", "raw", "waiting")
+
+    def __init__(self, raw: RawWrites, lock: threading.Lock, waiting: bool) -> None:
+        self.raw, self.lock, self.waiting = raw, lock, waiting
+        self.fairy: Any = None
+        self.driver: Any = None
+
+    def __enter__(self) -> Any:
+        raw = self.raw
+        if self.waiting:
+            self.lock.acquire()
+        elif raw.database is None or not self.lock.acquire(blocking=False):
+            raise WouldWait
+        try:
+            if self.waiting:
+                self.fairy = raw.engine.raw_connection()
+                self.driver = self.fairy.driver_connection
+            elif raw._nowait_lock.acquire(blocking=False):
+                self.driver = raw._unwaiting()
+            else:
+                raise WouldWait
+            raw.begin(self.driver, waiting=self.waiting)
+        except BaseException:
+            self._release()
+            raise
+        return self.driver
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        try:
+            if kind is not None:
+                self.driver.rollback()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        try:
+            if self.fairy is not None:
+                self.fairy.close()
+            elif self.driver is not None:
+                self.raw._nowait_lock.release()
+        finally:
+            self.fairy = self.driver = None
+            self.lock.release()

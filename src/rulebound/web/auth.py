@@ -13,7 +13,6 @@ come from this origin when a browser sends one (``security.origin_guard``).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from dataclasses import dataclass
 
@@ -47,7 +46,7 @@ def session_token(request: Request, table_id: int) -> tuple[str | None, bool]:
 
 def csrf_token(secret: bytes, table_id: int, session: str) -> str:
     message = f"csrf:{table_id}:{session}".encode()
-    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+    return hmac.digest(secret, message, "sha256").hex()
 
 
 @dataclass(frozen=True, slots=True)

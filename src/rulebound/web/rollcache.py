@@ -8,8 +8,9 @@ drawn (the result is rebuilt from exactly these by ``replay``, which is how a lo
 verified). So a busy table, whose players roll the same few checks from the same
 sheets, need not work them out again:
 
-- the request (with its record's params, ``Game.dump``) is kept per (game, sheet, form,
-  variants), and so are the chances the live dialog asks for;
+- the request (with its record's params, ``Game.dump``, and their canonical texts for the
+  record's seal) is kept per (game, sheet, form, variants), and so are the chances the
+  live dialog asks for;
 - the card and the sheet after the roll are kept per (that key, the dice drawn).
 
 The game's own roll runs every time, on the play's own dice. A key is the canonical
@@ -30,6 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from rulebound.core.canonical import json_copy, to_jsonable
 from rulebound.core.random_source import RandomSource
+from rulebound.core.stored import Template
 from rulebound.rulesets.contract import Card, Chances, Play, Sheet, Variants
 from rulebound.rulesets.plays import ROLL, TableRules, make_record, recorded
 from rulebound.store import Stored
@@ -72,6 +74,8 @@ class Lru(Generic[K, V]):
 
 
 _MISSING = object()
+Key = tuple[int, str, str, str]
+"""A roll's shape: its game (by ``id``), and its sheet, form and variants as JSON."""
 
 
 _SHAPE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
@@ -92,7 +96,7 @@ class RollCache:
     that would not be equal anyway)."""
 
     def __init__(self, requests: int = REQUESTS, cards: int = CARDS) -> None:
-        self.requests: Lru[tuple[int, str, str, str], tuple[Any, dict[str, Any]]] = Lru(requests)
+        self.requests: Lru[Key, tuple[Any, dict[str, Any], Template]] = Lru(requests)
         self.chances_of: Lru[tuple[int, str, str, str], Chances] = Lru(requests)
         self.cards: Lru[tuple[Hashable, ...], tuple[Card, Sheet | None]] = Lru(cards)
         self.stored: Lru[int, tuple[Card, Stored]] = Lru(min(cards, STORED))
@@ -132,16 +136,30 @@ class RollCache:
         source: RandomSource,
     ) -> Play:
         """``rules.roll``: the same play, its request and card worked out once per shape."""
+        return self.rolled(rules, sheet, form, variants, source)[0]
+
+    def rolled(
+        self,
+        rules: TableRules[Any, Any],
+        sheet: Sheet,
+        form: Mapping[str, Any],
+        variants: Variants,
+        source: RandomSource,
+    ) -> tuple[Play, Stored]:
+        """``roll``, and its record as the log stores it: the params' texts are made once per
+        shape, so a roll serialises only its draws (the record is the play's own dict)."""
         key = self._key(rules, sheet, form, variants)
         if key is None:
-            return rules.roll(sheet, form, variants, source)
+            play = rules.roll(sheet, form, variants, source)
+            return play, Stored.of(play.record)
         game = rules.game
 
-        def request() -> tuple[Any, dict[str, Any]]:
+        def request() -> tuple[Any, dict[str, Any], Template]:
             made = rules.request(sheet, form, variants)
-            return made, json_copy(game.dump(made))
+            params = json.loads(json.dumps(game.dump(made)))
+            return made, params, Template(make_record(ROLL, params, ()), ["draws"])
 
-        made, params = self.requests.get(key, request)
+        made, params, template = self.requests.get(key, request)
         result, draws = recorded(partial(game.roll, made), source)
         record = make_record(ROLL, json_copy(params), draws)
 
@@ -149,4 +167,5 @@ class RollCache:
             return game.card(result), rules.sheets.settle(sheet, result)
 
         shown, after = self.cards.get((key, draws), card)
-        return Play(record, shown, None if after is None else json_copy(after), shown.outcome)
+        play = Play(record, shown, None if after is None else json_copy(after), shown.outcome)
+        return play, template.of(record)

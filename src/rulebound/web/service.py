@@ -300,9 +300,9 @@ class TableService:
 
         def stage(source: RandomSource) -> Staged:
             if action is None:
-                play = self.rolls.roll(rules, row.sheet, form, variants, source)
+                play, record = self.rolls.rolled(rules, row.sheet, form, variants, source)
                 card = self.rolls.stored_card(play.card)
-                return self._staged(viewer, "roll", mode, row, play, card=card)
+                return self._staged(viewer, "roll", mode, row, play, card=card, record=record)
             play = rules.sheet_act(row.sheet, action, form, variants, source)
             return self._staged(viewer, "sheet-action", mode, row, play)
 
@@ -538,8 +538,9 @@ class TableService:
         parent: int | None = None,
         *,
         card: Stored | None = None,
+        record: Stored | None = None,
     ) -> Staged:
-        entry = _entry(viewer, kind, privacy, play, row, parent, card)
+        entry = _entry(viewer, kind, privacy, play, row, parent, card, record)
         changes = [] if play.sheet is None else [SheetChange.of(row, play.sheet)]
         return entry, changes
 
@@ -552,9 +553,10 @@ def _entry(
     row: CharacterRow | None = None,
     parent: int | None = None,
     card: Stored | None = None,
+    record: Stored | None = None,
 ) -> NewEntry:
-    """A play's log entry: its record and card (``card``: already serialised), summed up
-    (after its character's name)."""
+    """A play's log entry: its record and card (``card``, ``record``: already serialised),
+    summed up (after its character's name)."""
     summary = play.summary or play.card.outcome
     return NewEntry(
         viewer.table.id,
@@ -564,6 +566,6 @@ def _entry(
         summary if row is None else f"{row.name}: {summary}",
         None if row is None else row.id,
         parent,
-        dict(play.record),
+        dict(play.record) if record is None else record,
         to_jsonable(play.card) if card is None else card,
     )

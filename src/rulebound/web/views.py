@@ -47,8 +47,8 @@ def context_for(
     table_id = viewer.table.id
     return Context(
         viewer,
-        {m.id: m for m in store.members(table_id)},
-        {c.id: c for c in store.characters(table_id)},
+        store.members_by_id(table_id),
+        store.characters_by_id(table_id),
         store.followed([e.id for e in entries]) if followed is None else followed,
     )
 

@@ -62,8 +62,12 @@ COMMITMENT = re.compile(r"[0-9a-f]{64}")
 ANSWER = TypeAdapter(EntryOut)
 """The routes' response model: the answer is validated and dumped exactly as they do."""
 CARD = TypeAdapter(Card)
-CARDS: Lru[str, Card] = Lru(1024)
-"""Cards validated for answers, by their JSON text."""
+CARDS: Lru[str, bytes] = Lru(1024)
+"""Cards validated and dumped for answers, by their JSON text."""
+NO_CARD = b'"card":null,"record":'
+"""Where an answer dumped without its card has it: once, as nothing before it can hold
+these bytes (the fields before it are numbers, words and strings, whose quotes are
+escaped), and the model's order puts the record after it."""
 
 Play = Callable[[Request, list[Viewer]], LogEntry]
 """A play as the service makes it: its entry. ``checked`` holds who made it once the
@@ -154,16 +158,22 @@ def answer_bytes(request: Request, viewer: Viewer, entry: LogEntry) -> bytes | N
     """The entry a play just logged as its author sees it, dumped as the routes dump it
     (``api._written``); None: not theirs to see (the route answers 404).
 
-    Validating the card is most of validating the answer, and a busy table logs the same
-    few cards again and again (``web/rollcache``): the card validated from a text is kept
-    by that text (``CARDS``), and the answer's model takes it as it is."""
+    The card is most of the answer, and a busy table logs the same few cards again and
+    again (``web/rollcache``): each is validated and dumped by the answer's own card model
+    once per text (``CARDS``), and put where the answer dumped without it says null."""
     views = entry_views(request, viewer, [entry], followed=set())
     if not views:
         return None
     view = views[0]
-    if entry.card_text is not None and view["card"] is entry.card:
-        view["card"] = CARDS.get(entry.card_text, partial(CARD.validate_python, entry.card))
-    return ANSWER.dump_json(ANSWER.validate_python(view))
+    if entry.card_text is None or view["card"] is not entry.card:
+        return ANSWER.dump_json(ANSWER.validate_python(view))
+    card = CARDS.get(entry.card_text, partial(_card_bytes, entry.card))
+    bare = ANSWER.dump_json(ANSWER.validate_python(view | {"card": None}))
+    return bare.replace(NO_CARD, b'"card":' + card + b',"record":', 1)
+
+
+def _card_bytes(card: Any) -> bytes:
+    return CARD.dump_json(CARD.validate_python(card))
 
 
 class Lanes:
