@@ -136,6 +136,10 @@ def test_a_character_as_a_scope_sees_it_is_cached_until_it_may_have_changed(
     assert again == first
     again.sheet["damage"] = 99  # the reader's own copy
     assert store.character(table.id, ana.id, pia).sheet["damage"] == 0
+    shared = store.character(table.id, ana.id, pia, shared=True)  # a roll's: it only reads
+    assert shared is store.character(table.id, ana.id, pia, shared=True)
+    assert shared == first
+    assert shared.sheet is not store.character(table.id, ana.id, pia).sheet
     roll = NewEntry(table.id, "roll", "public", player.id, "no change", ana.id)
     store.append(roll)
     assert store.character(table.id, ana.id, pia) == first  # a roll that changed nothing

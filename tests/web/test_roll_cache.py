@@ -107,6 +107,44 @@ def test_what_a_reader_gets_is_its_own() -> None:
     assert _bytes(again) == before
 
 
+class Meddling:
+    """A game's rules that write on the sheets they are given (no real game does)."""
+
+    def __init__(self, rules: TableRules[Any, Any]) -> None:
+        self.rules, self.game, self.sheets = rules, rules.game, rules.sheets
+
+    def request(self, sheet: dict[str, Any], form: Any, variants: Any) -> Any:
+        made = self.rules.request(sheet, form, variants)
+        sheet["meddled"] = True
+        return made
+
+    def roll(self, sheet: dict[str, Any], form: Any, variants: Any, source: Any) -> Play:
+        sheet["meddled"] = True
+        return self.rules.roll(sheet, form, variants, source)
+
+
+def test_a_shared_sheet_is_keyed_once_and_never_reaches_the_rules() -> None:
+    """The store's own row (``Store.character(shared=True)``) is keyed once per sheet object
+    and the rules get a copy of it: a roll from it is the roll from a copy."""
+    rules, cache = GAMES["empty-reach"], RollCache()
+    sheet = rules.sheets.starter("Ana")
+    before = json.dumps(sheet, sort_keys=True)
+    meddling: Any = Meddling(rules)
+    for seed in range(3):
+        shared, record = cache.rolled(
+            meddling, sheet, {"skill": "Force"}, {}, SeededSource(seed), shared=True
+        )
+        plain = rules.roll(dict(sheet), {"skill": "Force"}, {}, SeededSource(seed))
+        assert _bytes(shared) == _bytes(plain)
+        assert record.value is shared.record
+    assert json.dumps(sheet, sort_keys=True) == before
+    assert (len(cache.sheets), cache.sheets.hits) == (1, 2)
+    odd = {"name": "Ana", "tags": {1, 2}}  # not JSON: no key, rolled uncached, still a copy
+    with pytest.raises(RuleboundError):
+        cache.rolled(meddling, odd, {"skill": "Force"}, {}, SeededSource(1), shared=True)
+    assert "meddled" not in odd
+
+
 def test_the_cache_is_bounded() -> None:
     rules, cache = GAMES["empty-reach"], RollCache(requests=2, cards=3)
     sheet = rules.sheets.starter("Ana")

@@ -328,9 +328,10 @@ class Store(Protocol):
         ...
 
     def character(
-        self, table_id: int, character_id: int, scope: Scope | None = None
+        self, table_id: int, character_id: int, scope: Scope | None = None, *, shared: bool = False
     ) -> CharacterRow:
-        """The character as ``scope`` sees it (None: the stored sheet)."""
+        """The character as ``scope`` sees it (None: the stored sheet); ``shared``: a row the
+        caller only reads, perhaps the store's own."""
         ...
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]: ...

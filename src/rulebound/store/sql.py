@@ -413,15 +413,16 @@ class SqlStore:
             _spend(conn, table_id, nonce)
 
     def character(
-        self, table_id: int, character_id: int, scope: Scope | None = None
+        self, table_id: int, character_id: int, scope: Scope | None = None, *, shared: bool = False
     ) -> CharacterRow:
         """The character as ``scope`` sees it, from the cache while nothing that could change
         it was committed (a sheet change, hidden or not, a reveal, a new owner: each drops
-        the table's characters). The caller gets its own copy of the sheet."""
+        the table's characters). The caller gets its own copy of the sheet, or (``shared``)
+        the cached row itself, which it only reads."""
         key = ("seen", character_id, scope)
         found = self.cache.get(table_id, "characters", key)
         if isinstance(found, CharacterRow):
-            return _copied(found)
+            return found if shared else _copied(found)
         generation = self.cache.generation(table_id, "characters")
         with self._read() as conn:
             params = {"table_id": table_id, "character_id": character_id}
@@ -430,7 +431,7 @@ class SqlStore:
                 raise NotFound("character", character_id)
             seen = _as_seen(conn, table_id, scope, [row], self._hidden(conn, table_id, scope))[0]
         self.cache.put(table_id, "characters", key, seen, generation)
-        return _copied(seen)
+        return seen if shared else _copied(seen)
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]:
         def load() -> list[CharacterRow]:

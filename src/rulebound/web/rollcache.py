@@ -17,7 +17,9 @@ The game's own roll runs every time, on the play's own dice. A key is the canoni
 JSON of its parts, so equal sheets share it however their dicts are ordered; a part
 that is not JSON is not kept. A refusal (bad form) is never kept: it is worked out,
 and raised, each time. Each reader gets its own copy of anything mutable (the record's
-params, the sheet after); the card is a frozen dataclass of tuples.
+params, the sheet after); the card is a frozen dataclass of tuples. A roll's sheet is the
+store's own cached row (``Store.character(shared=True)``, which nothing changes): its key
+is worked out once per sheet object, and the rules, when they run, get a copy.
 """
 
 from __future__ import annotations
@@ -101,13 +103,21 @@ class RollCache:
         self.cards: Lru[tuple[Hashable, ...], tuple[Card, Sheet | None]] = Lru(cards)
         self.stored: Lru[int, tuple[Card, Stored]] = Lru(min(cards, STORED))
         """Each card's JSON, by the card object (held, so that its id is not reused)."""
+        self.sheets: Lru[int, tuple[Sheet, str | None]] = Lru(min(requests, STORED))
+        """Each shared sheet's key, by the sheet (held, so that its id is not reused)."""
         self._games: dict[int, object] = {}
         """Each game a key names by ``id``, held so that the id is never reused."""
 
     def _key(
-        self, rules: TableRules[Any, Any], sheet: Sheet, form: Mapping[str, Any], variants: Variants
+        self,
+        rules: TableRules[Any, Any],
+        sheet: Sheet,
+        form: Mapping[str, Any],
+        variants: Variants,
+        shared: bool = False,
     ) -> tuple[int, str, str, str] | None:
-        parts = (shape_key(sheet), shape_key(form), shape_key(variants))
+        shown = self.sheets.get(id(sheet), lambda: (sheet, shape_key(sheet)))[1] if shared else None
+        parts = (shown or shape_key(sheet), shape_key(form), shape_key(variants))
         if parts[0] is None or parts[1] is None or parts[2] is None:
             return None
         self._games.setdefault(id(rules.game), rules.game)
@@ -145,17 +155,25 @@ class RollCache:
         form: Mapping[str, Any],
         variants: Variants,
         source: RandomSource,
+        *,
+        shared: bool = False,
     ) -> tuple[Play, Stored]:
         """``roll``, and its record as the log stores it: the params' texts are made once per
-        shape, so a roll serialises only its draws (the record is the play's own dict)."""
-        key = self._key(rules, sheet, form, variants)
+        shape, so a roll serialises only its draws (the record is the play's own dict).
+        ``shared``: the sheet is the store's own row, which nothing changes (``Store.character``):
+        its key is worked out once per sheet object, and the rules get a copy."""
+        key = self._key(rules, sheet, form, variants, shared)
+
+        def mine() -> Sheet:  # what the rules are given: a copy of a shared sheet
+            return json_copy(sheet) if shared else sheet
+
         if key is None:
-            play = rules.roll(sheet, form, variants, source)
+            play = rules.roll(mine(), form, variants, source)
             return play, Stored.of(play.record)
         game = rules.game
 
         def request() -> tuple[Any, dict[str, Any], Template]:
-            made = rules.request(sheet, form, variants)
+            made = rules.request(mine(), form, variants)
             params = json.loads(json.dumps(game.dump(made)))
             return made, params, Template(make_record(ROLL, params, ()), ["draws"])
 
@@ -164,7 +182,7 @@ class RollCache:
         record = make_record(ROLL, json_copy(params), draws)
 
         def card() -> tuple[Card, Sheet | None]:
-            return game.card(result), rules.sheets.settle(sheet, result)
+            return game.card(result), rules.sheets.settle(mine(), result)
 
         shown, after = self.cards.get((key, draws), card)
         play = Play(record, shown, None if after is None else json_copy(after), shown.outcome)

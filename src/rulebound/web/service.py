@@ -194,8 +194,9 @@ class TableService:
     def characters(self, viewer: Viewer) -> list[CharacterRow]:
         return self.store.characters(viewer.table.id, viewer.scope)
 
-    def editable(self, viewer: Viewer, character_id: int) -> CharacterRow:
-        row = self.character(viewer, character_id)
+    def editable(self, viewer: Viewer, character_id: int, *, shared: bool = False) -> CharacterRow:
+        """``shared``: the caller only reads the row (``Store.character``)."""
+        row = self.store.character(viewer.table.id, character_id, viewer.scope, shared=shared)
         if not viewer.may_edit(row):
             raise Forbidden("you may only act for your own characters")
         return row
@@ -294,13 +295,14 @@ class TableService:
     ) -> LogEntry:
         """A roll (no ``action``) or a sheet action, by a character the viewer may play."""
         mode = privacy_of(privacy)
-        row = self.editable(viewer, character_id)
+        row = self.editable(viewer, character_id, shared=action is None)  # a roll reads it
         rules = self.game(viewer.table.ruleset).table
         form, variants = capped(form), viewer.table.variants
 
         def stage(source: RandomSource) -> Staged:
             if action is None:
-                play, record = self.rolls.rolled(rules, row.sheet, form, variants, source)
+                sheet = row.sheet
+                play, record = self.rolls.rolled(rules, sheet, form, variants, source, shared=True)
                 card = self.rolls.stored_card(play.card)
                 return self._staged(viewer, "roll", mode, row, play, card=card, record=record)
             play = rules.sheet_act(row.sheet, action, form, variants, source)
