@@ -95,8 +95,8 @@ def test_a_stale_sheet_refuses_the_follow_up(party: Party, dice: Dice) -> None:
     store = party.client.app.state.store  # type: ignore[attr-defined]
     original = store.character
 
-    def stale(table_id: int, character_id: int, *scope: object):  # the version read is old
-        row = original(table_id, character_id, *scope)
+    def stale(table_id: int, character_id: int, *scope: object, **options: object):
+        row = original(table_id, character_id, *scope, **options)  # the version read is old
         return type(row)(
             **{**{f: getattr(row, f) for f in row.__slots__}, "version": row.version - 1}
         )

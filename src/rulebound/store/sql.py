@@ -1047,8 +1047,9 @@ def _sealed(
     values, digest = _unchained(entry, changes, dice)
     seq = head.seq + 1
     content = entry_content(entry.table_id, seq, entry.privacy, _dice(values), digest)
-    chained = chain_hash(head.hash, content, parsed=True)
-    return values | {"seq": seq, "prev_hash": head.hash, "hash": chained}
+    values["seq"], values["prev_hash"] = seq, head.hash
+    values["hash"] = chain_hash(head.hash, content, parsed=True)
+    return values
 
 
 def _unchained(
@@ -1073,23 +1074,12 @@ def _unchained(
     }
     salt = new_salt()
     digest = body_hash(salt, entry_body(**values), parsed=True)
-    drawn: dict[str, Any] = {"commitment": None, "contribution": None, "server_chosen": None}
-    if dice is not None:
-        drawn = {
-            "commitment": dice.commitment,
-            "contribution": dice.contribution,
-            "server_chosen": dice.server_chosen,
-        }
-    return (
-        values
-        | drawn
-        | {
-            "table_id": entry.table_id,
-            "privacy": entry.privacy,
-            "salt": salt,
-            "deltas": {str(ch.character_id): ch.delta for ch in changes} if changes else None,
-        }
-    ), digest
+    values["table_id"], values["privacy"], values["salt"] = entry.table_id, entry.privacy, salt
+    values["deltas"] = {str(ch.character_id): ch.delta for ch in changes} if changes else None
+    values["commitment"] = None if dice is None else dice.commitment
+    values["contribution"] = None if dice is None else dice.contribution
+    values["server_chosen"] = None if dice is None else dice.server_chosen
+    return values, digest
 
 
 def _dice(values: dict[str, Any]) -> dict[str, Any] | None:

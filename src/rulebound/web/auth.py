@@ -91,7 +91,9 @@ def find_viewer(store: Store, request: Request, table: TableRow) -> Viewer:
     if member is None or member.revoked:
         raise Forbidden("you are not seated at this table: open an invite link to join")
     assert token is not None
-    return Viewer(table, member, csrf_token(store.secret("csrf"), table.id, token), via_cookie)
+    # a bearer client carries no ambient credential, so it needs (and is shown) no token
+    csrf = csrf_token(store.secret("csrf"), table.id, token) if via_cookie else ""
+    return Viewer(table, member, csrf, via_cookie)
 
 
 def check_role(viewer: Viewer) -> None:

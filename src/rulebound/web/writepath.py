@@ -46,11 +46,12 @@ from rulebound.store.bridge import bridged
 from rulebound.store.rawwrite import WouldWait
 from rulebound.web.api_models import EntryOut
 from rulebound.web.auth import Forbidden, Viewer
-from rulebound.web.deps import entry_views, service_of, writer_for
+from rulebound.web.deps import service_of, writer_for
 from rulebound.web.errors import handle, handle_database
 from rulebound.web.rollcache import Lru
 from rulebound.web.security import HEADERS, HSTS, same_origin
 from rulebound.web.service import contribution_of
+from rulebound.web.views import context_for, entry_view
 
 MAX_ID = 2**31 - 1
 ROLL = re.compile(r"/api/tables/([0-9]{1,10})/characters/([0-9]{1,10})/roll")
@@ -161,10 +162,9 @@ def answer_bytes(request: Request, viewer: Viewer, entry: LogEntry) -> bytes | N
     The card is most of the answer, and a busy table logs the same few cards again and
     again (``web/rollcache``): each is validated and dumped by the answer's own card model
     once per text (``CARDS``), and put where the answer dumped without it says null."""
-    views = entry_views(request, viewer, [entry], followed=set())
-    if not views:
+    view = entry_view(entry, context_for(service_of(request).store, viewer, [entry], set()))
+    if view is None:
         return None
-    view = views[0]
     if entry.card_text is None or view["card"] is not entry.card:
         return ANSWER.dump_json(ANSWER.validate_python(view))
     card = CARDS.get(entry.card_text, partial(_card_bytes, entry.card))
