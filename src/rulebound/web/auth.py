@@ -102,9 +102,11 @@ def check_role(viewer: Viewer) -> None:
         raise Forbidden("observers watch the table; they cannot act")
 
 
-def check_csrf(request: Request, viewer: Viewer, sent_token: str | None) -> None:
-    """A write made with the session cookie must echo the session's synchronizer token."""
+def check_csrf(request: Request, viewer: Viewer, sent_token: str | None = None) -> None:
+    """A write made with the session cookie must echo the session's synchronizer token
+    (``sent_token``, a form's, or else the ``X-CSRF-Token`` header)."""
     if not viewer.via_cookie or request.method in SAFE_METHODS:
         return
+    sent_token = sent_token or request.headers.get(CSRF_HEADER)
     if not sent_token or not hmac.compare_digest(sent_token.encode(), viewer.csrf.encode()):
         raise Forbidden("missing or wrong CSRF token: reload the page and try again")

@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 
 from rulebound.store import CharacterRow, Contribution, LogEntry
-from rulebound.web.auth import CSRF_HEADER, Viewer, check_csrf, check_role, find_viewer
+from rulebound.web.auth import Viewer, check_csrf, check_role, find_viewer
 from rulebound.web.security import Limiter
 from rulebound.web.service import TableService, contribution_of
 from rulebound.web.settings import Settings
@@ -38,7 +38,7 @@ def limiter_of(request: Request) -> Limiter:
 def guarded_for(request: Request, table_id: int, sent_token: str | None = None) -> Viewer:
     """A seated member's unsafe request that writes nothing (chances): token and rate limits."""
     viewer = viewer_for(request, table_id)
-    check_csrf(request, viewer, sent_token or request.headers.get(CSRF_HEADER))
+    check_csrf(request, viewer, sent_token)
     limiter_of(request).member(viewer)
     return viewer
 
@@ -50,7 +50,7 @@ def writer_for(request: Request, table_id: int, sent_token: str | None = None) -
     checked before the rate limits, so refused writes never drain a table's budget.
     """
     viewer = viewer_for(request, table_id)
-    check_csrf(request, viewer, sent_token or request.headers.get(CSRF_HEADER))
+    check_csrf(request, viewer, sent_token)
     check_role(viewer)
     limiter_of(request).member(viewer)
     return viewer
