@@ -89,7 +89,11 @@ class Lean:
             pgconn.send_prepare(NAME, self.sql)
             self._check(await self._answer(), pq.ExecStatus.COMMAND_OK)
             self.prepared = True
-        pgconn.send_query_prepared(NAME, [as_text(params[name]) for name in self.names])
+        texts = [
+            None if v is None else v.encode() if type(v) is str else as_text(v)  # most, at once
+            for v in map(params.__getitem__, self.names)
+        ]
+        pgconn.send_query_prepared(NAME, texts)
         result = self._check(await self._answer(), pq.ExecStatus.TUPLES_OK)
         if result.ntuples == 0:
             return None
