@@ -175,6 +175,32 @@ def test_a_write_that_would_wait_says_so_at_once_and_writes_nothing(store: SqlSt
     assert store.last_seq(table.id) == seq + 4
 
 
+def test_a_write_whose_connection_fails_holds_no_lock_after(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection that never waits could not be opened (or its ``BEGIN`` failed): the
+    write fails, and neither the store's writer lock nor that connection's is left held,
+    so the next write on the event loop is not turned away for ever."""
+    if not store.sqlite:
+        pytest.skip("only SQLite writes without waiting")
+    table, gm = new_table(store)
+    talk = NewEntry(table.id, "talk", "public", gm.id, "hi")
+
+    def unopened() -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    seq = store.last_seq(table.id)
+    with monkeypatch.context() as patched:
+        patched.setattr(store.raw, "_unwaiting", unopened)
+        with store.without_waiting(), pytest.raises(sqlite3.OperationalError):
+            store.append(talk)
+    assert not store.raw._nowait_lock.locked()
+    assert not store._lock.locked()
+    with store.without_waiting():
+        store.append(talk)
+    assert store.last_seq(table.id) == seq + 1
+
+
 def test_a_refused_write_leaves_every_pooled_connection_transactional(store: SqlStore) -> None:
     """The driver's append rolls a refusal back mid-transaction (on PostgreSQL, inside
     its pipeline): every pooled connection afterwards is still usable and not left in

@@ -323,12 +323,14 @@ class Transaction:
     """``RawWrites.transaction``'s block (a class rather than a generator: it is the busiest
     write's, and a generator's context costs several calls more)."""
 
-    __slots__ = ("driver", "fairy", "lock", "raw", "waiting")
+    __slots__ = ("driver", "fairy", "lock", "nowait", "raw", "waiting")
 
     def __init__(self, raw: RawWrites, lock: threading.Lock, waiting: bool) -> None:
         self.raw, self.lock, self.waiting = raw, lock, waiting
         self.fairy: Any = None
         self.driver: Any = None
+        self.nowait = False
+        """Whether this block holds ``RawWrites._nowait_lock``."""
 
     def __enter__(self) -> Any:
         raw = self.raw
@@ -340,10 +342,11 @@ class Transaction:
             if self.waiting:
                 self.fairy = raw.engine.raw_connection()
                 self.driver = self.fairy.driver_connection
-            elif raw._nowait_lock.acquire(blocking=False):
-                self.driver = raw._unwaiting()
             else:
-                raise WouldWait
+                self.nowait = raw._nowait_lock.acquire(blocking=False)
+                if not self.nowait:
+                    raise WouldWait
+                self.driver = raw._unwaiting()
             raw.begin(self.driver, waiting=self.waiting)
         except BaseException:
             self._release()
@@ -361,8 +364,9 @@ class Transaction:
         try:
             if self.fairy is not None:
                 self.fairy.close()
-            elif self.driver is not None:
-                self.raw._nowait_lock.release()
         finally:
+            if self.nowait:
+                self.raw._nowait_lock.release()
             self.fairy = self.driver = None
+            self.nowait = False
             self.lock.release()
