@@ -122,7 +122,7 @@ APPEND_FUNCTION = text(
 
 APPENDERS = 8
 """PostgreSQL's appends at once per store, each on an autocommit connection of its own that
-is kept for the next: twice the plays the web table makes at once
+is kept for the next: as many as the plays the web table makes at once
 (``web/app.PLAY_LANES_POSTGRESQL``); a ninth waits for one to finish."""
 
 
