@@ -11,6 +11,7 @@ import httpx2
 from click.testing import CliRunner
 
 from rulebound.cli.app import app
+from rulebound.cli.serve import FULL_COLLECTION_EVERY
 
 from .conftest import free_port
 
@@ -61,23 +62,25 @@ def test_serve_runs_the_table_and_creates_the_database(tmp_path: Path) -> None:
 SETTLED = """
 import gc, sys
 from rulebound.cli.serve import worker_app
-before = gc.get_freeze_count()
+before, default = gc.get_freeze_count(), gc.get_threshold()
 app = worker_app()
-print(before, gc.get_freeze_count(), type(app).__name__)
+print(before, gc.get_freeze_count(), type(app).__name__, default[2], gc.get_threshold()[2])
 app.state.store.close()
 """
 
 
 def test_a_served_app_is_kept_out_of_the_garbage_collectors_full_walks(tmp_path: Path) -> None:
     """What a server process made before serving (modules, app, templates) is frozen
-    (``gc.freeze``), so a full collection under load walks only what came after: in a
-    fresh process, for the workers' factory as for the single process."""
+    (``gc.freeze``), so a full collection under load walks only what came after, and full
+    collections come ten times less often: in a fresh process, for the workers' factory as
+    for the single process."""
     env = {"RULEBOUND_DATABASE_URL": f"sqlite:///{tmp_path / 'g.sqlite3'}", "PATH": ""}
     done = subprocess.run(
         [sys.executable, "-c", SETTLED], capture_output=True, text=True, timeout=60, env=env
     )
     assert done.returncode == 0, done.stderr
-    before, after, kind = done.stdout.split()
+    before, after, kind, default, full = done.stdout.split()
     assert int(before) == 0
     assert int(after) > 50_000  # the interpreter's, the libraries' and the app's objects
     assert kind == "TableApp"
+    assert (int(default), int(full)) == (10, FULL_COLLECTION_EVERY)
