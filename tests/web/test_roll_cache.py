@@ -51,10 +51,10 @@ def test_a_cached_roll_is_the_uncached_roll_byte_for_byte(key: str) -> None:
                 plain = rules.roll(sheet, form, {}, SeededSource(seed))
             except RuleboundError:
                 with pytest.raises(RuleboundError):
-                    cache.roll(rules, sheet, form, {}, SeededSource(seed))
+                    cache.rolled(rules, sheet, form, {}, SeededSource(seed))[0]
                 continue
             for _ in range(2):  # the first fills the cache, the second reads it
-                cached = cache.roll(rules, sheet, form, {}, SeededSource(seed))
+                cached = cache.rolled(rules, sheet, form, {}, SeededSource(seed))[0]
                 assert _bytes(cached) == _bytes(plain), (key, form, seed)
                 compared += 1
     assert compared, f"{key}: no quick roll could be rolled"
@@ -79,7 +79,7 @@ def test_a_refused_form_is_refused_every_time_and_never_kept() -> None:
     sheet = rules.sheets.starter("Ana")
     for _ in range(2):
         with pytest.raises(InvalidInput):
-            cache.roll(rules, sheet, {"skill": "No such skill"}, {}, SeededSource(1))
+            cache.rolled(rules, sheet, {"skill": "No such skill"}, {}, SeededSource(1))[0]
     assert len(cache.requests) == 0
     assert cache.requests.misses == 2
 
@@ -88,22 +88,22 @@ def test_equal_shapes_share_a_key_and_another_sheet_does_not() -> None:
     rules, cache = GAMES["empty-reach"], RollCache()
     sheet = rules.sheets.starter("Ana")
     reordered = dict(reversed(list(sheet.items())))
-    cache.roll(rules, sheet, {"skill": "Force"}, {}, SeededSource(1))
-    cache.roll(rules, reordered, {"skill": "Force"}, {}, SeededSource(2))
+    cache.rolled(rules, sheet, {"skill": "Force"}, {}, SeededSource(1))[0]
+    cache.rolled(rules, reordered, {"skill": "Force"}, {}, SeededSource(2))[0]
     assert (len(cache.requests), cache.requests.hits) == (1, 1)
-    cache.roll(rules, dict(sheet, name="Bea"), {"skill": "Force"}, {}, SeededSource(3))
+    cache.rolled(rules, dict(sheet, name="Bea"), {"skill": "Force"}, {}, SeededSource(3))[0]
     assert len(cache.requests) == 2
 
 
 def test_what_a_reader_gets_is_its_own() -> None:
     rules, cache = GAMES["empty-reach"], RollCache()
     sheet = rules.sheets.starter("Ana")
-    first = cache.roll(rules, sheet, {"skill": "Force"}, {}, SeededSource(5))
+    first = cache.rolled(rules, sheet, {"skill": "Force"}, {}, SeededSource(5))[0]
     before = _bytes(first)
     first.record.clear()
     if first.sheet is not None:
         first.sheet.clear()
-    again = cache.roll(rules, sheet, {"skill": "Force"}, {}, SeededSource(5))
+    again = cache.rolled(rules, sheet, {"skill": "Force"}, {}, SeededSource(5))[0]
     assert _bytes(again) == before
 
 
@@ -149,7 +149,7 @@ def test_the_cache_is_bounded() -> None:
     rules, cache = GAMES["empty-reach"], RollCache(requests=2, cards=3)
     sheet = rules.sheets.starter("Ana")
     for n in range(6):
-        cache.roll(rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n))
+        cache.rolled(rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n))[0]
     assert len(cache.requests) == 2
     assert len(cache.cards) == 3
 
@@ -160,13 +160,13 @@ def test_a_cards_json_is_made_once_per_card_and_is_the_card_as_stored(key: str) 
     for sheet, form in _shapes(rules):
         for seed in SEEDS[:4]:
             try:
-                play = cache.roll(rules, sheet, form, {}, SeededSource(seed))
+                play = cache.rolled(rules, sheet, form, {}, SeededSource(seed))[0]
             except RuleboundError:
                 continue
             stored = cache.stored_card(play.card)
             assert stored.text == json.dumps(to_jsonable(play.card))
             assert stored.value == json.loads(stored.text)
-            again = cache.roll(rules, sheet, form, {}, SeededSource(seed))
+            again = cache.rolled(rules, sheet, form, {}, SeededSource(seed))[0]
             assert again.card is play.card  # the cards cache hands out the same object
             assert cache.stored_card(again.card) is stored
     assert cache.stored.hits > 0
@@ -176,7 +176,9 @@ def test_the_cards_json_is_bounded() -> None:
     rules, cache = GAMES["empty-reach"], RollCache(cards=3)
     sheet = rules.sheets.starter("Ana")
     for n in range(6):
-        play = cache.roll(rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n))
+        play = cache.rolled(
+            rules, dict(sheet, name=f"N{n}"), {"skill": "Force"}, {}, SeededSource(n)
+        )[0]
         cache.stored_card(play.card)
     assert len(cache.stored) == 3
     assert RollCache().stored.size == STORED

@@ -137,17 +137,6 @@ class RollCache:
             return rules.chances(sheet, form, variants)
         return self.chances_of.get(key, partial(rules.chances, sheet, form, variants))
 
-    def roll(
-        self,
-        rules: TableRules[Any, Any],
-        sheet: Sheet,
-        form: Mapping[str, Any],
-        variants: Variants,
-        source: RandomSource,
-    ) -> Play:
-        """``rules.roll``: the same play, its request and card worked out once per shape."""
-        return self.rolled(rules, sheet, form, variants, source)[0]
-
     def rolled(
         self,
         rules: TableRules[Any, Any],
@@ -158,8 +147,9 @@ class RollCache:
         *,
         shared: bool = False,
     ) -> tuple[Play, Stored]:
-        """``roll``, and its record as the log stores it: the params' texts are made once per
-        shape, so a roll serialises only its draws (the record is the play's own dict).
+        """``rules.roll``, the same play, its request and card worked out once per shape; and
+        its record as the log stores it, whose params' texts are made once per shape too, so
+        a roll serialises only its draws (the record is the play's own dict).
         ``shared``: the sheet is the store's own row, which nothing changes (``Store.character``):
         its key is worked out once per sheet object, and the rules get a copy."""
         key = self._key(rules, sheet, form, variants, shared)
