@@ -25,10 +25,10 @@ from rulebound.web.app import create_app
 from rulebound.web.auth import Viewer
 from rulebound.web.hub import prepared
 from rulebound.web.ratelimit import Rate
-from rulebound.web.settings import Settings
+from rulebound.web.settings import Settings, registry_games
 from rulebound.web.views import context_for
 
-from .conftest import Dice, Party, games_for_tests, run_async, seat_party
+from .conftest import Dice, Party, bearer, games_for_tests, run_async, seat_party
 from .test_api_rolls import PUSH_ROLL_SEED, PUSH_SEED, _ready
 
 ROUTE = "?via=route"
@@ -125,6 +125,34 @@ def test_a_card_answered_again_is_taken_validated_and_still_the_routes_bytes(
         shown = party.client.get(party.url(f"/entries/{rolled.json()['id']}"), headers=party.player)
         assert rolled.content == shown.content
     assert answers[0].json()["card"] == answers[1].json()["card"]
+
+
+@pytest.mark.parametrize("key", sorted(registry_games()))
+def test_every_games_quick_rolls_answer_as_the_route_shows_them(
+    client: TestClient, counted: dict[str, int], key: str
+) -> None:
+    """Each game's quick rolls from its starter sheet, answered by the short path (the
+    card dumped once per card and put in place, ``writepath.NO_CARD``), are byte for byte
+    the entries the route shows, twice over (the second answer takes the card kept)."""
+    rules = registry_games()[key].table
+    made = client.post("/api/tables", json={"name": "T", "ruleset": key, "gm_name": "G"})
+    table, gm = made.json()["table"]["id"], bearer(made.json()["session_token"])
+    sheet = rules.sheets.starter("Ana")
+    created = client.post(f"/api/tables/{table}/characters", json={"sheet": sheet}, headers=gm)
+    assert created.status_code == 201, created.text
+    path = f"/api/tables/{table}/characters/{created.json()['id']}/roll"
+    defaults = rules.sheets.dialog_values(sheet)
+    answered = 0
+    for quick in rules.sheets.quick_rolls(sheet)[:3]:
+        for _ in range(2):
+            rolled = client.post(path, json={"form": defaults | dict(quick.values)}, headers=gm)
+            if rolled.status_code != 201:
+                continue
+            shown = client.get(f"/api/tables/{table}/entries/{rolled.json()['id']}", headers=gm)
+            assert rolled.content == shown.content, (key, quick.values)
+            answered += 1
+    assert answered, f"{key}: no quick roll was answered"
+    assert counted["short"] == answered
 
 
 def test_a_card_logged_again_is_one_value_that_showing_it_never_changes(
