@@ -89,11 +89,7 @@ class Lean:
             pgconn.send_prepare(NAME, self.sql)
             self._check(await self._answer(), pq.ExecStatus.COMMAND_OK)
             self.prepared = True
-        texts = [
-            None if v is None else v.encode() if type(v) is str else as_text(v)  # most, at once
-            for v in map(params.__getitem__, self.names)
-        ]
-        pgconn.send_query_prepared(NAME, texts)
+        pgconn.send_query_prepared(NAME, [as_text(params[name]) for name in self.names])
         result = self._check(await self._answer(), pq.ExecStatus.TUPLES_OK)
         if result.ntuples == 0:
             return None

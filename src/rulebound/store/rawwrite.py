@@ -41,7 +41,6 @@ from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
-from rulebound.core.stored import Stored
 from rulebound.store.bridge import in_bridge, wait_for
 from rulebound.store.engine import _sqlite_connect
 from rulebound.store.schema import log_entries
@@ -75,12 +74,11 @@ class Statement:
         order = self.order or ()
         self._picks = tuple((name, self.defaults.get(name)) for name in order)
         self._processed = tuple(
-            (index, self.processors[name], _passes_stored(self.processors[name]))
+            (index, self.processors[name])
             for index, name in enumerate(order)
             if name in self.processors
         )
-        """Positional: each processed place, its processor, and whether that writes a
-        ``Stored`` value as its text (the JSON columns: the engine's serializer does)."""
+        """Positional: each place that has a processor, and the processor."""
 
     def params(self, values: Mapping[str, Any]) -> Any:
         if self.order is None:
@@ -90,21 +88,9 @@ class Statement:
                     merged[name] = process(merged[name])
             return merged
         row = [values.get(name, default) for name, default in self._picks]
-        for index, process, passes in self._processed:
-            value = row[index]
-            row[index] = value.text if passes and type(value) is Stored else process(value)
+        for index, process in self._processed:
+            row[index] = process(row[index])
         return tuple(row)
-
-
-_PROBE = Stored("[0]", [0], "[0]")
-
-
-def _passes_stored(process: Callable[[Any], Any]) -> bool:
-    """Whether ``process`` gives a ``Stored`` value's text (so that it may be skipped)."""
-    try:
-        return bool(process(_PROBE) == _PROBE.text)
-    except Exception:  # a processor of another type: it is never given a Stored value
-        return False
 
 
 APPEND_COLUMNS = tuple(c for c in INSERT_COLUMNS if c not in ("seq", "prev_hash", "hash", "deltas"))

@@ -233,9 +233,9 @@ class RedisBackplane(ListenerThread):
 
     def published(self, entry: LogEntry) -> None:
         parts = ",".join(parts_changed(entry.kind, bool(entry.changed)))
-        notice = f"{self.origin}:{entry.table_id}:{entry.seq}:{parts}"
+        notice = f"{entry.table_id}:{entry.seq}:{parts}"
         if parts:
-            self.notices.publish(CHANNEL, notice)
+            self._publish(notice)
             return
         table = entry.table_id
         until = self._quiet.get(table)
@@ -244,7 +244,7 @@ class RedisBackplane(ListenerThread):
                 return  # no process has a feed of it open
             self._quiet.pop(table, None)
         key = (table, self._watches.get(table, 0))
-        self.notices.publish(TABLE_CHANNEL.format(table), notice, key)
+        self.notices.publish(TABLE_CHANNEL.format(table), f"{self.origin}:{notice}", key)
 
     def _counted(self, key: Hashable, heard: int) -> None:
         """Redis's answer to a table's notice: how many processes heard it. None did, and

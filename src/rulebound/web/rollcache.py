@@ -116,8 +116,11 @@ class RollCache:
         variants: Variants,
         shared: bool = False,
     ) -> tuple[int, str, str, str] | None:
-        shown = self.sheets.get(id(sheet), lambda: (sheet, shape_key(sheet)))[1] if shared else None
-        parts = (shown or shape_key(sheet), shape_key(form), shape_key(variants))
+        if shared:  # the store's own row: keyed once per sheet object
+            shown = self.sheets.get(id(sheet), lambda: (sheet, shape_key(sheet)))[1]
+        else:
+            shown = shape_key(sheet)
+        parts = (shown, shape_key(form), shape_key(variants))
         if parts[0] is None or parts[1] is None or parts[2] is None:
             return None
         self._games.setdefault(id(rules.game), rules.game)
