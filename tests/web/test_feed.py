@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import socket
+import time
 from collections.abc import Iterator
 
 import httpx2
 import pytest
 
 from rulebound.store import NewEntry, SqlStore
+from rulebound.web.eager import eager
 
 from .conftest import LiveServer, Party, seat_party
 
@@ -157,3 +161,59 @@ def test_the_feed_short_path_answers_as_the_route_does(party: Party) -> None:
     assert party.client.get(party.url("/feed"), headers=bad).status_code == 400
     stranger = {"Authorization": "Bearer not-a-seat"}
     assert party.client.get(party.url("/feed"), headers=stranger).status_code == 403
+
+
+def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(
+    live_settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A viewer that stops reading fills its socket: the hub's direct sends must wait
+    (``eager`` hands them back) and what comes meanwhile queues; once the viewer reads again
+    it gets every entry, once, in order."""
+    from rulebound.web import feedpath
+    from rulebound.web.app import create_app
+
+    waited = 0
+
+    def counted(step):  # the real eager, counting the sends that had to wait
+        nonlocal waited
+        rest = eager(step)
+        waited += rest is not None
+        return rest
+
+    monkeypatch.setattr(feedpath, "eager", counted)
+    app = create_app(live_settings)
+    server = LiveServer(lambda: app).start()
+    try:
+        with httpx2.Client(base_url=server.url) as client:
+            party = seat_party(client)  # type: ignore[arg-type]
+        store: SqlStore = app.state.store
+        last = store.last_seq(party.table_id)
+        viewer = socket.socket()
+        viewer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        viewer.settimeout(20)
+        viewer.connect(("127.0.0.1", server.port))
+        token = party.observer["Authorization"]
+        viewer.sendall(
+            f"GET /api/tables/{party.table_id}/feed?after={last} HTTP/1.1\r\n"
+            f"Host: 127.0.0.1\r\nAuthorization: {token}\r\n\r\n".encode()
+        )
+        got = viewer.recv(65536)
+        while b"retry: 1000" not in got:
+            got += viewer.recv(65536)
+        time.sleep(0.3)  # the stream has read its backlog and waits: live from here
+        count = 200
+        for n in range(count):
+            store.append(
+                NewEntry(
+                    party.table_id, "note", "public", party.ids["gm"], f"slow {n} " + "x" * 16_000
+                )
+            )
+        want = f"slow {count - 1} ".encode()
+        while want not in got:
+            got += viewer.recv(65536)
+        viewer.close()
+    finally:
+        server.stop()
+    seqs = [int(s) for s in re.findall(rb"\nid: ([0-9]+)\n", b"\n" + got.replace(b"\r\n", b"\n"))]
+    assert seqs == list(range(last + 1, last + count + 1))
+    assert waited > 0  # the socket did fill: the case under test happened

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable
 from contextlib import suppress
 from urllib.parse import parse_qsl
 
@@ -24,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from rulebound.core.errors import RuleboundError
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.deps import viewer_for
+from rulebound.web.eager import eager
 from rulebound.web.hub import Hub
 from rulebound.web.security import HEADERS, HSTS
 
@@ -96,7 +98,11 @@ class FeedShortPath:
         hub: Hub = request.app.state.hub
         headers = STREAM_HEADERS + HEADERS + ([HSTS] if scope.get("scheme") == "https" else [])
         await send({"type": "http.response.start", "status": 200, "headers": headers})
-        stream = hub.stream(viewer, after, follow=follow)
+
+        def direct(chunk: bytes) -> Awaitable[None] | None:
+            return eager(send({"type": "http.response.body", "body": chunk, "more_body": True}))
+
+        stream = hub.stream(viewer, after, follow=follow, direct=direct)
 
         async def pump() -> None:
             async for chunk in stream:

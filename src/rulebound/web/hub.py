@@ -3,7 +3,7 @@
 A ``TableFeed`` exists while a table has open feeds. When an entry is committed (in
 this process: the store hands over the entry itself; in another: a notice through
 the backplane, and the feed reads the log once, for all its subscribers), the feed
-groups its subscribers by what they may be shown of that entry (``views.share_key``:
+groups its subscribers by what they may be shown of that entry (``views.share_keys``:
 one group per redaction level, one per member where the view holds something of
 theirs), renders the entry once per group and queues the same prepared bytes for
 every subscriber of the group. No subscriber runs a query of its own per entry.
@@ -29,7 +29,7 @@ from typing import Any
 
 from rulebound.store import LogEntry, Member, Store
 from rulebound.web.auth import Viewer
-from rulebound.web.views import Context, context_for, entry_view, share_key
+from rulebound.web.views import Context, context_for, entry_view, share_keys
 
 log = logging.getLogger(__name__)
 
@@ -58,18 +58,47 @@ def prepared(entry: LogEntry, ctx: Context, render_html: RenderHtml) -> bytes | 
     return sse(entry.seq, "entry", view).encode()
 
 
+Direct = Callable[[bytes], Awaitable[None] | None]
+"""A stream's send run on the caller's stack (``eager.eager``): None once sent, else what
+finishes it (the socket's buffer was full)."""
+
+
 @dataclass(eq=False)
 class Subscriber:
     viewer: Viewer
+    last: int = 0
+    """The seq of the last entry this subscriber was sent (or skipped: not theirs to see)."""
     queue: deque[tuple[int, bytes]] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     behind: bool = False
     revoked: bool = False
     ping: bool = False
     """A keep-alive comment is due (the table's feed asks for them all at once)."""
+    direct: Direct | None = None
+    """Set while the stream waits with nothing queued and nothing being sent: ``push`` sends
+    through it at once, without waking the stream's task (``Hub.stream``)."""
+    sending: Awaitable[None] | None = None
+    """A direct send that waits for the socket: the stream finishes it before anything else."""
+    failed: Exception | None = None
+    """What a direct send raised: the stream raises it."""
 
     def push(self, seq: int, data: bytes) -> None:
         if self.behind or self.revoked:
+            return
+        direct = self.direct
+        if direct is not None:
+            if seq <= self.last:
+                return
+            self.last = seq
+            try:
+                rest = direct(data)
+            except Exception as exc:  # the stream's to raise, not the table's feed's
+                self.direct, self.failed = None, exc
+                self.ready.set()
+                return
+            if rest is not None:
+                self.direct, self.sending = None, rest
+                self.ready.set()
             return
         if len(self.queue) >= MAX_QUEUED:
             self.queue.clear()
@@ -180,24 +209,21 @@ class TableFeed:
             if refresh:
                 members = {m.id: m for m in store.members(self.table_id)}
                 seated = [(s, members.get(s.viewer.member.id)) for s in subscribers]
-            gone = {s for s, m in seated if m is None or m.revoked}
-            viewers = []
-            for sub, member in seated or [(s, s.viewer.member) for s in subscribers]:
-                if sub in gone:
-                    continue
-                viewer = sub.viewer
-                if member is not None and member != viewer.member:
-                    viewer = replace(viewer, member=member)
-                viewers.append((sub, viewer))
+            viewers = [(s, s.viewer) for s in subscribers]
+            if seated:
+                viewers = [
+                    (s, s.viewer if m == s.viewer.member else replace(s.viewer, member=m))
+                    for s, m in seated
+                    if m is not None and not m.revoked
+                ]
             if not viewers:
                 return seated, []
             base = context_for(store, viewers[0][1], batch, followed)
+            shown = [viewer for _, viewer in viewers]
             out = []
             for entry in batch:
                 groups: dict[Hashable, tuple[Viewer, list[Subscriber]]] = {}
-                for sub, viewer in viewers:
-                    ctx = replace(base, viewer=viewer)
-                    key = share_key(entry, ctx)
+                for (sub, viewer), key in zip(viewers, share_keys(entry, base, shown), strict=True):
                     if key is not None:
                         groups.setdefault(key, (viewer, []))[1].append(sub)
                 for viewer, subs in groups.values():
@@ -298,46 +324,65 @@ class Hub:
                 self.unwatch(feed.table_id)
 
     async def stream(
-        self, viewer: Viewer, after: int, *, follow: bool = True
+        self, viewer: Viewer, after: int, *, follow: bool = True, direct: Direct | None = None
     ) -> AsyncIterator[bytes]:
         """SSE bytes: every entry after ``after`` that ``viewer`` may see (from the log), then
-        live ones as the table's feed pushes them; a revoked member's feed ends."""
+        live ones as the table's feed pushes them; a revoked member's feed ends. With
+        ``direct`` (the consumer's own send, run eagerly), a live entry pushed while the
+        stream waits is sent by the push itself instead of being yielded."""
         yield b"retry: 1000\n\n"
         if not follow:
             async for _, data in self._backlog(viewer, after):
                 yield data
             return
         feed, sub = self._join(viewer)
+        sub.last = after
         try:
             await feed.ready.wait()
-            last = after
             while True:
-                async for seq, data in self._backlog(sub.viewer, last):
-                    last = seq
+                async for seq, data in self._backlog(sub.viewer, sub.last):
+                    sub.last = seq
                     yield data
                 while not sub.behind:
                     if sub.revoked:
-                        yield sse(last, "revoked", {}).encode()
+                        yield sse(sub.last, "revoked", {}).encode()
                         return
                     if not sub.queue:
                         if sub.ping:
                             sub.ping = False
                             yield b": keepalive\n\n"
+                            continue  # pushed while it was being sent: look again
                         sub.ready.clear()
-                        await sub.ready.wait()
+                        await self._idle(sub, direct)
                         continue
                     sub.ping = False
                     chunks = []
                     while sub.queue:
                         seq, data = sub.queue.popleft()
-                        if seq > last:
+                        if seq > sub.last:
                             chunks.append(data)
-                            last = seq
+                            sub.last = seq
                     if chunks:
                         yield b"".join(chunks)
                 sub.behind = False
         finally:
             self._leave(feed, sub)
+
+    @staticmethod
+    async def _idle(sub: Subscriber, direct: Direct | None) -> None:
+        """Until ``sub`` has something for its stream; what is pushed meanwhile goes out
+        through ``direct``. The consumer is waiting for the stream's next bytes, so nothing
+        else is being sent."""
+        sub.direct = direct
+        try:
+            await sub.ready.wait()
+        finally:
+            sub.direct = None
+        if sub.sending is not None:
+            rest, sub.sending = sub.sending, None
+            await rest
+        if sub.failed is not None:
+            raise sub.failed
 
     async def _backlog(self, viewer: Viewer, after: int) -> AsyncIterator[tuple[int, bytes]]:
         """What the log holds after ``after`` for ``viewer``: read and rendered for them."""

@@ -73,7 +73,11 @@ def _may_void(entry: LogEntry, viewer: Viewer) -> bool:
     return viewer.is_gm and entry.card is not None and entry.kind not in ("reveal", "void")
 
 
-def share_key(entry: LogEntry, ctx: Context) -> Hashable | None:
+ShareKey = tuple[str, int | bool]
+"""("member", a member's id): shown to that member alone; ("shared", whether in full)."""
+
+
+def share_key(entry: LogEntry, ctx: Context) -> ShareKey | None:
     """Viewers with the same key are shown ``entry`` byte for byte alike (its view and its
     HTML), so the live feed renders it once per key: None for those who may not know of it,
     the member's own key where the view holds something of theirs (their contribution,
@@ -89,6 +93,30 @@ def share_key(entry: LogEntry, ctx: Context) -> Hashable | None:
     if mine or acts or (fully and _can_act(entry, ctx, character)):
         return ("member", viewer.member.id)
     return ("shared", fully)
+
+
+def share_keys(entry: LogEntry, ctx: Context, viewers: Sequence[Viewer]) -> list[ShareKey | None]:
+    """``share_key`` of ``entry`` for each of ``viewers``, worked out once per standing. A
+    member who is neither the entry's actor nor its character's owner is shown it as every
+    such member of their role and grants is (``share_key`` reads nothing else of them), so
+    a thousand observers cost one key, not a thousand."""
+    character = ctx.characters.get(entry.character_id) if entry.character_id else None
+    owner = character.owner_id if character is not None else None
+    found: dict[Hashable, ShareKey | None] = {}
+    keys: list[ShareKey | None] = []
+    for viewer in viewers:
+        member = viewer.member
+        involved = member.id == entry.actor_id or member.id == owner
+        standing = (member.role, member.grant_all, member.id if involved else None)
+        if standing in found:
+            key = found[standing]
+            if key is not None and key[0] == "member":
+                key = ("member", member.id)
+        else:
+            own = Context(viewer, ctx.members, ctx.characters, ctx.followed)
+            key = found[standing] = share_key(entry, own)
+        keys.append(key)
+    return keys
 
 
 def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
