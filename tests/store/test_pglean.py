@@ -4,19 +4,22 @@ dropped fails one append and is not used again."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from importlib import import_module
 from typing import Any, TypeVar
 
 import pytest
 from psycopg.types.json import Json
+from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from rulebound.core.stored import Stored
 from rulebound.store import Conflict, Contribution, NewEntry, NotFound, SqlStore
 from rulebound.store.bridge import bridged
-from rulebound.store.pglean import as_text, positional
+from rulebound.store.pglean import Lean, as_text, positional
 
 from ..trust.test_chain import _recompute
 from .conftest import new_table
@@ -137,9 +140,130 @@ def test_an_awaited_append_connection_the_server_dropped_fails_one_append(
         except OperationalError as exc:
             failures.append(type(exc).__name__)
         assert pid not in [c.driver.info.backend_pid for c in store.raw._async[2]]
+        assert idle.lean is not None
+        assert idle.lean._watched is None  # its socket unwatched before it closed
         store.append(NewEntry(table.id, "talk", "public", gm.id, "on a new one"))
         return pid, failures
 
     _, failures = bridged_call(dropped_then_more)
     assert failures == ["OperationalError"]
     assert [e.summary for e in store.log(table.id)][-2:] == ["first", "on a new one"]
+
+
+def test_an_awaited_append_connection_watches_its_socket_once(pg_store: SqlStore) -> None:
+    """The loop watches an append connection's socket from its first call on: a call adds no
+    reader and removes none."""
+    store = pg_store
+    table, gm = new_table(store)
+    added: list[int] = []
+
+    async def main() -> list[Any]:
+        loop = asyncio.get_running_loop()
+        add_reader = loop.add_reader
+
+        def counted(fd: Any, callback: Callable[..., Any], *args: Any) -> None:
+            if isinstance(getattr(callback, "__self__", None), Lean):  # not the driver's own
+                added.append(fd)
+            add_reader(fd, callback, *args)
+
+        loop.add_reader = counted  # type: ignore[method-assign]
+        talks = [NewEntry(table.id, "talk", "public", gm.id, f"t{n}") for n in range(5)]
+        return await bridged(lambda: [store.append(talk) for talk in talks])
+
+    written = run(main())
+    assert [e.summary for e in store.log(table.id)][-5:] == [e.summary for e in written]
+    assert len(added) == 1  # one connection, watched once for its prepare and five calls
+
+
+def _migration(name: str) -> Any:
+    return import_module(f"rulebound.store.migrations.versions.{name}")
+
+
+def _appended_by(store: SqlStore, body: str, tag: str) -> tuple[list[Any], list[Any]]:
+    """``rulebound_append`` defined by ``body`` (its migration's), called on a new table as
+    a roll on the seed in force, as a talk, on a seed that moved, on no table; its answers
+    (ids made relative) and the rows it wrote."""
+    calls: list[dict[str, Any]] = []
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql(body)
+        table = conn.execute(
+            text(
+                "INSERT INTO game_tables (name, ruleset, variants, gm_token, player_token,"
+                " created_at) VALUES ('T', 'empty-reach', '{}', :g, :p, now()) RETURNING id"
+            ),
+            {"g": f"g{tag}", "p": f"p{tag}"},
+        ).scalar_one()
+        conn.execute(
+            text(
+                "INSERT INTO table_seeds (table_id, commitment, server_seed, created_at)"
+                " VALUES (:t, :c, 's', now())"
+            ),
+            {"t": table, "c": tag * 64},
+        )
+    base = {
+        "before": '{"a":1,"seq":',
+        "after": "}",
+        "channel": None,
+        "tail": "",
+        "privacy": "public",
+        "actor": None,
+        "character": None,
+        "parent": None,
+        "record": "{}",
+        "card": None,
+        "changed": "[]",
+        "created": datetime(2026, 12, 3, tzinfo=UTC),
+        "salt": "5" * 64,
+        "contribution": None,
+        "chosen": None,
+    }
+    calls = [
+        base | {"table": table, "commitment": tag * 64, "kind": "roll", "contribution": "c1"},
+        base | {"table": table, "commitment": None, "kind": "talk", "summary": "hi"},
+        base | {"table": table, "commitment": "f" * 64, "kind": "roll", "contribution": "c2"},
+        base | {"table": table, "commitment": tag * 64, "kind": "roll", "contribution": "c3"},
+        base | {"table": table + 999, "commitment": None, "kind": "talk"},
+    ]
+    call = text(
+        "SELECT * FROM rulebound_append(:table, :commitment, :before, :after, :channel, :tail,"
+        " :kind, :privacy, :actor, :character, :parent, CAST(:record AS json),"
+        " CAST(:card AS json), :summary, CAST(:changed AS json), :created, :salt,"
+        " :contribution, :chosen)"
+    )
+    answers = []
+    with store.engine.connect() as conn:
+        for params in calls:
+            rows = conn.execute(call, {"summary": "", **params}).all()
+            conn.commit()
+            answers.append([(seq, prev, sealed, key is None) for key, seq, prev, sealed in rows])
+        written = conn.execute(
+            text(
+                "SELECT seq, kind, summary, prev_hash, hash, contribution FROM log_entries"
+                " WHERE table_id = :t ORDER BY seq"
+            ),
+            {"t": table},
+        ).all()
+    return answers, [tuple(row) for row in written]
+
+
+def test_the_two_statement_append_answers_and_writes_as_migration_0008s(
+    pg_store: SqlStore,
+) -> None:
+    """Migration 0009's body of ``rulebound_append`` against 0008's, on the same calls: the
+    same answers (a row, a row of NULLs where the seed moved, none without a table) and
+    the same chained rows."""
+    old = _migration("0008_append_function").APPEND
+    new = _migration("0009_append_in_two_statements").APPEND
+    try:
+        before = _appended_by(pg_store, old, "a")
+        after = _appended_by(pg_store, new, "b")
+    finally:
+        with pg_store.engine.begin() as conn:
+            conn.exec_driver_sql(new)
+    assert before == after
+    answers, written = after
+    assert [len(a) for a in answers] == [1, 1, 1, 1, 0]
+    assert answers[2] == [(None, None, None, True)]  # the seed moved: nothing written
+    assert [(seq, kind) for seq, kind, *_ in written] == [(1, "roll"), (2, "talk"), (3, "roll")]
+    assert written[0][3] == "0" * 64
+    assert [w[3] for w in written[1:]] == [w[4] for w in written[:-1]]  # chained

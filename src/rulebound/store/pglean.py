@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from datetime import datetime
 from typing import Any
 
@@ -66,7 +67,10 @@ def as_text(value: Any) -> bytes | None:
 
 class Lean:
     """``rulebound_append`` on one autocommit connection's libpq handle: ``call`` sends it
-    and awaits its one row (None: no row). Used by one call at a time."""
+    and awaits its one row (None: no row). Used by one call at a time, on one loop at a
+    time. Its socket is watched from its first call until ``unwatch`` (which must come
+    before the connection closes: a closed socket's number is soon another's), so a call
+    adds no reader to the loop and removes none (two ``epoll_ctl`` each)."""
 
     def __init__(self, pgconn: pq.abc.PGconn, sql: bytes, names: Sequence[str]) -> None:
         self.pgconn = pgconn
@@ -74,6 +78,8 @@ class Lean:
         self.names = names
         self.prepared = False
         pgconn.nonblocking = 1
+        self._watched: tuple[asyncio.AbstractEventLoop, int] | None = None
+        self._waiter: asyncio.Future[None] | None = None
 
     @property
     def usable(self) -> bool:
@@ -82,6 +88,14 @@ class Lean:
             self.pgconn.status == pq.ConnStatus.OK
             and self.pgconn.transaction_status == pq.TransactionStatus.IDLE
         )
+
+    def unwatch(self) -> None:
+        """Stop watching the socket (a closed loop has stopped already)."""
+        if self._watched is not None:
+            loop, fd = self._watched
+            self._watched = None
+            with suppress(RuntimeError):  # the loop is closed
+                loop.remove_reader(fd)
 
     async def call(self, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         pgconn = self.pgconn
@@ -101,14 +115,35 @@ class Lean:
             None if sealed is None else sealed.decode(),
         )
 
+    def _readable(self) -> None:
+        """The loop's reader: wake the call that waits; with none, read what came (the
+        server's notice, or its end) so that the socket goes quiet."""
+        waiter = self._waiter
+        if waiter is not None:
+            if not waiter.done():
+                waiter.set_result(None)
+            return
+        try:
+            self.pgconn.consume_input()
+        except OperationalError:  # dropped while idle: the next call finds it unusable
+            self.unwatch()
+
     async def _answer(self) -> list[pq.abc.PGresult]:
         """Everything the server answers to what was just sent, awaited on the socket."""
         pgconn = self.pgconn
         loop = asyncio.get_running_loop()
+        if self._watched is None or self._watched[0] is not loop:
+            self.unwatch()
+            loop.add_reader(pgconn.socket, self._readable)
+            self._watched = loop, pgconn.socket
         while pgconn.flush() == 1:  # a full socket buffer: wait until it takes the rest
-            await _socket(loop, pgconn.socket, write=True)
+            await _writable(loop, pgconn.socket)
         while True:
-            await _socket(loop, pgconn.socket, write=False)
+            self._waiter = loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
             pgconn.consume_input()  # OperationalError where the server dropped it
             if not pgconn.is_busy():
                 break
@@ -126,22 +161,16 @@ class Lean:
         return results[0]
 
 
-async def _socket(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool) -> None:
-    """Until ``fd`` is readable (or writable)."""
+async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    """Until ``fd`` takes more."""
     ready: asyncio.Future[None] = loop.create_future()
 
     def done() -> None:
         if not ready.done():
             ready.set_result(None)
 
-    if write:
-        loop.add_writer(fd, done)
-    else:
-        loop.add_reader(fd, done)
+    loop.add_writer(fd, done)
     try:
         await ready
     finally:
-        if write:
-            loop.remove_writer(fd)
-        else:
-            loop.remove_reader(fd)
+        loop.remove_writer(fd)

@@ -9,8 +9,8 @@ columns, SQLite's timestamps), on a pooled connection's driver cursor:
 
 - SQLite: ``BEGIN IMMEDIATE`` (under the store's writer lock), the chain's end with
   the seed in force, the insert, the commit: exactly the SQLAlchemy path's statements.
-- PostgreSQL: one statement in autocommit, ``SELECT * FROM rulebound_append(...)`` (migration
-  0008): the server locks the table's row, checks the seed, reads the chain's end, chains
+- PostgreSQL: one statement in autocommit, ``SELECT * FROM rulebound_append(...)`` (migrations
+  0008, 0009): the server locks the table's row, checks the seed, reads the chain's end, chains
   and inserts the entry and sends the notice, and the statement's end commits. The table's
   lock is held for that alone, not across the network or the Python between statements.
   It runs on connections of its own, detached from the pool and kept in autocommit.
@@ -239,12 +239,15 @@ class RawWrites:
                 if connection.lean.usable:
                     idle.append(connection)
                 else:  # dropped by the server, or cut off mid-answer: not used again
+                    connection.lean.unwatch()
                     await connection.driver.close()
 
     def _finish_async(self) -> None:
         """Close the idle asynchronous connections at once (no loop to await a close on)."""
         if self._async is not None:
             for connection in self._async[2]:
+                if connection.lean is not None:
+                    connection.lean.unwatch()
                 with suppress(Exception):
                     connection.driver.pgconn.finish()
             self._async = None

@@ -569,7 +569,7 @@ class SqlStore:
 
     def _pg_logged(self, entry: NewEntry, dice: Dice | None) -> LogEntry | None:
         """``_raw_logged`` on PostgreSQL: sealed but for its place on the chain, then
-        appended by ``rulebound_append`` in one statement (migration 0008), which holds the
+        appended by ``rulebound_append`` in one statement (migrations 0008, 0009), which holds the
         table's lock only while it chains and inserts."""
         if not _WAITING.get() and not in_bridge():
             raise WouldWait  # a round trip to the server: on the loop only if it is awaited
