@@ -1,12 +1,14 @@
-"""PostgreSQL's append awaited on the libpq handle (``store/pglean``, issue 13): the same
-row and chain as the synchronous append, the same refusals, and a connection the server
-dropped fails one append and is not used again."""
+"""PostgreSQL's append awaited on the libpq handle, pipelined (``store/pglean``, issue 13):
+the same row and chain as the synchronous append, the same refusals, each call of a
+pipeline its own transaction and its own answer, and a connection the server dropped
+fails the appends waiting on it and is not used again."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from datetime import UTC, datetime
 from importlib import import_module
 from typing import Any, TypeVar
@@ -17,9 +19,10 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from rulebound.core.stored import Stored
-from rulebound.store import Conflict, Contribution, NewEntry, NotFound, SqlStore
+from rulebound.store import Conflict, Contribution, LogEntry, NewEntry, NotFound, SqlStore
 from rulebound.store.bridge import bridged
-from rulebound.store.pglean import Lean, as_text, positional
+from rulebound.store.pglean import Pipeline, as_text, positional
+from rulebound.store.rawwrite import PIPELINES
 
 from ..trust.test_chain import _recompute
 from .conftest import new_table
@@ -88,8 +91,7 @@ def test_the_awaited_append_writes_the_chain_the_synchronous_one_writes(
         ]
 
     written = bridged_call(plays)
-    assert store.raw._async is not None
-    assert store.raw._async[2]
+    assert _pipe(store, table.id).usable  # they went down the table's pipelined connection
     log = store.log(table.id)
     assert [e.seq for e in written] == [e.seq for e in log[-4:]]
     for mine, stored in zip(written, log[-4:], strict=True):
@@ -119,6 +121,14 @@ def test_the_awaited_append_refuses_as_the_synchronous_one_does(pg_store: SqlSto
     assert later.seq == seq + 1  # the connection that refused is used again
 
 
+def _pipe(store: SqlStore, table_id: int) -> Pipeline:
+    """The pipelined connection the table's awaited appends go down."""
+    assert store.raw._pipes is not None
+    pipe = store.raw._pipes[1][table_id % PIPELINES]
+    assert isinstance(pipe, Pipeline)
+    return pipe
+
+
 def test_an_awaited_append_connection_the_server_dropped_fails_one_append(
     pg_store: SqlStore,
 ) -> None:
@@ -128,9 +138,8 @@ def test_an_awaited_append_connection_the_server_dropped_fails_one_append(
 
     def dropped_then_more() -> tuple[int, list[str]]:
         store.append(talk)
-        assert store.raw._async is not None
-        (idle,) = store.raw._async[2]
-        pid = idle.driver.info.backend_pid
+        dropped = _pipe(store, table.id)
+        pid = dropped.driver.info.backend_pid
         with store.engine.connect() as conn:
             conn.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
         time.sleep(0.3)
@@ -139,10 +148,9 @@ def test_an_awaited_append_connection_the_server_dropped_fails_one_append(
             store.append(NewEntry(table.id, "talk", "public", gm.id, "lost with it"))
         except OperationalError as exc:
             failures.append(type(exc).__name__)
-        assert pid not in [c.driver.info.backend_pid for c in store.raw._async[2]]
-        assert idle.lean is not None
-        assert idle.lean._watched is None  # its socket unwatched before it closed
+        assert dropped._watched is None  # its socket unwatched before it closed
         store.append(NewEntry(table.id, "talk", "public", gm.id, "on a new one"))
+        assert _pipe(store, table.id).driver.info.backend_pid != pid
         return pid, failures
 
     _, failures = bridged_call(dropped_then_more)
@@ -162,7 +170,7 @@ def test_an_awaited_append_connection_watches_its_socket_once(pg_store: SqlStore
         add_reader = loop.add_reader
 
         def counted(fd: Any, callback: Callable[..., Any], *args: Any) -> None:
-            if isinstance(getattr(callback, "__self__", None), Lean):  # not the driver's own
+            if isinstance(getattr(callback, "__self__", None), Pipeline):  # not the driver's
                 added.append(fd)
             add_reader(fd, callback, *args)
 
@@ -173,6 +181,108 @@ def test_an_awaited_append_connection_watches_its_socket_once(pg_store: SqlStore
     written = run(main())
     assert [e.summary for e in store.log(table.id)][-5:] == [e.summary for e in written]
     assert len(added) == 1  # one connection, watched once for its prepare and five calls
+
+
+def _at_once(store: SqlStore, plays: list[Callable[[], Any]]) -> list[Any]:
+    """``plays`` bridged on one loop at once: each one's result, or what it raised."""
+
+    async def main() -> list[Any]:
+        return await asyncio.gather(*(bridged(play) for play in plays), return_exceptions=True)
+
+    return run(main())
+
+
+def test_awaited_appends_made_at_once_go_down_one_connection_a_transaction_each(
+    pg_store: SqlStore,
+) -> None:
+    """Twelve appends at once on one table: sent down its one connection without waiting for
+    each other, each committed on its own, answered to its own caller, chained in order."""
+    store = pg_store
+    table, gm = new_table(store)
+    pids: set[int] = set()
+
+    def talk(n: int) -> Callable[[], LogEntry]:
+        def play() -> LogEntry:
+            written = store.append(NewEntry(table.id, "talk", "public", gm.id, f"at once {n}"))
+            pids.add(_pipe(store, table.id).driver.info.backend_pid)
+            return written
+
+        return play
+
+    written = _at_once(store, [talk(n) for n in range(12)])
+    assert len(pids) == 1
+    log = store.log(table.id)
+    assert sorted(e.seq for e in written) == [e.seq for e in log[-12:]]
+    for mine in written:
+        stored = next(e for e in log if e.seq == mine.seq)
+        assert (mine.id, mine.summary, mine.hash) == (stored.id, stored.summary, stored.hash)
+    _recompute(table.id, log)
+
+
+def test_an_awaited_append_refused_in_a_pipeline_fails_alone(pg_store: SqlStore) -> None:
+    """The middle one of three appends sent at once spends a contribution already spent: it
+    alone is refused; the ones before and after it are written."""
+    store = pg_store
+    table, gm = new_table(store)
+    build = _roll(table.id, gm.id)
+    store.append_drawn(table.id, build)  # learns the seed (the general path)
+    spent = Contribution("ab" * 16, store.commitment(table.id))
+    bridged_call(lambda: store.append_drawn(table.id, build, spent))
+    before = store.last_seq(table.id)
+
+    def fresh(n: int) -> Callable[[], Any]:
+        mine = Contribution(f"{n:02d}" * 16, store.commitment(table.id))
+        return lambda: store.append_drawn(table.id, build, mine)
+
+    got = _at_once(store, [fresh(1), lambda: store.append_drawn(table.id, build, spent), fresh(2)])
+    assert isinstance(got[1], Conflict)
+    assert [type(g) for g in (got[0], got[2])] == [LogEntry, LogEntry]
+    assert store.last_seq(table.id) == before + 2
+
+
+def test_a_cancelled_awaited_append_leaves_the_connection_to_the_calls_behind_it(
+    pg_store: SqlStore,
+) -> None:
+    """A caller that stops waiting (its request was cut off) drops only its own answer: the
+    calls sent behind it on the same connection get theirs, and the connection stays."""
+    store = pg_store
+    table, gm = new_table(store)
+
+    def talk(text: str) -> Callable[[], LogEntry]:
+        return lambda: store.append(NewEntry(table.id, "talk", "public", gm.id, text))
+
+    async def main() -> tuple[list[LogEntry], int, int]:
+        await bridged(talk("first"))
+        pid = _pipe(store, table.id).driver.info.backend_pid
+        cut = asyncio.ensure_future(bridged(talk("cut off")))
+        behind = [asyncio.ensure_future(bridged(talk(f"behind {n}"))) for n in range(3)]
+        await asyncio.sleep(0)  # every call is sent
+        cut.cancel()
+        got = await asyncio.gather(*behind)
+        with suppress(asyncio.CancelledError):
+            await cut
+        return got, pid, _pipe(store, table.id).driver.info.backend_pid
+
+    got, pid, after = run(main())
+    assert after == pid
+    assert [e.summary for e in got] == ["behind 0", "behind 1", "behind 2"]
+    log = {e.seq: e.summary for e in store.log(table.id)}
+    assert all(log[e.seq] == e.summary for e in got)
+
+
+def test_tables_spread_over_the_pipelined_connections(pg_store: SqlStore) -> None:
+    store = pg_store
+    tables = [new_table(store) for _ in range(PIPELINES + 1)]
+
+    def each() -> list[int]:
+        for table, gm in tables:
+            store.append(NewEntry(table.id, "talk", "public", gm.id, "hello"))
+        return [_pipe(store, table.id).driver.info.backend_pid for table, _ in tables]
+
+    pids = bridged_call(each)
+    assert len(set(pids)) == PIPELINES  # one per slot, the extra table sharing one
+    for (table, _), pid in zip(tables, pids, strict=True):
+        assert pid == pids[[t.id % PIPELINES for t, _ in tables].index(table.id % PIPELINES)]
 
 
 def _migration(name: str) -> Any:

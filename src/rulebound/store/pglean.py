@@ -1,22 +1,33 @@
-"""PostgreSQL's append awaited on the libpq handle itself (issue 13).
+"""PostgreSQL's append awaited on the libpq handle itself, pipelined (issue 13).
 
-A roll on PostgreSQL spends one statement, ``rulebound_append`` (migration 0008), awaited on
-the event loop (``rawwrite.RawWrites.appended_async``). Through psycopg's asynchronous
-cursor that one statement cost about a sixth of the roll's CPU: the query converted and
-its parameters adapted again, the prepared-statement bookkeeping, and a reader added to
-the loop and removed again for each of the two waits. Its text and its parameters are
-the same every time, so this prepares it once per connection under a name of its own,
+A roll on PostgreSQL spends one statement, ``rulebound_append`` (migrations 0008, 0009),
+awaited on the event loop (``rawwrite.RawWrites.appended_async``). Through psycopg's
+asynchronous cursor that one statement cost about a sixth of the roll's CPU: the query
+converted and its parameters adapted again, the prepared-statement bookkeeping, a reader
+added to the loop and removed again for each wait. Its text and its parameters are the
+same every time, so this prepares it once per connection under a name of its own and
 sends each call's parameters as text (SQLAlchemy's bind processors ran already; each
-placeholder carries its column's cast), and waits for the answer on the connection's
-socket once. Failures are psycopg's own exceptions, made from the server's answer, so
-the store handles them as before (a unique index's ``IntegrityError``; a dropped
-connection's ``OperationalError``).
+placeholder carries its column's cast).
+
+The calls go out in libpq's pipeline mode (``Pipeline``): each is sent as soon as it is
+made, followed by a sync, so it is a transaction of its own, committed before its answer
+comes back; the server runs them one after another and answers in order, while the
+caller sends more. A table's appends take one lock in turn anyway; on one connection they
+queue in the server's socket instead of in its lock manager, so the server no longer
+wakes one backend per call and puts the others back to sleep on the lock, and one read
+of the socket brings several answers. Against a connection per call (eight at once per
+process), this cut PostgreSQL's CPU per roll by about 40 % and the workers' by about
+12 % (docs/performance.md, session 14). Failures are psycopg's own exceptions, made from
+the server's answer, so the store handles them as before (a unique index's
+``IntegrityError``; a dropped connection's ``OperationalError``): a call that fails fails
+alone, and a connection that drops fails the calls waiting on it, not later ones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections import deque
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from datetime import datetime
@@ -65,46 +76,69 @@ def as_text(value: Any) -> bytes | None:
     raise TypeError(f"no text form for a {type(value).__name__} parameter")
 
 
-class Lean:
-    """``rulebound_append`` on one autocommit connection's libpq handle: ``call`` sends it
-    and awaits its one row (None: no row). Used by one call at a time, on one loop at a
-    time. Its socket is watched from its first call until ``unwatch`` (which must come
-    before the connection closes: a closed socket's number is soon another's), so a call
-    adds no reader to the loop and removes none (two ``epoll_ctl`` each)."""
+class Pipeline:
+    """``rulebound_append`` on one autocommit connection's libpq handle in pipeline mode:
+    ``call`` sends a call and a sync at once and awaits its answer, its one row (None: no
+    row); calls made while others wait are sent behind them. The loop watches the socket
+    from the first call to ``close``, and each time it is readable, every answer that has
+    come is handed to its call. Used on one loop."""
 
-    def __init__(self, pgconn: pq.abc.PGconn, sql: bytes, names: Sequence[str]) -> None:
-        self.pgconn = pgconn
+    def __init__(self, driver: Any, sql: bytes, names: Sequence[str]) -> None:
+        self.driver = driver
+        """The psycopg connection that made the handle (kept: it owns it)."""
+        self.pgconn: pq.abc.PGconn = driver.pgconn
+        self.cursor = driver.cursor()
+        """What the statement listeners are told the call runs on."""
         self.sql = sql
         self.names = names
+        self.pgconn.nonblocking = 1
+        self.pgconn.enter_pipeline_mode()
         self.prepared = False
-        pgconn.nonblocking = 1
+        self.preparing: asyncio.Future[pq.abc.PGresult] | None = None
+        """The prepare's answer, while it has not come."""
+        self.waiting: deque[asyncio.Future[pq.abc.PGresult]] = deque()
+        """A future per call (and the prepare) sent and not answered yet, in order."""
+        self._result: pq.abc.PGresult | None = None
+        self._ended = False
+        """Of the oldest waiting call: its result came (``_result``), and its end."""
         self._watched: tuple[asyncio.AbstractEventLoop, int] | None = None
-        self._waiter: asyncio.Future[None] | None = None
+        self.broken: Exception | None = None
 
     @property
     def usable(self) -> bool:
-        """The connection is open and idle (not broken, not inside a transaction)."""
-        return bool(
-            self.pgconn.status == pq.ConnStatus.OK
-            and self.pgconn.transaction_status == pq.TransactionStatus.IDLE
-        )
+        """Not failed, and the connection is open."""
+        return self.broken is None and self.pgconn.status == pq.ConnStatus.OK
 
-    def unwatch(self) -> None:
-        """Stop watching the socket (a closed loop has stopped already)."""
-        if self._watched is not None:
-            loop, fd = self._watched
-            self._watched = None
-            with suppress(RuntimeError):  # the loop is closed
-                loop.remove_reader(fd)
+    def close(self) -> None:
+        """Stop watching the socket (before it closes: a closed socket's number is soon
+        another's), fail what still waits, and close the connection."""
+        self._fail(OperationalError("the append connection was closed"))
+        with suppress(Exception):
+            self.pgconn.finish()
 
     async def call(self, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        if self.broken is not None:
+            raise OperationalError(f"the append connection failed: {self.broken}")
         pgconn = self.pgconn
-        if not self.prepared:
+        loop = asyncio.get_running_loop()
+        if self._watched is None:
+            loop.add_reader(pgconn.socket, self._readable)
+            self._watched = loop, pgconn.socket
+        if self.preparing is None and not self.prepared:
             pgconn.send_prepare(NAME, self.sql)
-            self._check(await self._answer(), pq.ExecStatus.COMMAND_OK)
-            self.prepared = True
+            self.preparing = self._synced(loop)
+        prepare = self.preparing
         pgconn.send_query_prepared(NAME, [as_text(params[name]) for name in self.names])
-        result = self._check(await self._answer(), pq.ExecStatus.TUPLES_OK)
+        answer = self._synced(loop)
+        while pgconn.flush() == 1:  # a full socket buffer: wait until it takes the rest
+            await _writable(loop, pgconn.socket)
+        if prepare is not None:
+            try:
+                _checked(await asyncio.shield(prepare), pq.ExecStatus.COMMAND_OK)
+            except BaseException:
+                answer.cancel()  # its answer, a failure too, is read and dropped
+                raise
+        result = _checked(await answer, pq.ExecStatus.TUPLES_OK)
         if result.ntuples == 0:
             return None
         key, seq, prev, sealed = (result.get_value(0, i) for i in range(4))
@@ -115,50 +149,64 @@ class Lean:
             None if sealed is None else sealed.decode(),
         )
 
+    def _synced(self, loop: asyncio.AbstractEventLoop) -> asyncio.Future[pq.abc.PGresult]:
+        """A sync after what was just sent (its transaction ends there), and its future."""
+        self.pgconn.pipeline_sync()
+        future: asyncio.Future[pq.abc.PGresult] = loop.create_future()
+        self.waiting.append(future)
+        return future
+
     def _readable(self) -> None:
-        """The loop's reader: wake the call that waits; with none, read what came (the
-        server's notice, or its end) so that the socket goes quiet."""
-        waiter = self._waiter
-        if waiter is not None:
-            if not waiter.done():
-                waiter.set_result(None)
-            return
-        try:
-            self.pgconn.consume_input()
-        except OperationalError:  # dropped while idle: the next call finds it unusable
-            self.unwatch()
-
-    async def _answer(self) -> list[pq.abc.PGresult]:
-        """Everything the server answers to what was just sent, awaited on the socket."""
+        """Every answer that has come, to its call: a call's result, its end (no result),
+        then its sync's, which settles its future."""
         pgconn = self.pgconn
-        loop = asyncio.get_running_loop()
-        if self._watched is None or self._watched[0] is not loop:
-            self.unwatch()
-            loop.add_reader(pgconn.socket, self._readable)
-            self._watched = loop, pgconn.socket
-        while pgconn.flush() == 1:  # a full socket buffer: wait until it takes the rest
-            await _writable(loop, pgconn.socket)
-        while True:
-            self._waiter = loop.create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
+        try:
             pgconn.consume_input()  # OperationalError where the server dropped it
-            if not pgconn.is_busy():
-                break
-        results = []
-        while (result := pgconn.get_result()) is not None:
-            results.append(result)
-        return results
+            while self.waiting and not pgconn.is_busy():
+                result = pgconn.get_result()
+                if self._result is None:
+                    if result is None:
+                        raise OperationalError(f"no answer to {NAME.decode()}")
+                    self._result = result
+                elif not self._ended:
+                    if result is not None:
+                        raise OperationalError(f"a second answer to {NAME.decode()}")
+                    self._ended = True
+                else:
+                    if result is None or result.status != pq.ExecStatus.PIPELINE_SYNC:
+                        raise OperationalError(f"no sync after {NAME.decode()}")
+                    future, answered = self.waiting.popleft(), self._result
+                    self._result, self._ended = None, False
+                    if future is self.preparing:
+                        self.preparing = None
+                        self.prepared = answered.status == pq.ExecStatus.COMMAND_OK
+                        if not self.prepared:  # the calls behind it fail: start afresh
+                            self.broken = OperationalError(f"{NAME.decode()} not prepared")
+                    if not future.done():  # not cancelled: its caller waits
+                        future.set_result(answered)
+        except OperationalError as exc:
+            self._fail(exc)
 
-    def _check(self, results: list[pq.abc.PGresult], wanted: pq.ExecStatus) -> pq.abc.PGresult:
-        for result in results:
-            if result.status == pq.ExecStatus.FATAL_ERROR:
-                raise errors.error_from_result(result, encoding="utf-8")
-        if len(results) != 1 or results[0].status != wanted:
-            raise OperationalError(f"unexpected answer to {NAME.decode()}: {results!r}")
-        return results[0]
+    def _fail(self, exc: Exception) -> None:
+        """Failed for good: unwatched, and every waiting call fails with ``exc``."""
+        self.broken = exc
+        if self._watched is not None:
+            loop, fd = self._watched
+            self._watched = None
+            with suppress(RuntimeError):  # the loop is closed
+                loop.remove_reader(fd)
+        while self.waiting:
+            future = self.waiting.popleft()
+            if not future.done():
+                future.set_exception(OperationalError(str(exc)))
+
+
+def _checked(result: pq.abc.PGresult, wanted: pq.ExecStatus) -> pq.abc.PGresult:
+    if result.status == pq.ExecStatus.FATAL_ERROR:
+        raise errors.error_from_result(result, encoding="utf-8")
+    if result.status != wanted:
+        raise OperationalError(f"unexpected answer to {NAME.decode()}: {result!r}")
+    return result
 
 
 async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:

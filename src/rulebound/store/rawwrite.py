@@ -13,7 +13,8 @@ columns, SQLite's timestamps), on a pooled connection's driver cursor:
   0008, 0009): the server locks the table's row, checks the seed, reads the chain's end, chains
   and inserts the entry and sends the notice, and the statement's end commits. The table's
   lock is held for that alone, not across the network or the Python between statements.
-  It runs on connections of its own, detached from the pool and kept in autocommit.
+  It runs on connections of its own in autocommit: detached from the pool where a thread
+  waits for it, pipelined (``store/pglean``) where the event loop awaits it.
 
 ``waiting=False`` (SQLite, ``SqlStore.without_waiting``) takes a connection of its own whose
 busy timeout is zero: where the store's writer lock or the database's is held, it raises
@@ -32,9 +33,8 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Engine, Text, bindparam, text
 from sqlalchemy.exc import DBAPIError, StatementError
@@ -46,7 +46,7 @@ from rulebound.store.engine import _sqlite_connect
 from rulebound.store.schema import log_entries
 
 if TYPE_CHECKING:
-    from rulebound.store.pglean import Lean
+    from rulebound.store.pglean import Pipeline
 
 INSERT_COLUMNS = tuple(
     c.name for c in log_entries.columns if c.name not in ("id", "client_seed", "nonce")
@@ -107,9 +107,13 @@ APPEND_FUNCTION = text(
 
 
 APPENDERS = 8
-"""PostgreSQL's appends at once per store, each on an autocommit connection of its own that
-is kept for the next: as many as the plays the web table makes at once
-(``web/app.PLAY_LANES_POSTGRESQL``); a ninth waits for one to finish."""
+"""PostgreSQL's synchronous appends at once per store (a play in a thread), each on an
+autocommit connection of its own that is kept for the next; a ninth waits for one."""
+PIPELINES = 4
+"""PostgreSQL's awaited appends per store and loop go down this many pipelined connections
+(``pglean.Pipeline``), a table's always down the same one (its id modulo this): its
+appends queue on one connection rather than on its lock, and a table waiting for its
+lock holds up the few others that share its connection, not every table."""
 
 
 @dataclass(frozen=True)
@@ -117,8 +121,6 @@ class _Autocommit:
     fairy: Any
     driver: Any
     cursor: Any
-    lean: Lean | None = None
-    """The asynchronous connections' append on their libpq handle (``store/pglean``)."""
 
 
 class RawWrites:
@@ -141,10 +143,9 @@ class RawWrites:
         """PostgreSQL's append connections not in use (``list.pop`` and ``append`` are
         atomic: no lock); with those in use, never more than ``APPENDERS``."""
         self._appenders = threading.BoundedSemaphore(APPENDERS)
-        self._async: (
-            tuple[asyncio.AbstractEventLoop, asyncio.Semaphore, list[_Autocommit]] | None
-        ) = None
-        """The asynchronous append connections not in use, of one loop, and their bound."""
+        self._pipes: tuple[asyncio.AbstractEventLoop, list[Any]] | None = None
+        """One loop's pipelined append connections (``PIPELINES`` slots: a ``Pipeline``, the
+        future of one being made, or None)."""
         self._lean_sql: tuple[bytes, tuple[str, ...]] | None = None
 
     def close(self) -> None:
@@ -217,52 +218,63 @@ class RawWrites:
                 self._returned(connection)
 
     async def appended_async(self, values: Mapping[str, Any]) -> Any:
-        """``appended`` awaited on the event loop (a play ``bridged`` there, ``store/bridge``):
-        on asynchronous connections of the appends' own, kept in autocommit for the next,
-        at most ``APPENDERS`` at once. They belong to the loop they were made on."""
+        """``appended`` awaited on the event loop (a play ``bridged`` there, ``store/bridge``),
+        pipelined: sent at once down the table's connection (``PIPELINES``), behind the calls
+        already waiting on it. The connections belong to the loop they were made on."""
+        pipe = await self._pipeline(int(values["table_id"]))
+        params = self.append.params(values)
+        self.announce(pipe.cursor, self.append, params)
+        try:
+            return await pipe.call(params)
+        except self.error as exc:
+            raise self.wrapped(self.append.sql, exc) from exc
+
+    async def _pipeline(self, table_id: int) -> Pipeline:
+        """The table's pipelined connection: made on first use, and again once it failed
+        (the server dropped it); calls that come while it is being made wait for it."""
         loop = asyncio.get_running_loop()
-        if self._async is None or self._async[0] is not loop:
+        if self._pipes is None or self._pipes[0] is not loop:
             self._finish_async()  # another loop's (tests run several)
-            self._async = loop, asyncio.Semaphore(APPENDERS), []
-        _, bound, idle = self._async
-        async with bound:
-            connection = idle.pop() if idle else await self._async_connect()
-            assert connection.lean is not None
-            try:
-                params = self.append.params(values)
-                self.announce(connection.cursor, self.append, params)
-                try:
-                    return await connection.lean.call(params)
-                except self.error as exc:
-                    raise self.wrapped(self.append.sql, exc) from exc
-            finally:
-                if connection.lean.usable:
-                    idle.append(connection)
-                else:  # dropped by the server, or cut off mid-answer: not used again
-                    connection.lean.unwatch()
-                    await connection.driver.close()
+            self._pipes = loop, [None] * PIPELINES
+        slots, index = self._pipes[1], table_id % PIPELINES
+        found = slots[index]
+        if isinstance(found, asyncio.Future):
+            return cast("Pipeline", await asyncio.shield(found))
+        if found is not None and found.usable:
+            return cast("Pipeline", found)
+        if found is not None:
+            found.close()
+        making: asyncio.Future[Pipeline] = loop.create_future()
+        slots[index] = making
+        try:
+            pipe = await self._pipelined()
+        except BaseException as exc:
+            slots[index] = None
+            making.set_exception(exc)
+            making.exception()  # retrieved: the calls waiting for it raise it themselves
+            raise
+        slots[index] = pipe
+        making.set_result(pipe)
+        return pipe
 
     def _finish_async(self) -> None:
-        """Close the idle asynchronous connections at once (no loop to await a close on)."""
-        if self._async is not None:
-            for connection in self._async[2]:
-                if connection.lean is not None:
-                    connection.lean.unwatch()
-                with suppress(Exception):
-                    connection.driver.pgconn.finish()
-            self._async = None
+        """Close the pipelined connections at once (no loop to await a close on)."""
+        if self._pipes is not None:
+            for slot in self._pipes[1]:
+                if slot is not None and not isinstance(slot, asyncio.Future):
+                    slot.close()
+            self._pipes = None
 
-    async def _async_connect(self) -> _Autocommit:
+    async def _pipelined(self) -> Pipeline:
         import psycopg
 
-        from rulebound.store.pglean import Lean, positional
+        from rulebound.store.pglean import Pipeline, positional
 
         args, options = self.engine.dialect.create_connect_args(self.engine.url)
         driver = await psycopg.AsyncConnection.connect(*args, **options, autocommit=True)
         if self._lean_sql is None:
             self._lean_sql = positional(self.append.sql)
-        lean = Lean(driver.pgconn, *self._lean_sql)
-        return _Autocommit(None, driver, driver.cursor(), lean)
+        return Pipeline(driver, *self._lean_sql)
 
     def _autocommit(self) -> _Autocommit:
         """An idle connection of the appends', or a new one: a pooled connection detached

@@ -38,10 +38,10 @@ from rulebound.web.writepath import WriteShortPath
 HERE = Path(__file__).parent
 PLAY_LANES_SQLITE = 1
 PLAY_LANES_POSTGRESQL = 8
-"""Plays at once per process (``writepath.Lanes``): one on SQLite; on PostgreSQL as many as
-its append connections (``rawwrite.APPENDERS``), for a play bridged on the event loop waits
-only on its round trip, which others overlap (8 made 4,667 rolls/s against 4's 4,412,
-docs/performance.md, session 13)."""
+"""Plays at once per process (``writepath.Lanes``): one on SQLite; on PostgreSQL eight, for a
+play bridged on the event loop waits only on its append's round trip, which the others
+overlap, their appends pipelined behind it (``rawwrite.PIPELINES``; 8 made 4,667 rolls/s
+against 4's 4,412, docs/performance.md, session 13)."""
 
 
 class TableApp(FastAPI):
