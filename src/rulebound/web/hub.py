@@ -67,7 +67,7 @@ finishes it (the socket's buffer was full)."""
 class Subscriber:
     viewer: Viewer
     last: int = 0
-    """The seq of the last entry this subscriber was sent (or skipped: not theirs to see)."""
+    """The seq of the last entry this subscriber was sent."""
     queue: deque[tuple[int, bytes]] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     behind: bool = False
