@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any, TypeVar
 
 import pytest
+from alembic import command
 from psycopg.types.json import Json
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
@@ -21,6 +22,7 @@ from sqlalchemy.exc import OperationalError
 from rulebound.core.stored import Stored
 from rulebound.store import Conflict, Contribution, LogEntry, NewEntry, NotFound, SqlStore
 from rulebound.store.bridge import bridged
+from rulebound.store.migrate import alembic_config, upgrade
 from rulebound.store.pglean import Pipeline, as_text, positional
 from rulebound.store.rawwrite import PIPELINES
 
@@ -377,3 +379,22 @@ def test_the_two_statement_append_answers_and_writes_as_migration_0008s(
     assert [(seq, kind) for seq, kind, *_ in written] == [(1, "roll"), (2, "talk"), (3, "roll")]
     assert written[0][3] == "0" * 64
     assert [w[3] for w in written[1:]] == [w[4] for w in written[:-1]]  # chained
+
+
+def test_migration_0009_goes_down_to_0008s_append_and_up_again(pg_store: SqlStore) -> None:
+    def body() -> str:
+        with pg_store.engine.connect() as conn:
+            found = "SELECT prosrc FROM pg_proc WHERE proname = 'rulebound_append'"
+            return str(conn.execute(text(found)).scalar_one())
+
+    at_head = body()
+    config = alembic_config()
+    try:
+        with pg_store.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.downgrade(config, "0008")
+        assert body().strip() in _migration("0008_append_function").APPEND
+        assert body() != at_head
+    finally:
+        upgrade(pg_store.engine)
+    assert body() == at_head
