@@ -163,3 +163,34 @@ def test_a_character_as_a_scope_sees_it_is_cached_until_it_may_have_changed(
     assert store.character(table.id, ana.id, pia).sheet["damage"] == 3
     store.set_owner(table.id, ana.id, gm.id)
     assert store.character(table.id, ana.id, pia).owner_id == gm.id
+
+
+def test_authors_are_named_from_the_seats_held_else_read_alone(store: SqlStore) -> None:
+    """``members_by_id`` answers for the ids asked (those that exist): from the table's seats
+    where they are held, otherwise from each seat's own cache, those it lacks in one
+    statement, and every write to the seats drops both."""
+    table, gm = new_table(store, observers=True)
+    crowd = [seat(store, table.id, "observer", f"Obs {n}")[0] for n in range(20)]
+    store.members(table.id)
+    seen = _statements(store)
+    assert store.members_by_id(table.id, [gm.id, crowd[3].id, 10_000]) == {
+        gm.id: gm,
+        crowd[3].id: crowd[3],
+    }
+    assert seen == []
+
+    store.cache.drop(table.id, "members")  # as when their time ran out
+    asked = [crowd[5].id, crowd[7].id, 10_000]
+    assert dict(store.members_by_id(table.id, asked)) == {m.id: m for m in (crowd[5], crowd[7])}
+    reads = [s for s in seen if s.startswith("SELECT")]
+    assert len(reads) == 1
+    assert "members.id IN (" in reads[0]
+    assert store.members_by_id(table.id, asked[:2]).keys() == set(asked[:2])
+    assert len([s for s in seen if s.startswith("SELECT")]) == 1  # each seat read is kept
+    assert store.members_by_id(table.id, [crowd[5].id, gm.id])[gm.id] == gm
+    reads = [s for s in seen if s.startswith("SELECT")]
+    assert len(reads) == 2  # the one not held, alone
+    assert "members.id IN (" in reads[1]
+
+    store.update_member(table.id, crowd[5].id, revoked=None, grant_all=True)
+    assert store.members_by_id(table.id, [crowd[5].id])[crowd[5].id].grant_all

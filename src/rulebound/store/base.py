@@ -23,7 +23,7 @@ changes of entries the viewer may not see (``store.history``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -294,8 +294,9 @@ class Store(Protocol):
 
     def members(self, table_id: int) -> list[Member]: ...
 
-    def members_by_id(self, table_id: int) -> Mapping[int, Member]:
-        """The members by id, read-only (a page or an answer names each entry's author)."""
+    def members_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, Member]:
+        """The members of ``ids`` that exist, by id, read-only (a page or an answer names
+        each entry's author)."""
         ...
 
     def update_member(

@@ -21,7 +21,7 @@ import hashlib
 import os
 import secrets
 import threading
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -176,10 +176,15 @@ class SqlStore:
         if value is not MISS:
             return cast(T, value)
         generation = self.cache.generation(table_id, part)
-        # a play bridged on the event loop reads in a thread: the loop goes on meanwhile
-        loaded = wait_for(asyncio.to_thread(load)) if in_bridge() else load()
+        loaded = self._now(load)
         self.cache.put(table_id, part, key, loaded, generation)
         return loaded
+
+    @staticmethod
+    def _now(load: Callable[[], T]) -> T:
+        """``load()``; a play bridged on the event loop reads in a thread, the loop going on
+        meanwhile."""
+        return wait_for(asyncio.to_thread(load)) if in_bridge() else load()
 
     def _hidden(self, conn: Connection, table_id: int, scope: Scope | None) -> dict[int, int]:
         """How many sheet changes of each character ``scope`` may not see: read each time
@@ -336,11 +341,37 @@ class SqlStore:
 
         return list(self._cached(table_id, "members", "all", load))
 
-    def members_by_id(self, table_id: int) -> Mapping[int, Member]:
-        def load() -> Mapping[int, Member]:
-            return MappingProxyType({member.id: member for member in self.members(table_id)})
+    def members_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, Member]:
+        """From the table's seats where they are held, else each from the cache, those it
+        lacks in one statement: once the seats are no longer trusted, an answer reads its
+        author again, not every seat (1,000 observers: 10 ms on the event loop)."""
+        wanted = set(ids)
+        held = self.cache.get(table_id, "members", "all")
+        if held is not MISS:
+            seats = cast("tuple[Member, ...]", held)
+            return MappingProxyType({m.id: m for m in seats if m.id in wanted})
+        found: dict[int, Member] = {}
+        missing = []
+        for member_id in wanted:
+            one = self.cache.get(table_id, "members", ("id", member_id))
+            if one is MISS:
+                missing.append(member_id)
+            else:
+                found[member_id] = one
+        if missing:
+            generation = self.cache.generation(table_id, "members")
+            query = select(members).where(
+                members.c.table_id == table_id, members.c.id.in_(sorted(missing))
+            )
 
-        return self._cached(table_id, "members", "by id", load)
+            def load() -> list[Member]:
+                with self._read() as conn:
+                    return [member_row(row) for row in conn.execute(query)]
+
+            for member in self._now(load):
+                self.cache.put(table_id, "members", ("id", member.id), member, generation)
+                found[member.id] = member
+        return MappingProxyType(found)
 
     def update_member(
         self,

@@ -47,7 +47,7 @@ def context_for(
     table_id = viewer.table.id
     return Context(
         viewer,
-        store.members_by_id(table_id),
+        store.members_by_id(table_id, {e.actor_id for e in entries if e.actor_id is not None}),
         store.characters_by_id(table_id),
         store.followed([e.id for e in entries]) if followed is None else followed,
     )
