@@ -194,3 +194,24 @@ def test_authors_are_named_from_the_seats_held_else_read_alone(store: SqlStore) 
 
     store.update_member(table.id, crowd[5].id, revoked=None, grant_all=True)
     assert store.members_by_id(table.id, [crowd[5].id])[crowd[5].id].grant_all
+
+
+def test_characters_are_named_from_those_held_else_read_alone(store: SqlStore) -> None:
+    """``characters_by_id``, as ``members_by_id``: the stored rows of the ids asked, read in
+    one statement for those the cache lacks, shared with ``character``'s own cache, and
+    taken from the table's whole list where that is held."""
+    table, gm = new_table(store)
+    cast = [character(store, table.id, gm.id, {"name": f"C{n}"}) for n in range(12)]
+    store.cache.drop(table.id, "characters")
+    seen = _statements(store)
+    got = store.characters_by_id(table.id, [cast[2].id, cast[9].id, 10_000])
+    assert {i: row.name for i, row in got.items()} == {cast[2].id: "C2", cast[9].id: "C9"}
+    reads = [s for s in seen if s.startswith("SELECT")]
+    assert len(reads) == 1
+    assert "characters.id IN (" in reads[0]
+    assert store.character(table.id, cast[2].id).name == "C2"
+    assert len([s for s in seen if s.startswith("SELECT")]) == 1  # the same cache entry
+    store.characters(table.id)
+    got = store.characters_by_id(table.id, [cast[0].id, cast[11].id])
+    assert [row.name for row in got.values()] == ["C0", "C11"]
+    assert len([s for s in seen if s.startswith("SELECT")]) == 2  # from all of them, held

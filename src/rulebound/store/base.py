@@ -337,8 +337,8 @@ class Store(Protocol):
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]: ...
 
-    def characters_by_id(self, table_id: int) -> Mapping[int, CharacterRow]:
-        """``characters(table_id)`` by id, read-only."""
+    def characters_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, CharacterRow]:
+        """The characters of ``ids`` that exist, as stored, by id, read-only."""
         ...
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow: ...

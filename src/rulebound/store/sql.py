@@ -106,6 +106,8 @@ NOTIFY_CHANNEL = "rulebound_log"
 _WAITING: ContextVar[bool] = ContextVar("rulebound_store_waiting", default=True)
 """False inside ``SqlStore.without_waiting``: a write that would wait raises ``WouldWait``."""
 T = TypeVar("T")
+_Row = Member | CharacterRow
+"""What ``_by_ids`` reads: a row with an id."""
 
 
 def new_token() -> str:
@@ -342,36 +344,11 @@ class SqlStore:
         return list(self._cached(table_id, "members", "all", load))
 
     def members_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, Member]:
-        """From the table's seats where they are held, else each from the cache, those it
-        lacks in one statement: once the seats are no longer trusted, an answer reads its
-        author again, not every seat (1,000 observers: 10 ms on the event loop)."""
-        wanted = set(ids)
-        held = self.cache.get(table_id, "members", "all")
-        if held is not MISS:
-            seats = cast("tuple[Member, ...]", held)
-            return MappingProxyType({m.id: m for m in seats if m.id in wanted})
-        found: dict[int, Member] = {}
-        missing = []
-        for member_id in wanted:
-            one = self.cache.get(table_id, "members", ("id", member_id))
-            if one is MISS:
-                missing.append(member_id)
-            else:
-                found[member_id] = one
-        if missing:
-            generation = self.cache.generation(table_id, "members")
-            query = select(members).where(
-                members.c.table_id == table_id, members.c.id.in_(sorted(missing))
-            )
+        def read(conn: Connection, missing: list[int]) -> list[Member]:
+            query = select(members).where(members.c.table_id == table_id, members.c.id.in_(missing))
+            return [member_row(row) for row in conn.execute(query)]
 
-            def load() -> list[Member]:
-                with self._read() as conn:
-                    return [member_row(row) for row in conn.execute(query)]
-
-            for member in self._now(load):
-                self.cache.put(table_id, "members", ("id", member.id), member, generation)
-                found[member.id] = member
-        return MappingProxyType(found)
+        return self._by_ids(table_id, "members", ids, lambda i: ("id", i), read)
 
     def update_member(
         self,
@@ -475,11 +452,53 @@ class SqlStore:
             return load()
         return list(self._cached(table_id, "characters", "all", lambda: tuple(load())))
 
-    def characters_by_id(self, table_id: int) -> Mapping[int, CharacterRow]:
-        def load() -> Mapping[int, CharacterRow]:
-            return MappingProxyType({row.id: row for row in self.characters(table_id)})
+    def characters_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, CharacterRow]:
+        def read(conn: Connection, missing: list[int]) -> list[CharacterRow]:
+            query = select(characters).where(
+                characters.c.table_id == table_id, characters.c.id.in_(missing)
+            )
+            return [character_row(row) for row in conn.execute(query)]  # as stored: no scope
 
-        return self._cached(table_id, "characters", "by id", load)
+        return self._by_ids(table_id, "characters", ids, lambda i: ("seen", i, None), read)
+
+    def _by_ids(
+        self,
+        table_id: int,
+        part: Part,
+        ids: Iterable[int],
+        key: Callable[[int], Hashable],
+        read: Callable[[Connection, list[int]], Sequence[_Row]],
+    ) -> Mapping[int, Any]:
+        """The rows of ``ids`` that exist, by id: from the table's whole part where it is
+        held, else each from the cache (``key``), those it lacks in one statement. Once the
+        part is no longer trusted (its 5 seconds, or a notice), an answer reads again what
+        it names, not the whole table's part: at a table of 1,000 observers, reading every
+        seat took 10 ms on the event loop."""
+        wanted = set(ids)
+        held = self.cache.get(table_id, part, "all")
+        if held is not MISS:
+            return MappingProxyType(
+                {r.id: r for r in cast("Sequence[_Row]", held) if r.id in wanted}
+            )
+        found: dict[int, Any] = {}
+        missing = []
+        for one_id in wanted:
+            one = self.cache.get(table_id, part, key(one_id))
+            if one is MISS:
+                missing.append(one_id)
+            else:
+                found[one_id] = one
+        if missing:
+            generation = self.cache.generation(table_id, part)
+
+            def load() -> Sequence[_Row]:
+                with self._read() as conn:
+                    return read(conn, sorted(missing))
+
+            for row in self._now(load):
+                self.cache.put(table_id, part, key(row.id), row, generation)
+                found[row.id] = row
+        return MappingProxyType(found)
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
         where = and_(characters.c.table_id == table_id, characters.c.id == character_id)

@@ -48,7 +48,7 @@ def context_for(
     return Context(
         viewer,
         store.members_by_id(table_id, {e.actor_id for e in entries if e.actor_id is not None}),
-        store.characters_by_id(table_id),
+        store.characters_by_id(table_id, {e.character_id for e in entries if e.character_id}),
         store.followed([e.id for e in entries]) if followed is None else followed,
     )
 
