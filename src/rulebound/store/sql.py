@@ -34,6 +34,7 @@ from sqlalchemy import (
     Integer,
     Row,
     Select,
+    Table,
     and_,
     bindparam,
     exists,
@@ -344,11 +345,7 @@ class SqlStore:
         return list(self._cached(table_id, "members", "all", load))
 
     def members_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, Member]:
-        def read(conn: Connection, missing: list[int]) -> list[Member]:
-            query = select(members).where(members.c.table_id == table_id, members.c.id.in_(missing))
-            return [member_row(row) for row in conn.execute(query)]
-
-        return self._by_ids(table_id, "members", ids, lambda i: ("id", i), read)
+        return self._by_ids(table_id, "members", ids, lambda i: ("id", i), members, member_row)
 
     def update_member(
         self,
@@ -453,13 +450,10 @@ class SqlStore:
         return list(self._cached(table_id, "characters", "all", lambda: tuple(load())))
 
     def characters_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, CharacterRow]:
-        def read(conn: Connection, missing: list[int]) -> list[CharacterRow]:
-            query = select(characters).where(
-                characters.c.table_id == table_id, characters.c.id.in_(missing)
-            )
-            return [character_row(row) for row in conn.execute(query)]  # as stored: no scope
-
-        return self._by_ids(table_id, "characters", ids, lambda i: ("seen", i, None), read)
+        # as stored: the entry ``character(table_id, id)`` keeps
+        return self._by_ids(
+            table_id, "characters", ids, lambda i: ("seen", i, None), characters, character_row
+        )
 
     def _by_ids(
         self,
@@ -467,7 +461,8 @@ class SqlStore:
         part: Part,
         ids: Iterable[int],
         key: Callable[[int], Hashable],
-        read: Callable[[Connection, list[int]], Sequence[_Row]],
+        rows: Table,
+        row_of: Callable[[Row[Any]], _Row],
     ) -> Mapping[int, Any]:
         """The rows of ``ids`` that exist, by id: from the table's whole part where it is
         held, else each from the cache (``key``), those it lacks in one statement. Once the
@@ -490,10 +485,12 @@ class SqlStore:
                 found[one_id] = one
         if missing:
             generation = self.cache.generation(table_id, part)
+            wanted_rows = rows.c.table_id == table_id, rows.c.id.in_(sorted(missing))
+            query = select(rows).where(*wanted_rows)
 
-            def load() -> Sequence[_Row]:
+            def load() -> list[_Row]:
                 with self._read() as conn:
-                    return read(conn, sorted(missing))
+                    return [row_of(row) for row in conn.execute(query)]
 
             for row in self._now(load):
                 self.cache.put(table_id, part, key(row.id), row, generation)
