@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -113,12 +114,19 @@ def test_forms_built_afresh_each_time_do_not_fill_the_plans() -> None:
     assert forms._PLANS[id(fields)][0] is fields  # a form read now is still planned
 
 
-def test_a_form_gets_its_own_reader_only_when_it_comes_back(monkeypatch: Any) -> None:
+def test_a_form_gets_its_own_reader_only_when_it_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Making a form's reader function costs far more than one reading: a form built
     afresh for every call (a sheet's dialog) must read through the plan, never make one."""
     made: list[object] = []
     real = forms._reader
-    monkeypatch.setattr(forms, "_reader", lambda plan: made.append(plan) or real(plan))
+
+    def counted(plan: forms.Plan) -> forms.Usual:
+        made.append(plan)
+        return real(plan)
+
+    monkeypatch.setattr(forms, "_reader", counted)
     fields = (Field("n", "N", "int", default=1), Field("flag", "Flag", "bool"))
     for _ in range(20):
         assert forms.read((*fields,), {"n": "3"}) == {"n": 3, "flag": False}

@@ -8,7 +8,7 @@ import pytest
 
 from rulebound.core.errors import InvalidForm, InvalidInput, ReplayMismatch
 from rulebound.core.keys import check_known
-from rulebound.core.random_source import Draw, SeededSource
+from rulebound.core.random_source import Draw, RandomSource, SeededSource
 from rulebound.core.trace import DieRecord, DieState
 from rulebound.rulesets.contract import Chances, Choice, ContentTable, DieView, Variant
 from rulebound.rulesets.fields import at, choices, grouped, number, put, switch
@@ -126,7 +126,7 @@ def test_record_object_refuses_what_is_not_a_json_object() -> None:
 
 
 def test_recorded_then_replayed_gives_the_same_result_on_the_same_draws() -> None:
-    def roll(source: SeededSource) -> tuple[int, int]:
+    def roll(source: RandomSource) -> tuple[int, int]:
         return source.draw(6), source.draw(20)
 
     faces, draws = recorded(roll, SeededSource(4))
@@ -136,7 +136,7 @@ def test_recorded_then_replayed_gives_the_same_result_on_the_same_draws() -> Non
 
 
 def test_replayed_refuses_surplus_missing_or_mismatched_draws() -> None:
-    def roll(source: SeededSource) -> int:
+    def roll(source: RandomSource) -> int:
         return source.draw(6)
 
     with pytest.raises(InvalidInput) as error:

@@ -40,36 +40,36 @@ class Sheet(BaseModel):
 
 
 @pytest.mark.parametrize("value", [None, True, False, 0, -3, 1.5, "text", ""])
-def test_json_scalars_pass_through(value):
+def test_json_scalars_pass_through(value: object) -> None:
     assert to_jsonable(value) == value
     assert type(to_jsonable(value)) is type(value)
 
 
-def test_enums_become_their_values():
+def test_enums_become_their_values() -> None:
     assert to_jsonable(Colour.RED) == "red"
     assert to_jsonable(Colour.BLUE) == 2
     assert to_jsonable(DieState.KEPT) == "kept"
     assert canonical_json(DieState.KEPT) == '"kept"'
 
 
-def test_fractions_become_exact_strings():
+def test_fractions_become_exact_strings() -> None:
     assert to_jsonable(Fraction(139, 160)) == "139/160"
     assert to_jsonable(Fraction(4, 8)) == "1/2"
     assert to_jsonable(Fraction(3)) == "3/1"
 
 
-def test_tuples_and_lists_keep_order_sets_are_sorted():
+def test_tuples_and_lists_keep_order_sets_are_sorted() -> None:
     assert to_jsonable((3, 1, 2)) == [3, 1, 2]
     assert to_jsonable([Fraction(1, 2), (1, 2)]) == ["1/2", [1, 2]]
     assert to_jsonable({"b", "a", "c"}) == ["a", "b", "c"]
     assert to_jsonable(frozenset({3, 1, 2})) == [1, 2, 3]
 
 
-def test_mappings_get_string_keys_and_converted_values():
+def test_mappings_get_string_keys_and_converted_values() -> None:
     assert to_jsonable({1: Fraction(1, 3), "x": (1,)}) == {"1": "1/3", "x": [1]}
 
 
-def test_dataclasses_convert_recursively():
+def test_dataclasses_convert_recursively() -> None:
     die = DieRecord("base", 6, 4, state=DieState.REROLLED, history=(1,))
     outcome = Outcome("hit", Fraction(1, 4), (die,), frozenset({"b", "a"}))
     assert to_jsonable(outcome) == {
@@ -90,7 +90,7 @@ def test_dataclasses_convert_recursively():
     }
 
 
-def test_provenance_converts_with_its_draws():
+def test_provenance_converts_with_its_draws() -> None:
     provenance = Provenance.of({"kind": "seeded", "seed": 3}, (Draw(6, 2),))
     assert to_jsonable(provenance) == {
         "source": [["kind", "seeded"], ["seed", "3"]],
@@ -98,34 +98,34 @@ def test_provenance_converts_with_its_draws():
     }
 
 
-def test_pydantic_models_use_json_mode_dump():
+def test_pydantic_models_use_json_mode_dump() -> None:
     sheet = Sheet(name="Ash", chance=Fraction(2, 3), skills=("shoot", "scout"))
     assert to_jsonable(sheet) == {"name": "Ash", "chance": "2/3", "skills": ["shoot", "scout"]}
     assert to_jsonable([sheet])[0]["skills"] == ["shoot", "scout"]
 
 
 @pytest.mark.parametrize("value", [object(), b"bytes", 1j, {"nested": object()}])
-def test_unsupported_values_raise_type_error(value):
+def test_unsupported_values_raise_type_error(value: object) -> None:
     with pytest.raises(TypeError, match="cannot convert"):
         to_jsonable(value)
 
 
-def test_canonical_json_is_key_sorted_and_compact():
+def test_canonical_json_is_key_sorted_and_compact() -> None:
     text = canonical_json({"b": 1, "a": {"z": 2, "y": [1, 2]}})
     assert text == '{"a":{"y":[1,2],"z":2},"b":1}'
     assert json.loads(text) == {"a": {"y": [1, 2], "z": 2}, "b": 1}
 
 
-def test_canonical_json_is_stable_across_insertion_order():
+def test_canonical_json_is_stable_across_insertion_order() -> None:
     assert canonical_json({"x": 1, "y": 2}) == canonical_json({"y": 2, "x": 1})
     assert canonical_json({"c", "a", "b"}) == canonical_json({"b", "c", "a"})
 
 
-def test_canonical_json_keeps_non_ascii_text():
+def test_canonical_json_keeps_non_ascii_text() -> None:
     assert canonical_json({"name": "Élan"}) == '{"name":"Élan"}'
 
 
-def test_digest_is_sha256_hex_and_equal_for_equal_values():
+def test_digest_is_sha256_hex_and_equal_for_equal_values() -> None:
     a = Modifier("help", 2)
     b = Modifier("help", 2)
     assert digest(a) == digest(b)
@@ -144,28 +144,28 @@ def test_digest_is_sha256_hex_and_equal_for_equal_values():
         (DieRecord("a", 6, 1), DieRecord("a", 6, 1, state=DieState.KEPT)),
     ],
 )
-def test_digest_differs_for_different_values(a, b):
+def test_digest_differs_for_different_values(a: object, b: object) -> None:
     assert digest(a) != digest(b)
 
 
-def test_digest_is_pinned_to_the_canonical_json():
+def test_digest_is_pinned_to_the_canonical_json() -> None:
     value = {"b": Fraction(1, 2), "a": (1, 2)}
     expected = hashlib.sha256(b'{"a":[1,2],"b":"1/2"}').hexdigest()
     assert digest(value) == expected
 
 
-def test_fraction_text():
+def test_fraction_text() -> None:
     assert fraction_text(Fraction(6, 8)) == "3/4"
 
 
-def test_probability_fields_for_a_single_fraction():
+def test_probability_fields_for_a_single_fraction() -> None:
     assert probability_fields("p_success", Fraction(139, 160)) == {
         "p_success": "139/160",
         "p_success_float": 0.86875,
     }
 
 
-def test_probability_fields_for_a_mapping():
+def test_probability_fields_for_a_mapping() -> None:
     fields = probability_fields("p", {0: Fraction(1, 4), 1: Fraction(3, 4)})
     assert fields == {"p": {"0": "1/4", "1": "3/4"}, "p_float": {"0": 0.25, "1": 0.75}}
     assert list(fields) == ["p", "p_float"]

@@ -1,6 +1,7 @@
 """Content loading: TOML parsed, validated by pydantic, errors turned into ContentError."""
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,7 @@ def write(tmp_path: Path, text: str, name: str = "races.toml") -> Path:
     return path
 
 
-def test_valid_toml_loads_into_the_model(tmp_path):
+def test_valid_toml_loads_into_the_model(tmp_path: Path) -> None:
     book = load_file(write(tmp_path, VALID), RaceBook)
     assert isinstance(book, RaceBook)
     assert book.version == 1
@@ -65,16 +66,16 @@ def test_valid_toml_loads_into_the_model(tmp_path):
     assert book.races[1] == Race(name="Dwarf", speed=25, traits=("stout", "darkvision"))
 
 
-def test_parse_content_without_a_file():
+def test_parse_content_without_a_file() -> None:
     assert parse_content("inline", 'name = "Elf"\nspeed = 35', Race).speed == 35
 
 
-def test_non_ascii_utf8_content_round_trips(tmp_path):
+def test_non_ascii_utf8_content_round_trips(tmp_path: Path) -> None:
     book = load_file(write(tmp_path, VALID.replace("Dwarf", "Nain ‑ Élan")), RaceBook)
     assert book.races[1].name == "Nain ‑ Élan"
 
 
-def test_invalid_toml_names_the_source(tmp_path):
+def test_invalid_toml_names_the_source(tmp_path: Path) -> None:
     path = write(tmp_path, 'version = 1\n[[races]\nname = "Human"\n')
     with pytest.raises(ContentError) as info:
         load_file(path, RaceBook)
@@ -85,7 +86,7 @@ def test_invalid_toml_names_the_source(tmp_path):
     assert info.value.__suppress_context__
 
 
-def test_schema_violation_names_dotted_path_value_and_expectation(tmp_path):
+def test_schema_violation_names_dotted_path_value_and_expectation(tmp_path: Path) -> None:
     path = write(tmp_path, VALID.replace("speed = 25", 'speed = "fast"'))
     with pytest.raises(ContentError) as info:
         load_file(path, RaceBook)
@@ -95,7 +96,7 @@ def test_schema_violation_names_dotted_path_value_and_expectation(tmp_path):
     assert str(path) in str(info.value)
 
 
-def test_constraint_violation_reports_the_value(tmp_path):
+def test_constraint_violation_reports_the_value(tmp_path: Path) -> None:
     path = write(tmp_path, VALID.replace("speed = 30", "speed = -5"))
     with pytest.raises(ContentError) as info:
         load_file(path, RaceBook)
@@ -103,7 +104,7 @@ def test_constraint_violation_reports_the_value(tmp_path):
     assert "greater than or equal to 0" in info.value.detail
 
 
-def test_every_problem_gets_its_own_entry(tmp_path):
+def test_every_problem_gets_its_own_entry(tmp_path: Path) -> None:
     text = 'version = "one"\n[[races]]\nspeed = 3\nwings = true\n'
     with pytest.raises(ContentError) as info:
         load_file(write(tmp_path, text), RaceBook)
@@ -116,7 +117,7 @@ def test_every_problem_gets_its_own_entry(tmp_path):
     assert detail.count(": got ") == 3
 
 
-def test_top_level_problem_is_labelled(tmp_path):
+def test_top_level_problem_is_labelled(tmp_path: Path) -> None:
     text = 'version = 1\n[[races]]\nname = "A"\nspeed = 1\n[[races]]\nname = "A"\nspeed = 2\n'
     with pytest.raises(ContentError) as info:
         load_file(write(tmp_path, text), RaceBook)
@@ -124,13 +125,13 @@ def test_top_level_problem_is_labelled(tmp_path):
     assert "race names must be unique" in info.value.detail
 
 
-def test_describe_validation_error_directly():
+def test_describe_validation_error_directly() -> None:
     with pytest.raises(ValidationError) as info:
         Race.model_validate({"name": ["x"], "speed": 1})
     assert describe_validation_error(info.value).startswith("name: got ['x']; ")
 
 
-def test_missing_file_is_a_content_error(tmp_path):
+def test_missing_file_is_a_content_error(tmp_path: Path) -> None:
     path = tmp_path / "nope.toml"
     with pytest.raises(ContentError) as info:
         load_file(path, RaceBook)
@@ -139,12 +140,12 @@ def test_missing_file_is_a_content_error(tmp_path):
     assert isinstance(info.value, RuleboundError)
 
 
-def test_directory_is_a_content_error(tmp_path):
+def test_directory_is_a_content_error(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match="cannot read"):
         load_file(tmp_path, RaceBook)
 
 
-def test_non_utf8_file_is_a_content_error(tmp_path):
+def test_non_utf8_file_is_a_content_error(tmp_path: Path) -> None:
     path = tmp_path / "latin1.toml"
     path.write_bytes('name = "Café"\nspeed = 30\n'.encode("latin-1"))
     with pytest.raises(ContentError):
@@ -152,7 +153,7 @@ def test_non_utf8_file_is_a_content_error(tmp_path):
 
 
 @pytest.fixture
-def data_package(tmp_path, monkeypatch):
+def data_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     name = "rb_core_test_content_pkg"
     package = tmp_path / name
     (package / "data").mkdir(parents=True)
@@ -164,12 +165,12 @@ def data_package(tmp_path, monkeypatch):
     sys.modules.pop(name, None)
 
 
-def test_load_packaged_reads_the_data_folder(data_package):
+def test_load_packaged_reads_the_data_folder(data_package: str) -> None:
     book = load_packaged(data_package, "races.toml", RaceBook)
     assert [r.speed for r in book.races] == [30, 25]
 
 
-def test_load_packaged_errors_name_package_and_file(data_package):
+def test_load_packaged_errors_name_package_and_file(data_package: str) -> None:
     with pytest.raises(ContentError) as info:
         load_packaged(data_package, "bad.toml", RaceBook)
     assert info.value.source == f"{data_package}/data/bad.toml"

@@ -18,7 +18,7 @@ from rulebound.core.limits import DEFAULT_LIMITS, Limits
 # errors ---------------------------------------------------------------------------
 
 
-def test_invalid_input_names_field_value_and_expectation():
+def test_invalid_input_names_field_value_and_expectation() -> None:
     error = InvalidInput("dice", -2, "a count from 1 to 24")
     assert (error.field, error.value, error.expected, error.tip) == (
         "dice",
@@ -29,13 +29,13 @@ def test_invalid_input_names_field_value_and_expectation():
     assert str(error) == "dice: got -2; expected a count from 1 to 24"
 
 
-def test_invalid_input_reprs_the_value_and_appends_a_tip():
+def test_invalid_input_reprs_the_value_and_appends_a_tip() -> None:
     error = InvalidInput("skill", "shot", "a known skill", tip="did you mean 'shoot'?")
     assert str(error) == "skill: got 'shot'; expected a known skill. Tip: did you mean 'shoot'?"
     assert error.tip == "did you mean 'shoot'?"
 
 
-def test_limit_exceeded_carries_its_limit():
+def test_limit_exceeded_carries_its_limit() -> None:
     error = LimitExceeded("dice", 30, 24)
     assert error.limit == 24
     assert error.field == "dice"
@@ -44,25 +44,25 @@ def test_limit_exceeded_carries_its_limit():
     assert str(error) == "dice: got 30; expected at most 24"
 
 
-def test_rule_violation_names_the_rule():
+def test_rule_violation_names_the_rule() -> None:
     error = RuleViolation("push", "a passive roll cannot be pushed")
     assert (error.rule, error.detail) == ("push", "a passive roll cannot be pushed")
     assert str(error) == "push: a passive roll cannot be pushed"
 
 
-def test_content_error_names_the_source():
+def test_content_error_names_the_source() -> None:
     error = ContentError("races.toml", "speed: got 'fast'; not an integer")
     assert error.source == "races.toml"
     assert str(error) == "races.toml: speed: got 'fast'; not an integer"
 
 
-def test_replay_mismatch_names_the_draw():
+def test_replay_mismatch_names_the_draw() -> None:
     error = ReplayMismatch(3, "a d6", "a d8")
     assert error.index == 3
     assert str(error) == "draw #3: recording holds a d6, the roll asked for a d8"
 
 
-def test_unknown_ruleset_is_an_invalid_input():
+def test_unknown_ruleset_is_an_invalid_input() -> None:
     error = UnknownRuleset("ruleset", "nope", "one of a, b")
     assert error.field == "ruleset"
     assert str(error) == "ruleset: got 'nope'; expected one of a, b"
@@ -79,13 +79,13 @@ def test_unknown_ruleset_is_an_invalid_input():
         UnknownRuleset("f", 1, "x"),
     ],
 )
-def test_every_error_derives_from_rulebound_error(error):
+def test_every_error_derives_from_rulebound_error(error: Exception) -> None:
     assert isinstance(error, RuleboundError)
     with pytest.raises(RuleboundError):
         raise error
 
 
-def test_hierarchy_details():
+def test_hierarchy_details() -> None:
     assert issubclass(InvalidInput, ValueError)
     assert issubclass(LimitExceeded, InvalidInput)
     assert issubclass(UnknownRuleset, InvalidInput)
@@ -106,7 +106,7 @@ CHECKS = [
 
 
 @pytest.mark.parametrize(("check", "cap_name"), CHECKS)
-def test_each_check_passes_at_the_cap_and_fails_past_it(check, cap_name):
+def test_each_check_passes_at_the_cap_and_fails_past_it(check: str, cap_name: str) -> None:
     cap = getattr(DEFAULT_LIMITS, cap_name)
     getattr(DEFAULT_LIMITS, check)("field", cap)
     with pytest.raises(LimitExceeded) as info:
@@ -116,7 +116,7 @@ def test_each_check_passes_at_the_cap_and_fails_past_it(check, cap_name):
     assert info.value.value == cap + 1
 
 
-def test_modifier_cap_applies_to_both_signs():
+def test_modifier_cap_applies_to_both_signs() -> None:
     DEFAULT_LIMITS.check_modifier("bonus", -20)
     with pytest.raises(LimitExceeded) as info:
         DEFAULT_LIMITS.check_modifier("bonus", -21)
@@ -124,7 +124,7 @@ def test_modifier_cap_applies_to_both_signs():
     assert info.value.limit == 20
 
 
-def test_default_caps():
+def test_default_caps() -> None:
     expected = Limits(
         max_dice_per_roll=24,
         max_sides=1000,
@@ -135,7 +135,7 @@ def test_default_caps():
     assert expected == DEFAULT_LIMITS
 
 
-def test_custom_limits_are_honoured():
+def test_custom_limits_are_honoured() -> None:
     tight = Limits(max_dice_per_roll=2, max_modifier=1, max_enumeration=10)
     tight.check_dice("dice", 2)
     with pytest.raises(LimitExceeded):
@@ -147,6 +147,6 @@ def test_custom_limits_are_honoured():
     DEFAULT_LIMITS.check_dice("dice", 3)
 
 
-def test_limits_are_frozen():
+def test_limits_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         DEFAULT_LIMITS.max_dice_per_roll = 100  # type: ignore[misc]

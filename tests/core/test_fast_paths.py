@@ -1,8 +1,8 @@
 """Issue 16's shared fast paths give what the general paths give.
 
 ``forms.read`` reads plain values at once and writes one reader per form; draws are
-shared records; a seeded source's provenance is written without a dict; variants are
-read once per table (``memo.by_items``). Each is checked against the general path.
+shared records; a seeded source's provenance is written without a dict. Each is checked
+against the general path.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulebound.core.errors import InvalidInput, RuleboundError
-from rulebound.core.memo import MAX_ENTRIES, by_items
 from rulebound.core.random_source import (
     Draw,
     MiddleSource,
@@ -170,32 +169,3 @@ def test_a_subclass_describes_itself() -> None:
             return {"kind": "named", "seed": self.seed, "name": "x"}
 
     assert sorted_description(Named(1)) == (("kind", "named"), ("name", "x"), ("seed", "1"))
-
-
-# --- memo.by_items ---------------------------------------------------------------------
-
-
-def test_by_items_remembers_plain_texts_only() -> None:
-    calls: list[dict[str, object]] = []
-
-    def build(values: Mapping[str, object]) -> tuple[object, ...]:
-        calls.append(dict(values))
-        if values.get("bad"):
-            raise InvalidInput("variants.bad", values["bad"], "nothing")
-        return tuple(values.values())
-
-    memo = by_items(build)
-    assert memo({"a": "x"}) == ("x",)
-    assert memo({"a": "x"}) == ("x",)
-    assert len(calls) == 1
-    assert memo({"a": 1}) == (1,)
-    assert memo({"a": True}) == (True,)  # 1 == True, yet not shared
-    assert type(memo({"a": True})[0]) is bool
-    assert memo({"a": ["x"]}) == (["x"],)  # unhashable: built each time
-    for _ in range(2):
-        with pytest.raises(InvalidInput, match=r"variants\.bad"):
-            memo({"bad": "y"})
-    assert len(calls) == 1 + 3 + 1 + 2
-    for n in range(MAX_ENTRIES + 5):  # bounded
-        memo({"a": str(n)})
-    assert memo({"a": "x"}) == ("x",)

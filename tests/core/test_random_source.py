@@ -1,6 +1,8 @@
 """Random sources: seeded, system, recording and replay, and the Draw record."""
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -25,15 +27,15 @@ def faces(source: RandomSource, pattern: list[int] = SIDES_PATTERN) -> list[int]
 # SeededSource ---------------------------------------------------------------------
 
 
-def test_same_seed_gives_same_faces_across_mixed_sides():
+def test_same_seed_gives_same_faces_across_mixed_sides() -> None:
     assert faces(SeededSource(1234)) == faces(SeededSource(1234))
 
 
-def test_different_seeds_give_different_faces():
+def test_different_seeds_give_different_faces() -> None:
     assert faces(SeededSource(1)) != faces(SeededSource(2))
 
 
-def test_seeded_faces_are_in_range_and_cover_every_face():
+def test_seeded_faces_are_in_range_and_cover_every_face() -> None:
     source = SeededSource(99)
     rolls = [source.draw(6) for _ in range(600)]
     assert set(rolls) == set(range(1, 7))
@@ -41,11 +43,11 @@ def test_seeded_faces_are_in_range_and_cover_every_face():
     assert all(60 < n < 140 for n in counts.values())
 
 
-def test_seeded_describe_names_the_seed():
+def test_seeded_describe_names_the_seed() -> None:
     assert SeededSource(42).describe() == {"kind": "seeded", "seed": 42}
 
 
-def test_sources_satisfy_the_protocol():
+def test_sources_satisfy_the_protocol() -> None:
     for source in (
         SeededSource(0),
         SystemSource(),
@@ -59,12 +61,12 @@ def test_sources_satisfy_the_protocol():
 
 
 @pytest.mark.parametrize("sides", [1, 2, 6, 20, 1000])
-def test_system_faces_are_in_range(sides):
+def test_system_faces_are_in_range(sides: int) -> None:
     source = SystemSource()
     assert all(1 <= source.draw(sides) <= sides for _ in range(300))
 
 
-def test_system_d1_always_shows_one_and_describes_itself():
+def test_system_d1_always_shows_one_and_describes_itself() -> None:
     source = SystemSource()
     assert {source.draw(1) for _ in range(20)} == {1}
     assert source.describe() == {"kind": "system"}
@@ -75,7 +77,7 @@ def test_system_d1_always_shows_one_and_describes_itself():
 
 @pytest.mark.parametrize("sides", [0, -1, True, False, 2.0, "6"])
 @pytest.mark.parametrize("make", [lambda: SeededSource(3), SystemSource, lambda: ReplaySource([])])
-def test_invalid_sides_are_rejected(make, sides):
+def test_invalid_sides_are_rejected(make: Callable[[], RandomSource], sides: Any) -> None:
     with pytest.raises(InvalidInput) as info:
         make().draw(sides)
     assert info.value.field == "sides"
@@ -86,7 +88,7 @@ def test_invalid_sides_are_rejected(make, sides):
 # RecordingSource ------------------------------------------------------------------
 
 
-def test_recording_keeps_every_draw_in_order():
+def test_recording_keeps_every_draw_in_order() -> None:
     recorder = RecordingSource(SeededSource(5))
     got = [recorder.draw(sides) for sides in (6, 20, 6, 4)]
     assert recorder.draws == (
@@ -99,7 +101,7 @@ def test_recording_keeps_every_draw_in_order():
     assert got == [plain.draw(sides) for sides in (6, 20, 6, 4)]
 
 
-def test_recording_draws_are_a_snapshot_and_describe_delegates():
+def test_recording_draws_are_a_snapshot_and_describe_delegates() -> None:
     recorder = RecordingSource(SeededSource(8))
     recorder.draw(6)
     snapshot = recorder.draws
@@ -110,7 +112,7 @@ def test_recording_draws_are_a_snapshot_and_describe_delegates():
     assert recorder.describe() == {"kind": "seeded", "seed": 8}
 
 
-def test_recording_does_not_record_a_failed_draw():
+def test_recording_does_not_record_a_failed_draw() -> None:
     recorder = RecordingSource(SeededSource(1))
     with pytest.raises(InvalidInput):
         recorder.draw(0)
@@ -120,7 +122,7 @@ def test_recording_does_not_record_a_failed_draw():
 # ReplaySource ---------------------------------------------------------------------
 
 
-def test_replay_feeds_back_a_recording_exactly():
+def test_replay_feeds_back_a_recording_exactly() -> None:
     recorder = RecordingSource(SeededSource(77))
     original = [recorder.draw(sides) for sides in SIDES_PATTERN]
     replay = ReplaySource(recorder.draws)
@@ -130,12 +132,12 @@ def test_replay_feeds_back_a_recording_exactly():
     assert replay.describe() == {"kind": "replay", "draws": len(SIDES_PATTERN)}
 
 
-def test_replay_accepts_any_iterable_of_draws():
+def test_replay_accepts_any_iterable_of_draws() -> None:
     replay = ReplaySource(Draw(6, face) for face in (3, 1))
     assert [replay.draw(6), replay.draw(6)] == [3, 1]
 
 
-def test_replay_rejects_wrong_sides_without_consuming_the_draw():
+def test_replay_rejects_wrong_sides_without_consuming_the_draw() -> None:
     replay = ReplaySource([Draw(6, 4), Draw(20, 17)])
     assert replay.draw(6) == 4
     with pytest.raises(ReplayMismatch) as info:
@@ -146,7 +148,7 @@ def test_replay_rejects_wrong_sides_without_consuming_the_draw():
     assert replay.draw(20) == 17
 
 
-def test_replay_raises_when_exhausted():
+def test_replay_raises_when_exhausted() -> None:
     replay = ReplaySource([Draw(4, 2)])
     replay.draw(4)
     with pytest.raises(ReplayMismatch) as info:
@@ -155,7 +157,7 @@ def test_replay_raises_when_exhausted():
     assert "no more draws" in str(info.value)
 
 
-def test_empty_replay_is_exhausted_from_the_start():
+def test_empty_replay_is_exhausted_from_the_start() -> None:
     replay = ReplaySource([])
     assert replay.exhausted
     with pytest.raises(ReplayMismatch):
@@ -166,12 +168,12 @@ def test_empty_replay_is_exhausted_from_the_start():
 
 
 @pytest.mark.parametrize("face", [1, 6])
-def test_draw_accepts_faces_at_both_ends(face):
+def test_draw_accepts_faces_at_both_ends(face: int) -> None:
     assert Draw(6, face).face == face
 
 
 @pytest.mark.parametrize("face", [0, 7, -1])
-def test_draw_rejects_out_of_range_faces(face):
+def test_draw_rejects_out_of_range_faces(face: int) -> None:
     with pytest.raises(InvalidInput) as info:
         Draw(6, face)
     assert info.value.field == "face"
@@ -180,18 +182,18 @@ def test_draw_rejects_out_of_range_faces(face):
 
 
 @pytest.mark.parametrize("sides", [0, -4])
-def test_draw_rejects_non_positive_sides(sides):
+def test_draw_rejects_non_positive_sides(sides: int) -> None:
     with pytest.raises(InvalidInput) as info:
         Draw(sides, 1)
     assert info.value.field == "sides"
 
 
-def test_draw_rejects_a_non_integer_face():
+def test_draw_rejects_a_non_integer_face() -> None:
     with pytest.raises(InvalidInput):
         Draw(6, 2.5)  # type: ignore[arg-type]
 
 
-def test_draw_is_frozen_and_comparable():
+def test_draw_is_frozen_and_comparable() -> None:
     draw = Draw(6, 3)
     assert draw == Draw(6, 3)
     assert draw != Draw(6, 4)
@@ -203,7 +205,7 @@ def test_draw_is_frozen_and_comparable():
 # MiddleSource ---------------------------------------------------------------------
 
 
-def test_middle_source_shows_every_die_at_its_middle_face():
+def test_middle_source_shows_every_die_at_its_middle_face() -> None:
     source = MiddleSource()
     assert [source.draw(sides) for sides in (1, 2, 6, 10, 20)] == [1, 1, 3, 5, 10]
     assert source.describe() == {"kind": "middle faces"}

@@ -4,6 +4,8 @@ import importlib.metadata
 import subprocess
 import sys
 import types
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -38,16 +40,25 @@ class EntryPoint:
         self.name, self.value = name, value
 
 
+@dataclass
+class FakeWorld:
+    module: types.ModuleType
+    plugins: list[EntryPoint]
+    groups: list[str]
+
+
 @pytest.fixture
-def fake_world(monkeypatch):
+def fake_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeWorld]:
     """Built-ins and plug-ins that live in a throwaway module, with fresh caches."""
     module = types.ModuleType(MODULE)
-    module.ALPHA = FakeGame("alpha", "Built-in Alpha")
-    module.BETA = FakeGame("beta")
-    module.ALPHA_CLONE = FakeGame("alpha", "Plug-in Alpha")
-    module.GAMMA = FakeGame("gamma")
-    module.NOT_A_GAME = object()
-    module.MISNAMED = FakeGame("epsilon")
+    vars(module).update(
+        ALPHA=FakeGame("alpha", "Built-in Alpha"),
+        BETA=FakeGame("beta"),
+        ALPHA_CLONE=FakeGame("alpha", "Plug-in Alpha"),
+        GAMMA=FakeGame("gamma"),
+        NOT_A_GAME=object(),
+        MISNAMED=FakeGame("epsilon"),
+    )
     monkeypatch.setitem(sys.modules, MODULE, module)
     plugins = [EntryPoint("alpha", f"{MODULE}:ALPHA_CLONE"), EntryPoint("gamma", f"{MODULE}:GAMMA")]
     groups: list[str] = []
@@ -61,29 +72,29 @@ def fake_world(monkeypatch):
     monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
     registry._targets.cache_clear()
     registry.get_game.cache_clear()
-    yield types.SimpleNamespace(module=module, plugins=plugins, groups=groups)
+    yield FakeWorld(module=module, plugins=plugins, groups=groups)
     registry._targets.cache_clear()
     registry.get_game.cache_clear()
 
 
-def test_fake_game_satisfies_the_contract():
+def test_fake_game_satisfies_the_contract() -> None:
     assert isinstance(FakeGame("x"), Game)
     assert not isinstance(object(), Game)
 
 
-def test_keys_gather_built_ins_and_plugins_without_importing_them(fake_world):
+def test_keys_gather_built_ins_and_plugins_without_importing_them(fake_world: FakeWorld) -> None:
     assert registry.game_keys() == ["alpha", "beta", "gamma"]
     assert registry.game_title("alpha") == "Built-in Alpha"
     assert fake_world.groups == ["rulebound.rulesets"]
     assert registry.get_game("gamma") is fake_world.module.GAMMA
 
 
-def test_built_in_wins_over_a_plugin_with_the_same_key(fake_world):
+def test_built_in_wins_over_a_plugin_with_the_same_key(fake_world: FakeWorld) -> None:
     assert registry.get_game("alpha") is fake_world.module.ALPHA
     assert registry.all_games()["alpha"].title == "Built-in Alpha"
 
 
-def test_the_plugin_list_is_read_once(fake_world):
+def test_the_plugin_list_is_read_once(fake_world: FakeWorld) -> None:
     first = registry.game_keys()
     fake_world.plugins.append(EntryPoint("beta2", f"{MODULE}:BETA"))
     assert registry.game_keys() == first
@@ -91,7 +102,7 @@ def test_the_plugin_list_is_read_once(fake_world):
 
 
 @pytest.mark.parametrize("key", ["delta", "", "Alpha", "alpha "])
-def test_unknown_key_lists_accepted_keys(fake_world, key):
+def test_unknown_key_lists_accepted_keys(fake_world: FakeWorld, key: str) -> None:
     with pytest.raises(UnknownRuleset) as info:
         registry.get_game(key)
     error = info.value
@@ -102,21 +113,21 @@ def test_unknown_key_lists_accepted_keys(fake_world, key):
     assert str(error) == f"ruleset: got {key!r}; expected one of alpha, beta, gamma"
 
 
-def test_loading_something_that_is_not_a_game_fails(fake_world):
+def test_loading_something_that_is_not_a_game_fails(fake_world: FakeWorld) -> None:
     fake_world.plugins.append(EntryPoint("delta", f"{MODULE}:NOT_A_GAME"))
     registry._targets.cache_clear()
     with pytest.raises(TypeError, match="does not implement the rulebound Game contract"):
         registry.get_game("delta")
 
 
-def test_a_plugin_registered_under_another_key_fails(fake_world):
+def test_a_plugin_registered_under_another_key_fails(fake_world: FakeWorld) -> None:
     fake_world.plugins.append(EntryPoint("zeta", f"{MODULE}:MISNAMED"))
     registry._targets.cache_clear()
     with pytest.raises(TypeError, match="registered as 'zeta' but its key is 'epsilon'"):
         registry.get_game("zeta")
 
 
-def test_looking_up_one_game_imports_no_other():
+def test_looking_up_one_game_imports_no_other() -> None:
     code = (
         "import sys\n"
         "from rulebound.rulesets.registry import get_game, game_keys\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -81,10 +82,11 @@ class Broken:
 
 @pytest.mark.parametrize("face", [0, 7, -1, True, 2.0, "3"])
 def test_a_bad_face_from_the_source_is_still_refused(face: object) -> None:
-    for record in (
+    readers: tuple[Callable[[RecordingSource], object], ...] = (
         lambda r: r.draw(6),
         lambda r: r.draw_many(6, 2),
-    ):
+    )
+    for record in readers:
         with pytest.raises(InvalidInput) as caught:
             record(RecordingSource(Broken(face)))  # type: ignore[arg-type]
         assert caught.value.field == "face"

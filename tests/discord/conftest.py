@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from httpx2 import Response
 from nacl.signing import SigningKey
 
+from rulebound.app import create_app
 from rulebound.discord.interactions import PATH
-from rulebound.web.app import create_app
 
 from ..trust.conftest import Table, open_table, trust_settings
 

@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from nacl.signing import SigningKey
 
+from rulebound.app import create_app
 from rulebound.core.errors import InvalidInput
 from rulebound.discord.interactions import PATH
 from rulebound.discord.signature import MAX_AGE_SECONDS, Verifier
-from rulebound.web.app import create_app
 
 from ..trust.conftest import trust_settings
 from .conftest import PUBLIC_KEY, Discord, Linked, discord_app, new_interaction, signed
@@ -157,19 +157,19 @@ def test_a_replay_is_refused_by_another_process_on_the_same_database(
 
 
 def test_ids_older_than_the_window_are_forgotten(linked: Linked) -> None:
-    links = linked.discord.client.app.state.discord.links
+    store = linked.discord.client.app.state.store
     now = int(time.time())
     window = now - MAX_AGE_SECONDS - 1
     recent, older = new_interaction(), new_interaction()
-    assert links.first_time(recent, now, window)
-    assert not links.first_time(recent, now, window)
-    assert links.first_time(older, now - 200, window)
-    assert not links.first_time(older, now - 200, window)
+    assert store.first_interaction(recent, now, window)
+    assert not store.first_interaction(recent, now, window)
+    assert store.first_interaction(older, now - 200, window)
+    assert not store.first_interaction(older, now - 200, window)
     # later, the window has passed ``older`` (its timestamp is refused now): its row goes
     later = now - 100
-    assert links.first_time(new_interaction(), now, later)
-    assert links.first_time(older, now - 200, window)
-    assert not links.first_time(recent, now, later)
+    assert store.first_interaction(new_interaction(), now, later)
+    assert store.first_interaction(older, now - 200, window)
+    assert not store.first_interaction(recent, now, later)
 
 
 def test_a_request_without_an_interaction_id_is_a_400(client: TestClient) -> None:

@@ -11,8 +11,10 @@ from rulebound.rulesets.empty_reach.card import card_for
 from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, prepare
 from rulebound.rulesets.empty_reach.roll import push, roll_check
 
+from .conftest import Scripted
 
-def test_a_roll_shows_title_modifiers_steps_and_marked_dice(scripted) -> None:
+
+def test_a_roll_shows_title_modifiers_steps_and_marked_dice(scripted: type[Scripted]) -> None:
     check = prepare(CheckRequest(attribute_die="D6", skill_die="D12", skill="Stealth", helpers=1))
     card = card_for(roll_check(check, scripted(1, 11)))
     assert card.title == "Stealth (Agility): D8 + D12"
@@ -29,14 +31,14 @@ def test_a_roll_shows_title_modifiers_steps_and_marked_dice(scripted) -> None:
     assert "Result: 2 successes" in text
 
 
-def test_capped_steps_are_listed(scripted) -> None:
+def test_capped_steps_are_listed(scripted: type[Scripted]) -> None:
     check = prepare(CheckRequest(attribute_die="D12", skill_die="D12", helpers=1))
     card = card_for(roll_check(check, scripted(2, 3)))
     assert card.steps == ("no effect: already two D12s (no effect)",)
     assert (card.outcome, card.succeeded) == ("Failure: no success", False)
 
 
-def test_a_push_shows_history_states_costs_and_gear_checks(scripted) -> None:
+def test_a_push_shows_history_states_costs_and_gear_checks(scripted: type[Scripted]) -> None:
     check = prepare(
         CheckRequest(
             attribute_die="D6", skill_die="D6", skill="Force", gear=GearInUse(name="bar", bonus=1)
@@ -56,7 +58,7 @@ def test_a_push_shows_history_states_costs_and_gear_checks(scripted) -> None:
     assert "(was 3) [rerolled]" in text
 
 
-def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted) -> None:
+def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted: type[Scripted]) -> None:
     result = roll_check(
         prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Force")), scripted(6, 3)
     )
@@ -77,7 +79,7 @@ def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted) -> No
     ]
 
 
-def test_a_push_with_gear_shows_the_risk_to_the_gear(scripted) -> None:
+def test_a_push_with_gear_shows_the_risk_to_the_gear(scripted: type[Scripted]) -> None:
     check = prepare(
         CheckRequest(attribute_die="D6", skill_die="D6", gear=GearInUse(name="kit", bonus=2))
     )
@@ -86,7 +88,7 @@ def test_a_push_with_gear_shows_the_risk_to_the_gear(scripted) -> None:
     assert all("gear loss" in line for line in action.advice if not line.startswith("keep"))
 
 
-def test_every_die_a_one_offers_no_push(scripted) -> None:
+def test_every_die_a_one_offers_no_push(scripted: type[Scripted]) -> None:
     check = prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Force"))
     card = card_for(roll_check(check, scripted(1, 1)))
     assert card.actions == ()

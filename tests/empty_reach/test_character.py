@@ -18,6 +18,8 @@ from rulebound.rulesets.empty_reach.check import prepare
 from rulebound.rulesets.empty_reach.roll import roll_check
 from rulebound.rulesets.empty_reach.rules import StepDie
 
+from .conftest import Scripted
+
 SHEET: dict[str, Any] = {
     "name": "Ana Vey",
     "attributes": {"Strength": "D8", "Agility": "D6", "Wits": "D10", "Empathy": "D6"},
@@ -182,7 +184,9 @@ def test_specialty_toggles_from_the_sheet() -> None:
         prepare(request_for(ana, "Mobility", situations=("specialty-pilot",)))
 
 
-def test_push_and_pay_returns_the_new_sheet_with_everything_applied(scripted) -> None:
+def test_push_and_pay_returns_the_new_sheet_with_everything_applied(
+    scripted: type[Scripted],
+) -> None:
     ana = sheet(damage=1)
     # Force with the crowbar: D8+D10 +2 -> D10+D12; the push rolls two banes;
     # the first gear check hits (gear -1), the second misses (one damage)
@@ -198,7 +202,7 @@ def test_push_and_pay_returns_the_new_sheet_with_everything_applied(scripted) ->
     assert ana.gear_item("Crowbar").bonus == 2
 
 
-def test_stress_for_empathy_rolls(scripted) -> None:
+def test_stress_for_empathy_rolls(scripted: type[Scripted]) -> None:
     ana = sheet()
     result = roll_check(prepare(request_for(ana, "Insight")), scripted(1, 3))
     pushed, after = push_and_pay(ana, result, scripted(1))
@@ -206,7 +210,7 @@ def test_stress_for_empathy_rolls(scripted) -> None:
     assert (after.damage, after.stress) == (0, 2)
 
 
-def test_apply_push_costs_without_a_push_changes_nothing(scripted) -> None:
+def test_apply_push_costs_without_a_push_changes_nothing(scripted: type[Scripted]) -> None:
     ana = sheet()
     result = roll_check(prepare(request_for(ana, "Insight")), scripted(1, 1))
     assert apply_push_costs(ana, result) is ana

@@ -4,6 +4,7 @@ contract): text, JSON, pushes and character files."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -13,10 +14,15 @@ from click.testing import CliRunner
 
 from rulebound.cli.app import app
 from rulebound.core.random_source import SeededSource
-from rulebound.rulesets.empty_reach.character import load_character, push_and_pay, request_for
+from rulebound.rulesets.empty_reach.character import (
+    Character,
+    load_character,
+    push_and_pay,
+    request_for,
+)
 from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
 from rulebound.rulesets.empty_reach.game import GAME
-from rulebound.rulesets.empty_reach.roll import push, roll_check
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult, PushCosts, push, roll_check
 from rulebound.rulesets.plays import replay
 
 runner = CliRunner()
@@ -82,28 +88,35 @@ def test_json_is_one_object_with_dice_and_provenance() -> None:
     assert body["card"]["outcome"] == GAME.card(replay(GAME, body["records"])).outcome
 
 
-def seed_where(predicate, limit: int = 500) -> int:  # type: ignore[no-untyped-def]
+def seed_where(predicate: Callable[[int], bool], limit: int = 500) -> int:
     for seed in range(limit):
         if predicate(seed):
             return seed
     raise AssertionError("no seed found")
 
 
-def pushed_force(seed: int):  # type: ignore[no-untyped-def]
+def pushed_force(seed: int) -> EmptyReachResult | None:
     source = SeededSource(seed)
     result = roll_check(prepare(FORCE), source)
     return push(result, source) if result.default_reroll() else None
 
 
+def costs_of(pushed: EmptyReachResult) -> PushCosts:
+    """What a push cost: every pushed result carries its costs."""
+    assert pushed.costs is not None
+    return pushed.costs
+
+
 def test_reroll_default_pushes_and_prints_costs() -> None:
-    seed = seed_where(lambda s: (p := pushed_force(s)) is not None and p.costs.points > 0)
+    seed = seed_where(lambda s: (p := pushed_force(s)) is not None and costs_of(p).points > 0)
     pushed = pushed_force(seed)
+    assert pushed is not None
     out = invoke(
         *ROLL, "--attribute", "D8", "--skill", "D10", "--skill-name", "Force",
         "--seed", str(seed), "--reroll", "default",
     )  # fmt: skip
     assert out.exit_code == 0, out.output
-    assert f"Push cost: {pushed.costs.describe()}" in out.stdout
+    assert f"Push cost: {costs_of(pushed).describe()}" in out.stdout
     assert "damage" in out.stdout
     assert f"Result: {pushed.headline}" in out.stdout
     assert "[rerolled]" in out.stdout
@@ -190,7 +203,7 @@ def test_character_roll_saves_damage_after_a_push(sheet_file: Path) -> None:
     sheet = load_character(SHEET)
     check = prepare(request_for(sheet, "Force"))
 
-    def after(seed: int):  # type: ignore[no-untyped-def]
+    def after(seed: int) -> Character | None:
         source = SeededSource(seed)
         result = roll_check(check, source)
         return push_and_pay(sheet, result, source)[1] if result.default_reroll() else None
@@ -203,7 +216,9 @@ def test_character_roll_saves_damage_after_a_push(sheet_file: Path) -> None:
     out = invoke(*ROLL, *args, "--reroll", "default", "--save")
     assert out.exit_code == 0, out.output
     saved = json.loads(sheet_file.read_text())
-    assert saved["damage"] == after(seed).damage > 0
+    paid = after(seed)
+    assert paid is not None
+    assert saved["damage"] == paid.damage > 0
     assert saved["stress"] == 0
     shown = json.loads(invoke(*ROLL, *args, "--json").stdout)
     assert shown["character"]["name"] == "Ana"

@@ -15,6 +15,8 @@ from rulebound.rulesets.empty_reach.rules import (
     successes_on,
 )
 
+from .conftest import Scripted
+
 
 @pytest.mark.parametrize(
     ("face", "successes"),
@@ -71,7 +73,7 @@ def test_parse_rejects_other_dice(text: object) -> None:
     assert "D6, D8, D10, D12" in error.value.expected
 
 
-def test_roll_counts_successes_and_banes(scripted) -> None:
+def test_roll_counts_successes_and_banes(scripted: type[Scripted]) -> None:
     result = roll_check(prepare(CheckRequest(attribute_die="D8", skill_die="D12")), scripted(1, 11))
     assert [d.face for d in result.dice] == [1, 11]
     assert [d.role for d in result.dice] == ["attribute", "skill"]
@@ -85,7 +87,7 @@ def test_roll_counts_successes_and_banes(scripted) -> None:
     assert result.headline == "2 successes"
 
 
-def test_failure_needs_no_success_on_any_die(scripted) -> None:
+def test_failure_needs_no_success_on_any_die(scripted: type[Scripted]) -> None:
     result = roll_check(prepare(CheckRequest(attribute_die="D6", skill_die="D6")), scripted(5, 2))
     assert result.successes == 0
     assert not result.succeeded
@@ -95,7 +97,7 @@ def test_failure_needs_no_success_on_any_die(scripted) -> None:
     assert one.headline == "1 success"
 
 
-def test_no_skill_rolls_the_attribute_die_alone(scripted) -> None:
+def test_no_skill_rolls_the_attribute_die_alone(scripted: type[Scripted]) -> None:
     source = scripted(7)
     result = roll_check(prepare(CheckRequest(attribute_die="D8")), source)
     assert source.asked == [8]
@@ -103,7 +105,9 @@ def test_no_skill_rolls_the_attribute_die_alone(scripted) -> None:
     assert result.successes == 1
 
 
-def test_gear_dice_add_successes_but_their_ones_are_not_banes_by_default(scripted) -> None:
+def test_gear_dice_add_successes_but_their_ones_are_not_banes_by_default(
+    scripted: type[Scripted],
+) -> None:
     gear = GearInUse(name="rifle", bonus=1, dice=("D8",))
     check = prepare(CheckRequest(attribute_die="D6", skill_die="D6", gear=gear))
     # +1 from the gear bonus steps D6+D6 up to D6+D8 (skill die moves on equal dice)

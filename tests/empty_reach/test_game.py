@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from rulebound.rulesets.empty_reach.odds import (
     success_distribution,
 )
 from rulebound.rulesets.empty_reach.opposed import opposed_odds
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 from rulebound.rulesets.plays import TableRules, follow_play, params_of, replay, roll_play
 from rulebound.rulesets.registry import BUILT_IN, get_game
 from rulebound.rulesets.variants import resolve
@@ -47,7 +49,18 @@ def odds(**values: Any) -> Any:
 
 
 def dice_json(card: Any) -> list[dict[str, Any]]:
-    return json.loads(json.dumps([dataclasses.asdict(die) for die in card.dice]))
+    dice: list[dict[str, Any]] = json.loads(
+        json.dumps([dataclasses.asdict(die) for die in card.dice])
+    )
+    return dice
+
+
+def two_columns(rows: Iterable[tuple[str, ...]]) -> dict[str, str]:
+    """A two-column table as a mapping, as ``dict(rows)`` reads it (each row a pair)."""
+    table: dict[str, str] = {}
+    for key, value in rows:
+        table[key] = value
+    return table
 
 
 def test_game_contract_and_registration() -> None:
@@ -173,6 +186,7 @@ def _record() -> dict[str, Any]:
     request = raw(attribute_die="D8", skill_die="D10", skill="Force")
     for seed in range(100):
         result, record = roll_play(GAME, request, SeededSource(seed))
+        assert isinstance(result, EmptyReachResult)  # a plain roll, not opposed or a split
         if result.default_reroll():
             return record
     raise AssertionError("no seed with a push")
@@ -452,7 +466,7 @@ def test_content_lists_the_rules_data_with_numbers() -> None:
         "",
     )
     assert specialties["Tough"][2:4] == ("+1 maximum Health each time taken", "3")
-    rules = dict(tables["Rules"].rows)
+    rules = two_columns(tables["Rules"].rows)
     assert (rules["a success"], rules["help"]) == (
         "a face of 6 or more",
         "+1 a person, at most 3 people",

@@ -8,10 +8,15 @@ import pytest
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import ReplaySource
-from rulebound.rulesets.empty_reach.character import GearItem, load_character, request_for
+from rulebound.rulesets.empty_reach.character import (
+    Character,
+    GearItem,
+    load_character,
+    request_for,
+)
 from rulebound.rulesets.empty_reach.check import CheckRequest, Tracks, prepare
 from rulebound.rulesets.empty_reach.gear import repair, repair_item
-from rulebound.rulesets.empty_reach.roll import push, roll_check
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
 from rulebound.rulesets.empty_reach.rules import StepDie
 from rulebound.rulesets.empty_reach.specialties import (
     default_split,
@@ -21,6 +26,8 @@ from rulebound.rulesets.empty_reach.specialties import (
     share,
     split_range,
 )
+
+from .conftest import Scripted
 
 SHEET: dict[str, Any] = {
     "name": "Bo",
@@ -33,11 +40,11 @@ SHEET: dict[str, Any] = {
 }
 
 
-def sheet(**changes: Any):  # type: ignore[no-untyped-def]
+def sheet(**changes: Any) -> Character:
     return load_character({**SHEET, **changes})
 
 
-def crafting(scripted, *faces: int):  # type: ignore[no-untyped-def]
+def crafting(scripted: type[Scripted], *faces: int) -> EmptyReachResult:
     request = CheckRequest(attribute_die="D6", skill_die="D8", skill="Crafting")
     return roll_check(prepare(request), scripted(*faces))
 
@@ -51,7 +58,12 @@ def item(bonus: int, max_bonus: int) -> GearItem:
     [(1, 3, (6, 7), 3, 2), (2, 3, (6, 7), 3, 1), (0, 2, (6, 2), 1, 1), (1, 3, (2, 6), 2, 1)],
 )
 def test_each_success_restores_a_point_up_to_the_starting_bonus(
-    scripted, bonus: int, max_bonus: int, faces: tuple[int, int], after: int, restored: int
+    scripted: type[Scripted],
+    bonus: int,
+    max_bonus: int,
+    faces: tuple[int, int],
+    after: int,
+    restored: int,
 ) -> None:
     outcome = repair_item(item(bonus, max_bonus), crafting(scripted, *faces))
     assert outcome.item_after.bonus == after
@@ -61,14 +73,14 @@ def test_each_success_restores_a_point_up_to_the_starting_bonus(
     assert "restored" in outcome.describe()
 
 
-def test_a_failed_repair_makes_the_current_bonus_permanent(scripted) -> None:
+def test_a_failed_repair_makes_the_current_bonus_permanent(scripted: type[Scripted]) -> None:
     outcome = repair_item(item(1, 3), crafting(scripted, 2, 3))
     assert (outcome.item_after.bonus, outcome.item_after.max_bonus) == (1, 1)
     assert not outcome.item_after.destroyed
     assert "permanent maximum" in outcome.describe()
 
 
-def test_a_failed_repair_at_zero_destroys_the_item(scripted) -> None:
+def test_a_failed_repair_at_zero_destroys_the_item(scripted: type[Scripted]) -> None:
     outcome = repair_item(item(0, 3), crafting(scripted, 1, 5))
     assert outcome.item_after.destroyed
     assert "destroyed" in outcome.describe()
@@ -76,14 +88,14 @@ def test_a_failed_repair_at_zero_destroys_the_item(scripted) -> None:
         repair_item(outcome.item_after, crafting(scripted, 6, 6))
 
 
-def test_repair_needs_a_crafting_roll(scripted) -> None:
+def test_repair_needs_a_crafting_roll(scripted: type[Scripted]) -> None:
     force = roll_check(prepare(CheckRequest(attribute_die="D6", skill="Force")), scripted(6))
     with pytest.raises(InvalidInput) as error:
         repair_item(item(1, 3), force)
     assert error.value.field == "crafting"
 
 
-def test_repair_on_the_sheet(scripted) -> None:
+def test_repair_on_the_sheet(scripted: type[Scripted]) -> None:
     bo = sheet()
     result = roll_check(prepare(request_for(bo, "Crafting")), scripted(6, 8))
     fixed, outcome = repair(bo, "torch", result)
@@ -92,14 +104,16 @@ def test_repair_on_the_sheet(scripted) -> None:
     assert bo.gear_item("Torch").bonus == 1
 
 
-def test_second_wind_only_when_broken(scripted) -> None:
+def test_second_wind_only_when_broken(scripted: type[Scripted]) -> None:
     with pytest.raises(RuleViolation, match="not broken"):
         second_wind(sheet(), scripted(6))
     with pytest.raises(RuleViolation, match="no specialty"):
         second_wind(sheet(specialties=[], damage=3), scripted(6))
 
 
-def test_second_wind_restores_a_point_per_success_and_is_unpushable(scripted) -> None:
+def test_second_wind_restores_a_point_per_success_and_is_unpushable(
+    scripted: type[Scripted],
+) -> None:
     bo = sheet(damage=4)
     source = scripted(10)
     roll = second_wind(bo, source)
@@ -118,7 +132,7 @@ def test_second_wind_restores_a_point_per_success_and_is_unpushable(scripted) ->
         push(roll, scripted(5))
 
 
-def test_second_wind_once_while_broken(scripted) -> None:
+def test_second_wind_once_while_broken(scripted: type[Scripted]) -> None:
     bo = sheet(damage=3)
     roll = second_wind(bo, scripted(3))
     assert roll.successes == 0
@@ -134,7 +148,7 @@ def test_second_wind_once_while_broken(scripted) -> None:
     assert again.successes == 1
 
 
-def test_second_wind_goes_to_the_broken_track_by_default(scripted) -> None:
+def test_second_wind_goes_to_the_broken_track_by_default(scripted: type[Scripted]) -> None:
     stressed = sheet(stress=3)
     shared, after = share(stressed, second_wind(stressed, scripted(7)))
     assert shared.restored == (0, 1)
@@ -157,7 +171,7 @@ SUCCESS_FACES = {0: (2, 2), 1: (6, 2), 2: (10, 2), 3: (10, 6), 4: (10, 10)}
 @pytest.mark.parametrize("health", range(5))
 @pytest.mark.parametrize("resolve", range(5))
 def test_the_split_is_every_share_that_wastes_nothing(
-    scripted, successes: int, health: int, resolve: int
+    scripted: type[Scripted], successes: int, health: int, resolve: int
 ) -> None:
     """Against brute force: the shares to Health (never more than it lacks) that restore the
     most points, for every count of successes and every Health and Resolve missing."""
@@ -185,7 +199,7 @@ def test_heal_rejects_negative_points() -> None:
         heal(sheet(damage=2), health=-1)
 
 
-def test_killer_rolls_twice_and_records_both(scripted) -> None:
+def test_killer_rolls_twice_and_records_both(scripted: type[Scripted]) -> None:
     twice = roll_twice(sheet(), "killer", 66, scripted(12, 40))
     assert twice.specialty == "Killer"
     assert twice.faces == (12, 40)
@@ -195,7 +209,7 @@ def test_killer_rolls_twice_and_records_both(scripted) -> None:
     assert replayed.faces == twice.faces
 
 
-def test_lucky_needs_the_specialty_and_a_sane_die(scripted) -> None:
+def test_lucky_needs_the_specialty_and_a_sane_die(scripted: type[Scripted]) -> None:
     with pytest.raises(RuleViolation, match="Lucky"):
         roll_twice(sheet(), "Lucky", 6, scripted(1, 2))
     lucky = sheet(specialties=["Lucky"])

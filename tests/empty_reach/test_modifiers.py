@@ -9,6 +9,7 @@ from rulebound.rulesets.empty_reach.check import (
     CheckRequest,
     ExtraModifier,
     GearInUse,
+    PreparedCheck,
     prepare,
 )
 from rulebound.rulesets.empty_reach.content import default_content
@@ -19,7 +20,7 @@ from rulebound.rulesets.empty_reach.steps import Pool
 CONTENT = default_content()
 
 
-def described(check) -> list[str]:  # type: ignore[no-untyped-def]
+def described(check: PreparedCheck) -> list[str]:
     return [m.describe() for m in check.modifiers]
 
 

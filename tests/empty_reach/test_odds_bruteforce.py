@@ -8,10 +8,12 @@ banes each push adds, and rolls every gear d6 on every charged bane.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from functools import cache
 from itertools import product
 from math import prod
+from typing import TypeVar
 
 import pytest
 
@@ -24,6 +26,7 @@ from rulebound.rulesets.empty_reach.check import (
 )
 from rulebound.rulesets.empty_reach.odds import (
     PUSH_POLICIES,
+    PushPolicy,
     cost_distribution,
     outcome_distribution,
     p_bane_charged,
@@ -31,17 +34,19 @@ from rulebound.rulesets.empty_reach.odds import (
     success_distribution,
     tally_distribution,
 )
-from rulebound.rulesets.empty_reach.rules import LADDER
+from rulebound.rulesets.empty_reach.rules import LADDER, GearBanes
 
 Final = tuple[int, int, int, int, bool]
 """(successes, banes, points of damage or stress, gear points lost, pushed at all)."""
+
+K = TypeVar("K", bound=Hashable)
 
 
 def successes(face: int) -> int:
     return 2 if face >= 10 else 1 if face >= 6 else 0
 
 
-def brute(check: PreparedCheck, policy: str) -> dict[Final, Fraction]:
+def brute(check: PreparedCheck, policy: PushPolicy) -> dict[Final, Fraction]:
     """Every path, weighted by integers: each push level splits into prod(sides) * 6**dice."""
     sides = tuple(d.value for d in check.pool.dice) + tuple(d.value for d in check.gear_dice)
     gear_role = tuple([False] * len(check.pool.dice) + [True] * len(check.gear_dice))
@@ -102,27 +107,25 @@ def brute(check: PreparedCheck, policy: str) -> dict[Final, Fraction]:
     return {final: Fraction(w, whole) for final, w in weights.items()}
 
 
-def marginal(dist: dict[Final, Fraction], pick) -> dict[object, Fraction]:  # type: ignore[no-untyped-def]
-    out: dict[object, Fraction] = defaultdict(Fraction)
+def marginal(dist: dict[Final, Fraction], pick: Callable[[Final], K]) -> dict[K, Fraction]:
+    out: dict[K, Fraction] = defaultdict(Fraction)
     for final, p in dist.items():
         out[pick(final)] += p
     return dict(out)
 
 
-def assert_matches(check: PreparedCheck, policy: str) -> None:
+def assert_matches(check: PreparedCheck, policy: PushPolicy) -> None:
     truth = brute(check, policy)
     assert sum(truth.values()) == 1
-    assert outcome_distribution(check, policy).probabilities() == marginal(  # type: ignore[arg-type]
+    assert outcome_distribution(check, policy).probabilities() == marginal(
         truth, lambda f: (f[0], f[1])
     )
-    assert success_distribution(check, policy).probabilities() == marginal(  # type: ignore[arg-type]
-        truth, lambda f: f[0]
-    )
-    assert p_success(check, policy) == sum(p for f, p in truth.items() if f[0] >= 1)  # type: ignore[arg-type]
+    assert success_distribution(check, policy).probabilities() == marginal(truth, lambda f: f[0])
+    assert p_success(check, policy) == sum(p for f, p in truth.items() if f[0] >= 1)
     if policy != "never":
         charged = sum(p for f, p in truth.items() if f[4] and f[1] > 0)
-        assert p_bane_charged(check, policy) == charged  # type: ignore[arg-type]
-        costs = cost_distribution(check, policy).probabilities()  # type: ignore[arg-type]
+        assert p_bane_charged(check, policy) == charged
+        costs = cost_distribution(check, policy).probabilities()
         assert costs == marginal(truth, lambda f: (f[2], f[3]))
 
 
@@ -131,7 +134,7 @@ POOLS = [(a.label, None if s is None else s.label) for a in LADDER for s in (Non
 
 @pytest.mark.parametrize("policy", PUSH_POLICIES)
 @pytest.mark.parametrize("pool", POOLS)
-def test_every_pool_every_policy_one_push(pool: tuple[str, str | None], policy: str) -> None:
+def test_every_pool_every_policy_one_push(pool: tuple[str, str | None], policy: PushPolicy) -> None:
     check = prepare(CheckRequest(attribute_die=pool[0], skill_die=pool[1], skill="Force"))
     assert check.max_pushes == 1
     assert_matches(check, policy)
@@ -139,7 +142,7 @@ def test_every_pool_every_policy_one_push(pool: tuple[str, str | None], policy: 
 
 @pytest.mark.parametrize("policy", ["always", "if-failed"])
 @pytest.mark.parametrize("pool", POOLS)
-def test_every_pool_two_pushes(pool: tuple[str, str | None], policy: str) -> None:
+def test_every_pool_two_pushes(pool: tuple[str, str | None], policy: PushPolicy) -> None:
     check = prepare(
         CheckRequest(
             attribute_die=pool[0], skill_die=pool[1], skill="Insight", specialties=("Compassion",)
@@ -156,14 +159,16 @@ GEARED = [
 ]
 
 
-def geared(attribute: str, skill: str | None, bonus: int, dice: tuple[str, ...], rule: str):  # type: ignore[no-untyped-def]
+def geared(
+    attribute: str, skill: str | None, bonus: int, dice: tuple[str, ...], rule: GearBanes
+) -> PreparedCheck:
     return prepare(
         CheckRequest(
             attribute_die=attribute,
             skill_die=skill,
             skill="Stealth",
             gear=GearInUse(name="kit", bonus=bonus, dice=dice),
-            options=Options(gear_banes=rule),  # type: ignore[arg-type]
+            options=Options(gear_banes=rule),
         )
     )
 
@@ -172,7 +177,12 @@ def geared(attribute: str, skill: str | None, bonus: int, dice: tuple[str, ...],
 @pytest.mark.parametrize("policy", PUSH_POLICIES)
 @pytest.mark.parametrize(("attribute", "skill", "bonus", "dice"), GEARED)
 def test_pools_with_gear_and_gear_checks(
-    attribute: str, skill: str | None, bonus: int, dice: tuple[str, ...], policy: str, rule: str
+    attribute: str,
+    skill: str | None,
+    bonus: int,
+    dice: tuple[str, ...],
+    policy: PushPolicy,
+    rule: GearBanes,
 ) -> None:
     check = geared(attribute, skill, bonus, dice, rule)
     assert len(check.gear_dice) == len(dice)
@@ -181,7 +191,7 @@ def test_pools_with_gear_and_gear_checks(
 
 @pytest.mark.parametrize("rule", ["base-dice", "gear-dice"])
 @pytest.mark.parametrize("policy", PUSH_POLICIES)
-def test_two_base_dice_and_two_gear_dice(policy: str, rule: str) -> None:
+def test_two_base_dice_and_two_gear_dice(policy: PushPolicy, rule: GearBanes) -> None:
     check = geared("D6", None, 1, ("D6", "D6"), rule)
     assert len(check.pool.dice) + len(check.gear_dice) == 4
     assert_matches(check, policy)

@@ -40,6 +40,15 @@ def fractions(die: icepool.Die) -> dict[object, Fraction]:
     }
 
 
+def by_margin(chances: dict[object, Fraction]) -> dict[int, Fraction]:
+    """The chances of a difference of success counts, each keyed by that (integer) margin."""
+    margins: dict[int, Fraction] = {}
+    for margin, p in chances.items():
+        assert isinstance(margin, int), margin
+        margins[margin] = p
+    return margins
+
+
 def scored(die: icepool.Die) -> icepool.Die:
     return die.map(lambda f: icepool.Vector((successes(f), int(f == 1))))
 
@@ -57,7 +66,7 @@ def sides_of(check: PreparedCheck) -> list[int]:
 
 
 def request(pool: tuple[str, str | None], **fields: object) -> PreparedCheck:
-    return prepare(CheckRequest(attribute_die=pool[0], skill_die=pool[1], **fields))  # type: ignore[arg-type]
+    return prepare(CheckRequest(attribute_die=pool[0], skill_die=pool[1], **fields))
 
 
 @pytest.mark.parametrize("pool", POOLS)
@@ -124,8 +133,8 @@ def test_opposed_margin(active: tuple[str, str | None], defender: tuple[str, str
     a, d = request(active), request(defender)
     mine = sum((pushed(s, 1).map(successes) for s in sides_of(a)), icepool.Die([0]))
     theirs = sum((icepool.d(s).map(successes) for s in sides_of(d)), icepool.Die([0]))
-    margin = fractions(mine - theirs)
+    margin = by_margin(fractions(mine - theirs))
     odds = opposed_odds(a, d, "always")
-    assert odds["win"] == sum(p for m, p in margin.items() if m > 0)  # type: ignore[operator]
+    assert odds["win"] == sum(p for m, p in margin.items() if m > 0)
     assert odds["tie"] == margin.get(0, 0)
-    assert odds["loss"] == sum(p for m, p in margin.items() if m < 0)  # type: ignore[operator]
+    assert odds["loss"] == sum(p for m, p in margin.items() if m < 0)

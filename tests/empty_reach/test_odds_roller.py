@@ -9,9 +9,10 @@ gear d6s) with its exact probability. Plays from equal dice states are shared.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from itertools import combinations, product
+from typing import TypeVar
 
 import pytest
 
@@ -24,11 +25,16 @@ from rulebound.rulesets.empty_reach.check import (
     prepare,
 )
 from rulebound.rulesets.empty_reach.odds import (
+    PushPolicy,
     cost_distribution,
     outcome_distribution,
     p_bane_charged,
 )
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
+
+from .conftest import Scripted
+
+K = TypeVar("K", bound=Hashable)
 
 
 class _Need(Exception):
@@ -70,7 +76,7 @@ Leaf = tuple[int, int, int, int, bool]
 """(successes, banes, points of damage or stress, gear points lost, pushed at all)."""
 
 
-def play_policy(check: PreparedCheck, policy: str) -> dict[Leaf, Fraction]:
+def play_policy(check: PreparedCheck, policy: PushPolicy) -> dict[Leaf, Fraction]:
     """Roll, then push with the default choice while the policy says so, down every branch."""
     memo: dict[tuple[object, ...], dict[Leaf, Fraction]] = {}
 
@@ -128,22 +134,24 @@ CASES = [
 
 @pytest.mark.parametrize("policy", ["never", "always", "if-failed"])
 @pytest.mark.parametrize("request_", CASES)
-def test_the_roller_down_every_branch_equals_the_odds(request_: CheckRequest, policy) -> None:  # type: ignore[no-untyped-def]
+def test_the_roller_down_every_branch_equals_the_odds(
+    request_: CheckRequest, policy: PushPolicy
+) -> None:
     check = prepare(request_)
     leaves = play_policy(check, policy)
     assert sum(leaves.values()) == 1
 
-    def total(pick) -> dict[object, Fraction]:  # type: ignore[no-untyped-def]
-        out: dict[object, Fraction] = defaultdict(Fraction)
+    def total(pick: Callable[[Leaf], K]) -> dict[K, Fraction]:
+        out: dict[K, Fraction] = defaultdict(Fraction)
         for leaf, p in leaves.items():
             out[pick(leaf)] += p
         return dict(out)
 
-    assert outcome_distribution(check, policy).probabilities() == total(lambda f: (f[0], f[1]))  # type: ignore[arg-type]
+    assert outcome_distribution(check, policy).probabilities() == total(lambda f: (f[0], f[1]))
     if policy != "never":
-        assert cost_distribution(check, policy).probabilities() == total(lambda f: (f[2], f[3]))  # type: ignore[arg-type]
+        assert cost_distribution(check, policy).probabilities() == total(lambda f: (f[2], f[3]))
         charged = sum(p for f, p in leaves.items() if f[4] and f[1])
-        assert p_bane_charged(check, policy) == charged  # type: ignore[arg-type]
+        assert p_bane_charged(check, policy) == charged
 
 
 def brute_option(result: EmptyReachResult, selection: tuple[int, ...]) -> tuple[Fraction, ...]:
@@ -206,7 +214,9 @@ def option_stats(result: EmptyReachResult, selection: tuple[int, ...]) -> tuple[
         ),
     ],
 )
-def test_advisor_numbers_equal_brute_force(scripted, request_: CheckRequest, faces) -> None:  # type: ignore[no-untyped-def]
+def test_advisor_numbers_equal_brute_force(
+    scripted: type[Scripted], request_: CheckRequest, faces: tuple[int, ...]
+) -> None:
     result = roll_check(prepare(request_), scripted(*faces))
     allowed = result.rerollable()
     for size in range(1, len(allowed) + 1):
@@ -215,13 +225,13 @@ def test_advisor_numbers_equal_brute_force(scripted, request_: CheckRequest, fac
     assert option_stats(result, ()) == (
         Fraction(int(result.succeeded)),
         Fraction(result.successes),
-        0,
-        0,
-        0,
+        Fraction(0),
+        Fraction(0),
+        Fraction(0),
     )
 
 
-def test_advisor_on_a_second_push_charges_only_new_banes(scripted) -> None:
+def test_advisor_on_a_second_push_charges_only_new_banes(scripted: type[Scripted]) -> None:
     request = CheckRequest(
         attribute_die="D6",
         skill_die="D6",
@@ -236,7 +246,7 @@ def test_advisor_on_a_second_push_charges_only_new_banes(scripted) -> None:
         assert option_stats(first, selection) == brute_option(first, selection)
 
 
-def test_push_options_and_recommendation(scripted) -> None:
+def test_push_options_and_recommendation(scripted: type[Scripted]) -> None:
     result = roll_check(
         prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Force")), scripted(6, 3)
     )

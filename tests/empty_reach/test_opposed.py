@@ -18,7 +18,9 @@ from rulebound.rulesets.empty_reach.opposed import (
     roll_opposed,
 )
 from rulebound.rulesets.empty_reach.roll import push
-from rulebound.rulesets.empty_reach.rules import LADDER, successes_on
+from rulebound.rulesets.empty_reach.rules import LADDER, StepDie, successes_on
+
+from .conftest import Scripted
 
 STEALTH = prepare(CheckRequest(attribute_die="D8", skill_die="D10", skill="Stealth"))
 GUARD = prepare(CheckRequest(attribute_die="D8", skill_die="D6", skill="Observation"))
@@ -35,7 +37,9 @@ GUARD = prepare(CheckRequest(attribute_die="D8", skill_die="D6", skill="Observat
         ((1, 1, 1, 1), 0, "tie"),
     ],
 )
-def test_defender_successes_cancel(scripted, faces, net: int, verdict: str) -> None:  # type: ignore[no-untyped-def]
+def test_defender_successes_cancel(
+    scripted: type[Scripted], faces: tuple[int, ...], net: int, verdict: str
+) -> None:
     contest = roll_opposed(STEALTH, GUARD, scripted(*faces))
     assert contest.net == net
     assert contest.verdict == verdict
@@ -44,13 +48,15 @@ def test_defender_successes_cancel(scripted, faces, net: int, verdict: str) -> N
     assert contest.defender.check is GUARD
 
 
-def test_a_tie_fails_the_active_side(scripted) -> None:
+def test_a_tie_fails_the_active_side(scripted: type[Scripted]) -> None:
     contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
     assert contest.succeeded is False
     assert contest.headline == "Tie, 1 to 1: the active side fails"
 
 
-def test_a_tie_that_needs_breaking_is_rolled_again_under_either_reading(scripted) -> None:
+def test_a_tie_that_needs_breaking_is_rolled_again_under_either_reading(
+    scripted: type[Scripted],
+) -> None:
     """ "If a tie needs to be broken, re-roll the opposed roll" (Opposed Rolls: Ties)."""
     contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
     broken = break_tie(contest, scripted(7, 2, 2, 2))
@@ -69,7 +75,7 @@ def test_a_tie_that_needs_breaking_is_rolled_again_under_either_reading(scripted
     assert break_tie(tie, scripted(2, 2, 7, 2)).verdict == "loss"
 
 
-def test_the_active_side_may_push_after_seeing_the_defender(scripted) -> None:
+def test_the_active_side_may_push_after_seeing_the_defender(scripted: type[Scripted]) -> None:
     contest = roll_opposed(STEALTH, GUARD, scripted(6, 2, 6, 3))
     assert contest.verdict == "tie"
     pushed = push(contest.active, scripted(10))
@@ -97,7 +103,7 @@ POOLS = [(a, s) for a in LADDER for s in (None, *LADDER)]
 
 
 @pytest.mark.parametrize("active", POOLS[::3])
-def test_opposed_odds_equal_brute_force(active) -> None:  # type: ignore[no-untyped-def]
+def test_opposed_odds_equal_brute_force(active: tuple[StepDie, StepDie | None]) -> None:
     check = prepare(CheckRequest(attribute_die=active[0], skill_die=active[1]))
     for defender in POOLS[::2]:
         other = prepare(CheckRequest(attribute_die=defender[0], skill_die=defender[1]))
@@ -116,7 +122,7 @@ def test_opposed_odds_with_a_push_policy() -> None:
         assert opposed_odds(STEALTH, GUARD, policy)["win"] < p_success(STEALTH, policy)
 
 
-def test_interrogation_reading(scripted) -> None:
+def test_interrogation_reading(scripted: type[Scripted]) -> None:
     """Persuasion with the captive factor against the prisoner's Stamina (see the rulings)."""
     active = prepare(
         CheckRequest(

@@ -16,8 +16,13 @@ import pytest
 
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, Options, prepare
-from rulebound.rulesets.empty_reach.odds import PUSH_POLICIES, outcome_distribution, pool_outcomes
-from rulebound.rulesets.empty_reach.rules import LADDER
+from rulebound.rulesets.empty_reach.odds import (
+    PUSH_POLICIES,
+    PushPolicy,
+    outcome_distribution,
+    pool_outcomes,
+)
+from rulebound.rulesets.empty_reach.rules import LADDER, GearBanes
 
 SIDES = [die.value for die in LADDER]
 POOLS = [(a, s) for a in SIDES for s in (None, *SIDES)]
@@ -29,27 +34,29 @@ def hits(face: int) -> int:
 
 @pytest.mark.parametrize("policy", PUSH_POLICIES)
 @pytest.mark.parametrize(("attribute", "skill"), POOLS)
-def test_equals_the_request_path(attribute: int, skill: int | None, policy: str) -> None:
+def test_equals_the_request_path(attribute: int, skill: int | None, policy: PushPolicy) -> None:
     request = CheckRequest(
         attribute_die=f"D{attribute}", skill_die=None if skill is None else f"D{skill}"
     )
     check = prepare(request)
-    expected = outcome_distribution(check, policy).probabilities()  # type: ignore[arg-type]
-    got = pool_outcomes(attribute, skill, policy=policy, pushes=check.max_pushes)  # type: ignore[arg-type]
+    expected = outcome_distribution(check, policy).probabilities()
+    got = pool_outcomes(attribute, skill, policy=policy, pushes=check.max_pushes)
     assert got.probabilities() == expected
 
 
 @pytest.mark.parametrize("gear_banes", ["base-dice", "gear-dice"])
 @pytest.mark.parametrize("policy", PUSH_POLICIES)
-def test_gear_dice_and_their_banes_equal_the_request_path(policy: str, gear_banes: str) -> None:
+def test_gear_dice_and_their_banes_equal_the_request_path(
+    policy: PushPolicy, gear_banes: GearBanes
+) -> None:
     request = CheckRequest(
         attribute_die="D6",
         skill_die="D8",
         gear=GearInUse(name="kit", bonus=1, dice=("D12", "D6")),
-        options=Options(gear_banes=gear_banes),  # type: ignore[arg-type]
+        options=Options(gear_banes=gear_banes),
     )
     check = prepare(request)
-    expected = outcome_distribution(check, policy).probabilities()  # type: ignore[arg-type]
+    expected = outcome_distribution(check, policy).probabilities()
     attribute, skill = (die.value for die in check.pool.dice)  # the gear bonus steps a die
     gear = tuple(die.label for die in check.gear_dice)
     assert gear == ("D12", "D6")
@@ -59,7 +66,7 @@ def test_gear_dice_and_their_banes_equal_the_request_path(policy: str, gear_bane
         gear,
         policy=policy,
         pushes=check.max_pushes,
-        gear_banes=gear_banes,  # type: ignore[arg-type]
+        gear_banes=gear_banes,
     )
     assert got.probabilities() == expected
 

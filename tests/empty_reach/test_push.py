@@ -11,12 +11,16 @@ from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import ReplaySource, SeededSource
 from rulebound.core.trace import DieState
 from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, prepare
-from rulebound.rulesets.empty_reach.roll import push, roll_check
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
+
+from .conftest import Scripted
 
 FORCE = CheckRequest(attribute_die="D8", skill_die="D10", skill="Force")
 
 
-def rolled(scripted, *faces: int, request: CheckRequest = FORCE):  # type: ignore[no-untyped-def]
+def rolled(
+    scripted: type[Scripted], *faces: int, request: CheckRequest = FORCE
+) -> EmptyReachResult:
     return roll_check(prepare(request), scripted(*faces))
 
 
@@ -25,14 +29,14 @@ def rolled(scripted, *faces: int, request: CheckRequest = FORCE):  # type: ignor
     [((3, 7), (0,)), ((1, 4), (1,)), ((6, 10), ()), ((1, 1), ()), ((2, 5), (0, 1)), ((8, 1), ())],
 )
 def test_default_reroll_is_dice_with_neither_success_nor_one(
-    scripted, faces: tuple[int, int], default: tuple[int, ...]
+    scripted: type[Scripted], faces: tuple[int, int], default: tuple[int, ...]
 ) -> None:
     result = rolled(scripted, *faces)
     assert result.default_reroll() == default
     assert result.rerollable() == tuple(i for i, f in enumerate(faces) if f != 1)
 
 
-def test_default_push_rerolls_the_failed_die_and_keeps_the_rest(scripted) -> None:
+def test_default_push_rerolls_the_failed_die_and_keeps_the_rest(scripted: type[Scripted]) -> None:
     result = rolled(scripted, 3, 7)
     pushed = push(result, scripted(8))
     assert pushed.parent is result
@@ -48,13 +52,13 @@ def test_default_push_rerolls_the_failed_die_and_keeps_the_rest(scripted) -> Non
     assert all(d.state is DieState.ROLLED for d in result.dice)
 
 
-def test_every_die_counts_after_a_push(scripted) -> None:
+def test_every_die_counts_after_a_push(scripted: type[Scripted]) -> None:
     pushed = push(rolled(scripted, 4, 10), scripted(2))
     assert pushed.successes == 2
     assert not push(rolled(scripted, 4, 5), scripted(2, 3), [0, 1]).succeeded
 
 
-def test_a_success_may_be_rerolled_when_chosen(scripted) -> None:
+def test_a_success_may_be_rerolled_when_chosen(scripted: type[Scripted]) -> None:
     pushed = push(rolled(scripted, 6, 3), scripted(2), [0])
     assert [d.face for d in pushed.dice] == [2, 3]
     assert pushed.dice[0].history == (6,)
@@ -62,14 +66,14 @@ def test_a_success_may_be_rerolled_when_chosen(scripted) -> None:
 
 
 @pytest.mark.parametrize("reroll", [[0], [0, 1], [1, 0]])
-def test_a_one_can_never_be_rerolled(scripted, reroll: list[int]) -> None:
+def test_a_one_can_never_be_rerolled(scripted: type[Scripted], reroll: list[int]) -> None:
     with pytest.raises(InvalidInput) as error:
         push(rolled(scripted, 1, 4), scripted(5, 5), reroll)
     assert error.value.field == "reroll"
     assert "not showing 1" in error.value.expected
 
 
-def test_banes_are_locked_after_a_push(scripted) -> None:
+def test_banes_are_locked_after_a_push(scripted: type[Scripted]) -> None:
     pushed = push(rolled(scripted, 1, 4), scripted(6))
     assert pushed.dice[0].state is DieState.LOCKED
     assert pushed.dice[0].face == 1
@@ -77,20 +81,20 @@ def test_banes_are_locked_after_a_push(scripted) -> None:
 
 
 @pytest.mark.parametrize("reroll", [[0, 0], [2], [-1], []])
-def test_bad_selections(scripted, reroll: list[int]) -> None:
+def test_bad_selections(scripted: type[Scripted], reroll: list[int]) -> None:
     with pytest.raises(InvalidInput) as error:
         push(rolled(scripted, 3, 4), scripted(5, 5), reroll)
     assert error.value.field == "reroll"
 
 
-def test_nothing_to_reroll_by_default(scripted) -> None:
+def test_nothing_to_reroll_by_default(scripted: type[Scripted]) -> None:
     with pytest.raises(InvalidInput, match="at least one die"):
         push(rolled(scripted, 6, 1), scripted())
 
 
 @pytest.mark.parametrize("faces", [(6, 1), (1, 1), (8, 10)])
 def test_an_unseen_push_with_nothing_to_reroll_still_counts_as_the_push(
-    scripted, faces: tuple[int, int]
+    scripted: type[Scripted], faces: tuple[int, int]
 ) -> None:
     """Ruling E1: its roller cannot see the dice, so refusing it would tell of them."""
     result = rolled(scripted, *faces)
@@ -104,7 +108,7 @@ def test_an_unseen_push_with_nothing_to_reroll_still_counts_as_the_push(
         push(result, scripted(), ())  # one who sees the dice chooses at least one
 
 
-def test_push_only_once(scripted) -> None:
+def test_push_only_once(scripted: type[Scripted]) -> None:
     pushed = push(rolled(scripted, 3, 4), scripted(2, 2))
     assert pushed.pushes_left == 0
     with pytest.raises(RuleViolation) as error:
@@ -127,7 +131,7 @@ def test_twice_only_with_the_matching_specialty(specialty: str, attribute: str) 
     assert check.max_pushes == (2 if EXTRA[specialty] == attribute else 1)
 
 
-def test_two_pushes_with_true_grit(scripted) -> None:
+def test_two_pushes_with_true_grit(scripted: type[Scripted]) -> None:
     request = CheckRequest(
         attribute_die="D8", skill_die="D6", skill="Force", specialties=("True Grit",)
     )
@@ -145,7 +149,7 @@ def test_two_pushes_with_true_grit(scripted) -> None:
         push(second, scripted(1))
 
 
-def test_passive_rolls_cannot_be_pushed(scripted) -> None:
+def test_passive_rolls_cannot_be_pushed(scripted: type[Scripted]) -> None:
     request = CheckRequest(attribute_die="D8", skill="Observation", unpushable="passive roll")
     result = rolled(scripted, 3, request=request)
     assert result.pushes_left == 0
@@ -191,7 +195,7 @@ def test_replay_reproduces_roll_and_push_exactly() -> None:
         ]
 
 
-def test_provenance_records_the_source_and_each_draw(scripted) -> None:
+def test_provenance_records_the_source_and_each_draw(scripted: type[Scripted]) -> None:
     result = roll_check(prepare(FORCE), SeededSource(7))
     assert dict(result.provenance.source) == {"kind": "seeded", "seed": "7"}
     assert [(d.sides, d.face) for d in result.provenance.draws] == [
@@ -202,7 +206,7 @@ def test_provenance_records_the_source_and_each_draw(scripted) -> None:
     assert same.dice == result.dice
 
 
-def test_results_are_immutable(scripted) -> None:
+def test_results_are_immutable(scripted: type[Scripted]) -> None:
     result = rolled(scripted, 3, 4)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.successes = 5  # type: ignore[misc]
@@ -211,7 +215,7 @@ def test_results_are_immutable(scripted) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.check.net = 3  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
-        result.check.request.helpers = 2  # type: ignore[misc]
+        result.check.request.helpers = 2
     assert isinstance(result.dice, tuple)
     pushed = push(result, scripted(1, 1), [0, 1])
     assert pushed.costs is not None

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, Options, prepare
-from rulebound.rulesets.empty_reach.roll import push, roll_check
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult, push, roll_check
+
+from .conftest import Scripted
 
 
-def rolled(scripted, request: CheckRequest, *faces: int):  # type: ignore[no-untyped-def]
+def rolled(scripted: type[Scripted], request: CheckRequest, *faces: int) -> EmptyReachResult:
     return roll_check(prepare(request), scripted(*faces))
 
 
@@ -29,7 +31,9 @@ def rolled(scripted, request: CheckRequest, *faces: int):  # type: ignore[no-unt
         ("Persuasion", "stress"),
     ],
 )
-def test_one_point_per_bane_of_the_attributes_kind(scripted, skill: str, kind: str) -> None:
+def test_one_point_per_bane_of_the_attributes_kind(
+    scripted: type[Scripted], skill: str, kind: str
+) -> None:
     request = CheckRequest(attribute_die="D8", skill_die="D8", skill=skill)
     pushed = push(rolled(scripted, request, 3, 4), scripted(1, 1))
     assert pushed.costs is not None
@@ -40,20 +44,20 @@ def test_one_point_per_bane_of_the_attributes_kind(scripted, skill: str, kind: s
     assert pushed.costs.describe() == f"2 new bane(s): 2 {kind}"
 
 
-def test_no_bane_no_cost(scripted) -> None:
+def test_no_bane_no_cost(scripted: type[Scripted]) -> None:
     request = CheckRequest(attribute_die="D8", skill_die="D8", skill="Force")
     pushed = push(rolled(scripted, request, 3, 4), scripted(5, 6))
     assert pushed.costs is not None
     assert (pushed.costs.new_banes, pushed.costs.points) == (0, 0)
 
 
-def test_an_unpushed_roll_costs_nothing(scripted) -> None:
+def test_an_unpushed_roll_costs_nothing(scripted: type[Scripted]) -> None:
     result = rolled(scripted, CheckRequest(attribute_die="D8", skill_die="D8", skill="Force"), 1, 1)
     assert result.banes == 2
     assert result.costs is None
 
 
-def test_first_push_charges_the_banes_already_showing(scripted) -> None:
+def test_first_push_charges_the_banes_already_showing(scripted: type[Scripted]) -> None:
     request = CheckRequest(attribute_die="D8", skill_die="D8", skill="Insight")
     pushed = push(rolled(scripted, request, 1, 3), scripted(5))
     assert pushed.costs is not None
@@ -62,7 +66,7 @@ def test_first_push_charges_the_banes_already_showing(scripted) -> None:
     assert pushed.costs.kind == "stress"
 
 
-def test_second_push_charges_only_new_banes(scripted) -> None:
+def test_second_push_charges_only_new_banes(scripted: type[Scripted]) -> None:
     request = CheckRequest(
         attribute_die="D8",
         skill_die="D8",
@@ -82,7 +86,7 @@ def test_second_push_charges_only_new_banes(scripted) -> None:
     assert quiet.costs.new_banes == 0
 
 
-def test_a_raw_roll_without_attribute_names_no_kind(scripted) -> None:
+def test_a_raw_roll_without_attribute_names_no_kind(scripted: type[Scripted]) -> None:
     pushed = push(rolled(scripted, CheckRequest(attribute_die="D6"), 3), scripted(1))
     assert pushed.costs is not None
     assert pushed.costs.kind is None
@@ -99,7 +103,7 @@ GEAR = CheckRequest(
     [((1, 2), 2, 0), ((3, 6), 0, 2), ((2, 5), 1, 1), ((4, 1), 1, 1)],
 )
 def test_each_bane_gets_a_gear_check_in_the_trace(
-    scripted, checks: tuple[int, int], gear_loss: int, points: int
+    scripted: type[Scripted], checks: tuple[int, int], gear_loss: int, points: int
 ) -> None:
     # D6+D6 with gear +2 is D8+D8
     source = scripted(1, 1, *checks)
@@ -123,7 +127,7 @@ def test_each_bane_gets_a_gear_check_in_the_trace(
     assert f"gear -{gear_loss}" in pushed.costs.describe()
 
 
-def test_gear_at_zero_stops_further_checks(scripted) -> None:
+def test_gear_at_zero_stops_further_checks(scripted: type[Scripted]) -> None:
     request = GEAR.model_copy(update={"gear": GearInUse(name="crowbar", bonus=1)})
     # D6+D6 with +1 is D6+D8; one check hits and the gear is spent
     source = scripted(1, 1, 2)
@@ -135,7 +139,7 @@ def test_gear_at_zero_stops_further_checks(scripted) -> None:
     assert pushed.costs.points == 1
 
 
-def test_gear_lost_on_an_earlier_push_counts(scripted) -> None:
+def test_gear_lost_on_an_earlier_push_counts(scripted: type[Scripted]) -> None:
     request = GEAR.model_copy(
         update={"gear": GearInUse(name="crowbar", bonus=1), "specialties": ("True Grit",)}
     )
@@ -150,7 +154,7 @@ def test_gear_lost_on_an_earlier_push_counts(scripted) -> None:
     assert second.costs.points == 1
 
 
-def test_gear_checks_only_when_gear_is_used(scripted) -> None:
+def test_gear_checks_only_when_gear_is_used(scripted: type[Scripted]) -> None:
     request = CheckRequest(attribute_die="D8", skill_die="D8", skill="Force")
     source = scripted(1, 1)
     pushed = push(rolled(scripted, request, 3, 4), source)
@@ -159,7 +163,7 @@ def test_gear_checks_only_when_gear_is_used(scripted) -> None:
     assert pushed.costs.gear_checks == ()
 
 
-def test_gear_dice_variant_checks_only_banes_on_gear_dice(scripted) -> None:
+def test_gear_dice_variant_checks_only_banes_on_gear_dice(scripted: type[Scripted]) -> None:
     request = CheckRequest(
         attribute_die="D6",
         skill_die="D6",
@@ -176,7 +180,7 @@ def test_gear_dice_variant_checks_only_banes_on_gear_dice(scripted) -> None:
     assert pushed.costs.points == 1
 
 
-def test_default_variant_ignores_ones_on_gear_dice(scripted) -> None:
+def test_default_variant_ignores_ones_on_gear_dice(scripted: type[Scripted]) -> None:
     request = CheckRequest(
         attribute_die="D6",
         skill_die="D6",

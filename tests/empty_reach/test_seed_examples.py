@@ -20,6 +20,8 @@ from rulebound.rulesets.empty_reach.rules import (
 )
 from rulebound.rulesets.empty_reach.steps import Pool, apply_steps
 
+from .conftest import Scripted
+
 CONTENT = default_content()
 
 SKILLS = {
@@ -134,7 +136,7 @@ def test_negotiating_position_factors() -> None:
     assert all(s.skills == ("Persuasion",) for s in factors)
 
 
-def test_success_thresholds(scripted) -> None:
+def test_success_thresholds(scripted: type[Scripted]) -> None:
     # "6 or higher on at least one base die"; "10 or higher ... counts as two successes"
     check = prepare(CheckRequest(attribute_die="D12", skill_die="D10"))
     assert roll_check(check, scripted(5, 6)).successes == 1
@@ -165,7 +167,7 @@ def test_step_statements() -> None:
     assert apply_steps(Pool(d6, d12), -1)[0] == Pool(d6, StepDie.D10)
 
 
-def test_push_statements(scripted) -> None:
+def test_push_statements(scripted: type[Scripted]) -> None:
     check = prepare(CheckRequest(attribute_die="D8", skill_die="D8", skill="Force"))
     result = roll_check(check, scripted(1, 4))
     # "re-roll any dice that don't show the result of 1"; a bane "can never be re-rolled"
@@ -178,7 +180,7 @@ def test_push_statements(scripted) -> None:
         push(pushed, scripted(6))
 
 
-def test_passive_observation_cannot_be_pushed(scripted) -> None:
+def test_passive_observation_cannot_be_pushed(scripted: type[Scripted]) -> None:
     check = prepare(CheckRequest(attribute_die="D8", skill="Observation", unpushable="passive"))
     with pytest.raises(RuleViolation):
         push(roll_check(check, scripted(3)), scripted(4))
@@ -195,7 +197,7 @@ def test_two_in_six_gear_chance() -> None:
 @pytest.mark.parametrize(
     ("active", "defender"), [("Persuasion", "Insight"), ("Stealth", "Observation")]
 )
-def test_the_seeds_opposed_pairs(scripted, active: str, defender: str) -> None:
+def test_the_seeds_opposed_pairs(scripted: type[Scripted], active: str, defender: str) -> None:
     a = prepare(CheckRequest(attribute_die="D8", skill_die="D8", skill=active))
     d = prepare(CheckRequest(attribute_die="D8", skill_die="D8", skill=defender))
     contest = roll_opposed(a, d, scripted(6, 7, 8, 2))

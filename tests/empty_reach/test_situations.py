@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulebound.core.errors import InvalidInput, RuleViolation
-from rulebound.rulesets.empty_reach.check import CheckRequest, prepare
+from rulebound.rulesets.empty_reach.check import CheckRequest, PreparedCheck, prepare
 from rulebound.rulesets.empty_reach.content import default_content
 from rulebound.rulesets.empty_reach.rules import StepDie
 from rulebound.rulesets.empty_reach.steps import Pool
@@ -16,7 +16,7 @@ NEGOTIATION = sorted(k for k, s in CONTENT.situations.items() if s.group == "neg
 SITUATIONAL = sorted(s.name for s in CONTENT.specialties.values() if s.effect == "situational")
 
 
-def described(check) -> list[str]:  # type: ignore[no-untyped-def]
+def described(check: PreparedCheck) -> list[str]:
     return [m.describe() for m in check.modifiers]
 
 

@@ -18,8 +18,8 @@ from rulebound.core.random_source import Draw, ReplaySource
 from rulebound.rulesets.ghostburn.character import load_character
 from rulebound.rulesets.ghostburn.content import GhostburnContent
 from rulebound.rulesets.ghostburn.game import GAME
-from rulebound.rulesets.ghostburn.luck import LuckPool, spend_luck, with_luck
-from rulebound.rulesets.ghostburn.request import character_request, raw_request
+from rulebound.rulesets.ghostburn.luck import spend_luck, with_luck
+from rulebound.rulesets.ghostburn.request import LuckPool, character_request, raw_request
 from rulebound.rulesets.ghostburn.roll import roll
 from rulebound.rulesets.plays import replay
 

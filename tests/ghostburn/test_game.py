@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -315,10 +316,18 @@ def test_with_content_merges_a_homebrew_file(tmp_path: Path) -> None:
     assert ("hotwire", "Hotwire", "drive", "core", "Hard (20)", "default", "") in tricks.rows
 
 
+def two_columns(rows: Iterable[tuple[str, ...]]) -> dict[str, str]:
+    """A two-column table as a mapping, as ``dict(rows)`` reads it (each row a pair)."""
+    table: dict[str, str] = {}
+    for key, value in rows:
+        table[key] = value
+    return table
+
+
 def test_content_lists_the_ladder_skills_tricks_and_charts() -> None:
     tables = {t.title: t for t in GAME.content()}
     assert list(tables) == ["Rules", "DL ladder", "Abilities", "Skills", "Tricks", "Outcome charts"]
-    rules = dict(tables["Rules"].rows)
+    rules = two_columns(tables["Rules"].rows)
     assert rules["limits"] == "an ability score within ±20, each bonus 0 to 20 (Luck 1 to 20)"
     ladder = [(row[0], row[1]) for row in tables["DL ladder"].rows]
     assert ladder == [

@@ -73,9 +73,10 @@ def test_raw_candidates_take_the_limits_given() -> None:
 def test_the_command_line_form_is_capped_too() -> None:
     game = get_game("ghostburn")
     variants = resolve(game.variants, {})
-    raw = {"dl": 12, "ability_score": 1, "gear": [f"g{i}=1" for i in range(CAP + 1)]}
+    gear = [f"g{i}=1" for i in range(CAP + 1)]
+    raw = {"dl": 12, "ability_score": 1, "gear": gear}
     with pytest.raises(InvalidInput) as caught:
         game.request(forms.read(game.fields, raw), variants)
     assert caught.value.value == f"{CAP + 1} items"
-    raw["gear"] = raw["gear"][:CAP]
+    raw["gear"] = gear[:CAP]
     assert game.chances(game.request(forms.read(game.fields, raw), variants)).success > 0

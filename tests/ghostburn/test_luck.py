@@ -13,8 +13,8 @@ from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import Draw, ReplaySource, SeededSource
 from rulebound.rulesets.ghostburn.character import Character, parse_character
 from rulebound.rulesets.ghostburn.content import GhostburnContent, builtin_content
-from rulebound.rulesets.ghostburn.luck import LuckPool, spend_character_luck, spend_luck, with_luck
-from rulebound.rulesets.ghostburn.request import character_request, raw_request
+from rulebound.rulesets.ghostburn.luck import spend_character_luck, spend_luck, with_luck
+from rulebound.rulesets.ghostburn.request import LuckPool, character_request, raw_request
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
 
 

@@ -1,5 +1,7 @@
 """Creation step by step, restrictions, manual entry, advances, SAN and COR."""
 
+from typing import NotRequired, TypedDict
+
 import pytest
 from pydantic import ValidationError
 
@@ -52,10 +54,26 @@ def test_assignment_must_use_the_rolled_values() -> None:
         draft.assign((11, 10, 10, 10, 10, 10, 10))
 
 
+class Creation(TypedDict):
+    """The keyword arguments of ``create_character`` these tests give."""
+
+    name: str
+    race: str
+    origin: str
+    soul: str
+    reroll: NotRequired[str]
+
+
 def test_whole_creation_replays_exactly() -> None:
-    kwargs = {"name": "Vex", "race": "drow", "origin": "void", "soul": "warped", "reroll": "INI"}
-    change, prov = create_character(SeededSource(5), **kwargs)  # type: ignore[arg-type]
-    again, _ = create_character(ReplaySource(prov.draws), **kwargs)  # type: ignore[arg-type]
+    kwargs: Creation = {
+        "name": "Vex",
+        "race": "drow",
+        "origin": "void",
+        "soul": "warped",
+        "reroll": "INI",
+    }
+    change, prov = create_character(SeededSource(5), **kwargs)
+    again, _ = create_character(ReplaySource(prov.draws), **kwargs)
     assert again.character == change.character
     assert 11 <= change.character.cor <= 20
     assert any(e.kind == "mutation" for e in change.events)

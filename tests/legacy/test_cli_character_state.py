@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -18,7 +19,7 @@ def _write(tmp_path: Path, **changes: object) -> Path:
     return path
 
 
-def _roll(path: Path, *extra: str) -> dict[str, object]:
+def _roll(path: Path, *extra: str) -> dict[str, Any]:
     args = ["roll", "legacy", "--character", str(path), "--characteristic", "STR", "--seed", "3"]
     done = runner.invoke(app, [*args, "--json", *extra])
     assert done.exit_code == 0, done.output
@@ -29,14 +30,14 @@ def _roll(path: Path, *extra: str) -> dict[str, object]:
 
 def test_an_unconscious_character_fails_without_a_roll(tmp_path: Path) -> None:
     body = _roll(_write(tmp_path, unconscious=True))
-    assert body["result"]["result"]["outcome"] == "failure"  # type: ignore[index]
-    assert body["records"][0]["draws"] == []  # type: ignore[index]
+    assert body["result"]["result"]["outcome"] == "failure"
+    assert body["records"][0]["draws"] == []
 
 
 def test_a_curse_gives_disadvantage_and_is_spent_on_save(tmp_path: Path) -> None:
     path = _write(tmp_path, cursed=True)
     body = _roll(path, "--save")
-    assert len(body["records"][0]["draws"]) == 2  # type: ignore[index]  # disadvantage: two d20s
+    assert len(body["records"][0]["draws"]) == 2  # disadvantage: two d20s
     assert json.loads(path.read_text("utf-8"))["cursed"] is False
 
 

@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from click.testing import CliRunner
@@ -61,13 +62,22 @@ def test_each_result_is_used_exactly_once(order: tuple[int, ...], message: str) 
         rolled().assign_order(order)
 
 
+class Who(TypedDict):
+    """The names ``create_character`` needs."""
+
+    name: str
+    race: str
+    origin: str
+    soul: str
+
+
 def test_create_character_takes_an_order() -> None:
-    kwargs = {"name": "V", "race": "elf", "origin": "air", "soul": "elf"}
-    plain, _ = create_character(SeededSource(8), **kwargs)  # type: ignore[arg-type]
-    moved, _ = create_character(SeededSource(8), order=(6, 5, 4, 3, 2, 1, 0), **kwargs)  # type: ignore[arg-type]
+    kwargs: Who = {"name": "V", "race": "elf", "origin": "air", "soul": "elf"}
+    plain, _ = create_character(SeededSource(8), **kwargs)
+    moved, _ = create_character(SeededSource(8), order=(6, 5, 4, 3, 2, 1, 0), **kwargs)
     assert plain.character.scores != moved.character.scores
     with pytest.raises(InvalidInput, match="one way of assigning"):
-        create_character(SeededSource(8), assignment=(1,) * 7, order=(0,) * 7, **kwargs)  # type: ignore[arg-type]
+        create_character(SeededSource(8), assignment=(1,) * 7, order=(0,) * 7, **kwargs)
 
 
 BASE = ["character", "new", "legacy", "--name", "Ann", "--race", "human", "--origin", "air"]

@@ -55,7 +55,10 @@ def raw(**values: Any) -> Any:
 def view(chain: list[dict[str, Any]]) -> dict[str, Any]:
     card = TABLE.card(chain)
     seen = {"outcome": card.outcome, "succeeded": card.succeeded, "dice": card.dice}
-    return json.loads(json.dumps({**seen, "dice": [asdict(d) for d in card.dice]}))
+    viewed: dict[str, Any] = json.loads(
+        json.dumps({**seen, "dice": [asdict(d) for d in card.dice]})
+    )
+    return viewed
 
 
 @pytest.mark.parametrize("entry", OLD, ids=lambda e: "/".join(r["kind"] for r in e["chain"]))
@@ -200,7 +203,9 @@ def test_an_extended_check_rolls_turns_and_gives_the_odds_from_where_it_stands()
     assert (result.check.success, result.check.rolls_made) == (2, 1)
     after = GAME.after_chances(result)
     assert after is not None
-    assert after.outcomes == GAME.after_chances(replay(GAME, [record])).outcomes  # type: ignore[union-attr]
+    replayed_after = GAME.after_chances(replay(GAME, [record]))
+    assert replayed_after is not None
+    assert after.outcomes == replayed_after.outcomes
     new, turn = follow_play(GAME, result, "extended-roll", {"rolls": "2"}, d20(9, 15))
     assert turn == {
         "kind": "extended-roll",
@@ -208,6 +213,7 @@ def test_an_extended_check_rolls_turns_and_gives_the_odds_from_where_it_stands()
         "until_done": False,
         "draws": [[20, 9], [20, 15]],
     }
+    assert isinstance(new, ExtendedState)
     assert new.check.rolls_made == 3
     assert GAME.card(replay(GAME, [record, turn])) == GAME.card(new)
     with pytest.raises(RuleViolation):
@@ -323,7 +329,7 @@ def test_sheet_actions_use_the_tables_scale() -> None:
 
 def test_rolls_from_a_sheet_round_trip_through_their_records() -> None:
     sheet = kara(favour=True, affinities=["survival", "athletics"])
-    forms_ = [
+    forms_: list[dict[str, Any]] = [
         {"characteristic": "PER", "affinity": "survival", "favour": True, "situations": []},
         {"characteristic": "STR", "opposed.character": kara(name="Bo"), "assist.mode": "advantage",
          "assist.helper": "Bo"},

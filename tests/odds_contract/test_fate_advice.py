@@ -55,7 +55,7 @@ REQUESTS = [
 @pytest.mark.parametrize("req", REQUESTS)
 def test_reroll_advice_equals_brute_force(req: CheckRequest) -> None:
     rolls = every_roll(req)
-    seen = {}
+    seen: dict[tuple[Outcome, int], LegacyResult] = {}
     for _, result in rolls:  # one showing result per (outcome, margin)
         seen.setdefault((result.outcome, result.margin), result)
     for showing in seen.values():
@@ -105,7 +105,8 @@ def test_roll_cli_offers_the_fate_advice(tmp_path: Path) -> None:
     from rulebound.rulesets.legacy.game import GAME
 
     path = tmp_path / "kara.json"
-    path.write_text(json.dumps(GAME.sheets.new("Kara")), "utf-8")  # type: ignore[union-attr]
+    assert GAME.sheets is not None  # Legacy keeps character sheets
+    path.write_text(json.dumps(GAME.sheets.new("Kara")), "utf-8")
     args = ["roll", "legacy", "--character", str(path), "--characteristic", "PER", "--seed", "3"]
     args += ["--scale", "halved", "--difficulty", "hard"]
     data = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)

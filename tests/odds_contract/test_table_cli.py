@@ -6,6 +6,7 @@ import csv
 import json
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,13 +16,14 @@ from click.testing import CliRunner
 from rulebound.cli.app import app
 from rulebound.rulesets.empty_reach.tables import success_grid as reach_grid
 from rulebound.rulesets.ghostburn.tables import success_grid as ghost_grid
+from rulebound.rulesets.grid import OddsGrid
 from rulebound.rulesets.legacy.tables import success_grid as legacy_grid
 from rulebound.rulesets.rainwall.tables import success_grid as rain_grid
 
 runner = CliRunner()
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
-TABLES = {
+TABLES: dict[str, tuple[list[str], Callable[[], OddsGrid]]] = {
     "empty-reach": ([], reach_grid),
     "rainwall": (["--dr", "3", "--bonus", "2"], lambda: rain_grid(3, (2,))),
     "legacy": ([], legacy_grid),

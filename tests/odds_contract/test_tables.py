@@ -9,6 +9,7 @@ import pytest
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.empty_reach.check import CheckRequest as ReachRequest
 from rulebound.rulesets.empty_reach.check import ExtraModifier, prepare
+from rulebound.rulesets.empty_reach.odds import PushPolicy
 from rulebound.rulesets.empty_reach.odds import p_success as reach_p_success
 from rulebound.rulesets.empty_reach.tables import success_grid as reach_grid
 from rulebound.rulesets.ghostburn.content import builtin_content
@@ -38,7 +39,7 @@ def test_empty_reach_grid_every_cell() -> None:
     assert grid.columns == ("none", "D6", "D8", "D10", "D12")
     for title, row, column, chance in grid.records():
         modifier = int(title.split(",")[0].removeprefix("modifier "))
-        policy = "always" if "push always" in title else "never"
+        policy: PushPolicy = "always" if "push always" in title else "never"
         extra = (ExtraModifier(source="m", value=modifier),) if modifier else ()
         skill = None if column == "none" else column
         check = prepare(ReachRequest(attribute_die=row, skill_die=skill, modifiers=extra))

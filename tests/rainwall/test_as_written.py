@@ -8,8 +8,10 @@ test here failed before its fix (the report of issue 15 lists which).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from fractions import Fraction
 from itertools import product
+from typing import TypedDict, Unpack
 
 import pytest
 from click.testing import CliRunner
@@ -24,17 +26,23 @@ from rulebound.rulesets.rainwall.game import GAME
 from rulebound.rulesets.rainwall.odds import check_odds
 from rulebound.rulesets.rainwall.request import RainwallRequest
 from rulebound.rulesets.rainwall.roll import evaluate
-from rulebound.rulesets.rainwall.rules import Degree, MissIos, Options
+from rulebound.rulesets.rainwall.rules import BarelyRule, Degree, MissIos, Options, SuccessFace
 
 NO_DRAWS = Provenance(())
 
 
+class OptionFields(TypedDict, total=False):
+    success_face: SuccessFace
+    miss_ios: MissIos
+    barely: BarelyRule
+
+
 def judged(
-    faces: tuple[int, ...], skill: int, dr: int, bonus: int = 0, **options: object
+    faces: tuple[int, ...], skill: int, dr: int, bonus: int = 0, **options: Unpack[OptionFields]
 ) -> Degree:
     request = RainwallRequest(
         dice=len(faces), skill=skill, dr=dr, bonus=bonus, options=Options(**options)
-    )  # type: ignore[arg-type]
+    )
     allocation = optimal_allocation(faces, skill, bonus, request.options)
     return evaluate(request, faces, allocation, NO_DRAWS).degree
 
@@ -120,6 +128,7 @@ def test_trait_and_skill_names_match_whatever_the_case() -> None:
     assert (list(held.traits), list(held.skills)) == (["Dexterity"], ["Lockpicking"])
     request = request_for(held, "lockpicking", dr=4)
     assert (request.dice, request.skill, request.skill_name) == (7, 5, "Lockpicking")
+    assert GAME.sheets is not None  # Rainwall keeps character sheets
     sheet = GAME.sheets.validate(
         {"name": "P", "traits": {"Dexterity": 7}, "skills": {"lockpicking": {"score": 5}}}
     )
@@ -171,8 +180,16 @@ def test_the_texts_numbers(what: str, ours: int, text: int) -> None:
     assert ours == text, what
 
 
+def two_columns(rows: Iterable[tuple[str, ...]]) -> dict[str, str]:
+    """A two-column table as a mapping, as ``dict(rows)`` reads it (each row a pair)."""
+    table: dict[str, str] = {}
+    for key, value in rows:
+        table[key] = value
+    return table
+
+
 def test_the_content_listing_gives_the_degrees_with_their_numbers() -> None:
-    tables = {t.title: dict(t.rows) for t in GAME.content() if len(t.columns) == 2}
+    tables = {t.title: two_columns(t.rows) for t in GAME.content() if len(t.columns) == 2}
     degrees = tables["Degrees (the default readings)"]
     assert degrees["Critical Success"] == "IoS 3 or more"
     assert degrees["Basic Success"] == "IoS 1"

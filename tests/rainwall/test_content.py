@@ -118,5 +118,6 @@ def test_character_file_with_homebrew_skill(tmp_path: Path) -> None:
     brewed = GAME.with_content(brew)
     assert brewed.sheets is not None
     assert brewed.sheets.validate(sheet)["skills"] == {"Riddles": {"score": 4, "bonus": 0}}
+    assert GAME.sheets is not None
     with pytest.raises(InvalidInput):
-        GAME.sheets.validate(sheet)  # type: ignore[union-attr]
+        GAME.sheets.validate(sheet)

@@ -13,7 +13,7 @@ from rulebound.core.trace import DieRecord, DieState, Provenance
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.request import RainwallRequest, form_request
 from rulebound.rulesets.rainwall.roll import evaluate
-from rulebound.rulesets.rainwall.rules import Options, options_for
+from rulebound.rulesets.rainwall.rules import Options
 
 numbers = st.integers(-2, 101) | st.sampled_from((True, False, 2.0, "3", None))
 OPTIONS = [
@@ -58,12 +58,6 @@ def test_a_form_request_is_the_classs_request_or_its_error(
     values: dict[str, Any], options: Options
 ) -> None:
     assert outcome(form_request, values, options) == outcome(by_class, values, options)
-
-
-def test_options_are_read_once_per_tables_variants() -> None:
-    chosen = {"success-face": "strictly-under", "miss-ios": "continuous", "barely": "always"}
-    assert options_for(chosen) is options_for(dict(chosen))
-    assert options_for(chosen) == Options.from_mapping(chosen)
 
 
 def fresh_dice(faces: tuple[int, ...], allocation: tuple[int, ...], top: int) -> tuple[Any, ...]:

@@ -1,6 +1,7 @@
 """Rainwall behind the game contract: key, variants, request loading with precise errors,
 typed chances."""
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
@@ -16,7 +17,7 @@ from rulebound.rulesets.registry import BUILT_IN
 GOOD = {"dice": 7, "skill": 5, "dr": 4, "bonus": 1}
 
 
-def load(request: dict[str, object]) -> RainwallRequest:
+def load(request: Mapping[str, object]) -> RainwallRequest:
     return GAME.load({"request": request})
 
 

@@ -101,7 +101,7 @@ def test_a_play_computed_before_its_transaction_follows_a_rotation_elsewhere(
         table, gm = new_table(store)
 
         def build(dice: Dice) -> Staged:
-            return NewEntry(table.id, "roll", "public", gm.id, dice.commitment), []
+            return Staged(NewEntry(table.id, "roll", "public", gm.id, dice.commitment))
 
         first = store.append_drawn(table.id, build)
         other.rotate_seed(
@@ -111,7 +111,7 @@ def test_a_play_computed_before_its_transaction_follows_a_rotation_elsewhere(
         assert second.commitment == other.commitment(table.id) != first.commitment
         assert second.summary == second.commitment  # drawn from the seed in force
         stale = Contribution("ab" * 16, str(first.commitment))
-        with pytest.raises(Conflict, match="committed to a new seed"):
+        with pytest.raises(Conflict, match="re-committed"):
             store.append_drawn(table.id, build, stale)
         mine = store.append_drawn(table.id, build, Contribution("cd" * 16, str(second.commitment)))
         assert (mine.contribution, mine.server_chosen) == ("cd" * 16, False)

@@ -64,7 +64,7 @@ def _draw(
         source = dice.source()
         faces = [[20, source.draw(20)], [6, source.draw(6)]]
         record = {"kind": "roll", "draws": faces}
-        return NewEntry(table_id, "roll", privacy, None, note, record=record), []
+        return Staged(NewEntry(table_id, "roll", privacy, None, note, record=record))
 
     return build
 
@@ -128,9 +128,8 @@ def test_the_seal_commits_to_the_entry_as_it_is_read_back(store: SqlStore, db_ur
         store.append(NewEntry(table.id, "note", "public", None, "odd", record=odd, card=odd)),
         store.append_drawn(
             table.id,
-            lambda dice: (
-                NewEntry(table.id, "roll", "public", None, "odd", record=odd, card=None),
-                [],
+            lambda dice: Staged(
+                NewEntry(table.id, "roll", "public", None, "odd", record=odd, card=None)
             ),
             _mine(store, table.id),
         ),
@@ -148,7 +147,7 @@ def test_the_seal_commits_to_the_entry_as_it_is_read_back(store: SqlStore, db_ur
     _recompute(table.id, read)
     assert read[-4:] == [*written, *twice]
     # a card handed over already serialised is the one value of every entry that logs it
-    # (``store.sql._written``; nothing that shows an entry changes its card)
+    # (``sealing.Row.written``; nothing that shows an entry changes its card)
     assert twice[0].card is twice[1].card is shared.value
     assert written[0].record == {
         "flags": {"true": 1, "null": 2, "10": "ten", "2": "two"},
@@ -201,7 +200,7 @@ def test_a_contribution_counts_once_and_only_under_the_commitment_it_saw(
         store.append_drawn(table.id, _draw(table.id), mine)
     stale = _mine(store, table.id)
     store.rotate_seed(table.id, lambda old, new: NewEntry(table.id, "seed", "public", None, "r"))
-    with pytest.raises(Conflict, match="committed to a new seed"):
+    with pytest.raises(Conflict, match="re-committed"):
         store.append_drawn(table.id, _draw(table.id), stale)
     assert store.last_seq(table.id) == 3
 

@@ -80,7 +80,7 @@ def test_a_contribution_is_refused_under_another_commitment_or_twice(table: Tabl
     table.reveal()
     body = {"form": {"skill": "Force"}, "dice": early}
     refused = _roll(table, "player", cid, body, 409)
-    assert "committed to a new seed" in refused["detail"]
+    assert "re-committed" in refused["detail"]
     fresh = table.contribution()
     _roll(table, "player", cid, {"form": {"skill": "Force"}, "dice": fresh})
     again = _roll(table, "player", cid, {"form": {"skill": "Force"}, "dice": fresh}, 409)

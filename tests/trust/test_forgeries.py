@@ -34,7 +34,7 @@ from rulebound.core.canonical import to_jsonable
 from rulebound.core.verifiable import VerifiableSource, commitment_for
 from rulebound.rulesets.plays import TableRules
 from rulebound.rulesets.registry import get_game
-from rulebound.store import sql
+from rulebound.store.sql import dice as seeding
 from rulebound.store.testing import sqlite_url
 
 from .conftest import Table, open_table, verify
@@ -126,7 +126,7 @@ def played(client: TestClient) -> Table:
     gm roll; the dice come from ``FIXED_SEED``, committed when the table opened, and
     contributions 1 to 5."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sql, "new_server_seed", lambda: FIXED_SEED)
+        patch.setattr(seeding, "new_server_seed", lambda: FIXED_SEED)
         table = open_table(client)
     assert table.commitment() == commitment_for(FIXED_SEED)
     cid = table.character("player")

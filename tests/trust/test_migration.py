@@ -93,7 +93,7 @@ def test_the_upgrade_chains_old_logs_and_commits_a_seed(db_url: str, tmp_path: P
 
         def play(dice: Dice) -> Staged:
             record = {"draws": [[6, dice.source().draw(6)]]}
-            return NewEntry(one, "roll", "public", None, "new", record=record), []
+            return Staged(NewEntry(one, "roll", "public", None, "new", record=record))
 
         logged = store.append_drawn(one, play)
         assert (logged.seq, logged.nonce, logged.server_chosen) == (4, None, True)

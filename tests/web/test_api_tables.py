@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from rulebound.web import api
+from rulebound.web.routes import api
 
 from .conftest import Party
 

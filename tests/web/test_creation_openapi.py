@@ -6,7 +6,7 @@ import base64
 
 from fastapi.testclient import TestClient
 
-from rulebound.web import api
+from rulebound.web.routes import api
 
 from .conftest import Dice, Party, seat_party
 

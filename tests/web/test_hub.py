@@ -13,11 +13,10 @@ import pytest
 from sqlalchemy import event
 
 from rulebound.store import Member, NewEntry, SqlStore
-from rulebound.web import hub as hub_module
 from rulebound.web.app import create_app
 from rulebound.web.auth import Viewer, csrf_token
-from rulebound.web.eager import eager
-from rulebound.web.hub import Hub
+from rulebound.web.feed import hub as hub_module
+from rulebound.web.feed.hub import Hub
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 
@@ -275,92 +274,3 @@ def test_an_entry_pushed_while_a_keepalive_is_being_sent_is_not_held_back(table:
 
 def _seqs(data: bytes) -> list[int]:
     return [int(line[4:]) for line in data.decode().splitlines() if line[:4] == "id: "]
-
-
-def test_a_live_entry_goes_out_through_the_direct_send_without_waking_the_stream(
-    table: Table,
-) -> None:
-    """While a stream waits with nothing queued, the push sends through the consumer's own
-    send (``direct``), run there and then; the stream's task is never woken for it."""
-    sent: dict[str, list[bytes]] = {"O0": [], "O1": []}
-
-    async def run() -> None:
-        last = table.store.last_seq(table.table.id)
-        streams = [
-            table.hub.stream(table.viewers[name], last, direct=got.append)  # type: ignore[arg-type]
-            for name, got in sent.items()
-        ]
-        for stream in streams:
-            assert await anext(stream) == b"retry: 1000\n\n"
-        waiting = [asyncio.create_task(anext(s)) for s in streams]
-        await asyncio.sleep(0.2)
-        seqs = [await asyncio.to_thread(table.roll, "public") for _ in range(3)]
-        await asyncio.sleep(0.3)
-        assert not any(task.done() for task in waiting)  # nothing was yielded
-        for got in sent.values():
-            assert [_seqs(data) for data in got] == [[seq] for seq in seqs]
-        assert sent["O0"] == sent["O1"]  # the same prepared bytes
-        for task in waiting:
-            task.cancel()
-        await asyncio.gather(*waiting, return_exceptions=True)
-        for stream in streams:
-            await stream.aclose()  # type: ignore[attr-defined]
-
-    run_async(run())
-
-
-def test_a_direct_send_that_must_wait_holds_back_what_follows_until_it_is_done(
-    table: Table,
-) -> None:
-    """The first direct send finds the socket full: the entries pushed meanwhile queue, and
-    the stream yields them only once that send is done, in order, each once."""
-    order: list[tuple[str, list[int]]] = []
-
-    async def run() -> None:
-        room: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        async def send(data: bytes) -> None:
-            order.append(("started", _seqs(data)))
-            await room
-            order.append(("sent", _seqs(data)))
-
-        def direct(data: bytes) -> Awaitable[None] | None:
-            return eager(send(data))
-
-        last = table.store.last_seq(table.table.id)
-        stream = table.hub.stream(table.viewers["O0"], last, direct=direct)
-        assert await anext(stream) == b"retry: 1000\n\n"
-        following = asyncio.create_task(_next(stream))
-        await asyncio.sleep(0.2)
-        seqs = [await asyncio.to_thread(table.roll, "public") for _ in range(3)]
-        await asyncio.sleep(0.3)
-        assert order == [("started", seqs[:1])]  # the other two wait in the queue
-        assert not following.done()
-        room.set_result(None)
-        data = await following
-        assert order == [("started", seqs[:1]), ("sent", seqs[:1])]
-        assert _seqs(data) == seqs[1:]
-        await stream.aclose()  # type: ignore[attr-defined]
-
-    run_async(run())
-
-
-def test_a_direct_send_that_fails_ends_the_stream_with_its_error(table: Table) -> None:
-    def direct(data: bytes) -> None:
-        raise ConnectionResetError("the viewer went away")
-
-    async def run() -> None:
-        last = table.store.last_seq(table.table.id)
-        calm = await _open(table.hub, table.viewers["O1"], last)
-        stream = table.hub.stream(table.viewers["O0"], last, direct=direct)
-        assert await anext(stream) == b"retry: 1000\n\n"
-        following = asyncio.create_task(_next(stream))
-        other = asyncio.create_task(_next(calm))
-        await asyncio.sleep(0.2)
-        seq = await asyncio.to_thread(table.roll, "public")
-        with pytest.raises(ConnectionResetError):
-            await following
-        assert _seqs(await other) == [seq]  # the table's other feeds go on
-        await calm.aclose()  # type: ignore[attr-defined]
-
-    run_async(run())

@@ -34,17 +34,16 @@ def _second_roll(party: Party) -> tuple[SqlStore, Any, list[str]]:
     return store, rolled, seen
 
 
-APPEND = "SELECT * FROM rulebound_append("
-"""PostgreSQL's append, one statement that inserts the entry (migration 0008)."""
-
-
 def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party) -> None:
+    """One write transaction: the table's lock (PostgreSQL), the chain's end, the check that
+    the sheet it rolled from is still current, the insert (and PostgreSQL's notice); nothing
+    is read back after the insert."""
     store, rolled, seen = _second_roll(party)
     assert len(seen) <= 6, seen
-    writes = [s.startswith("INSERT" if store.sqlite else APPEND) for s in seen]
+    writes = [s.startswith("INSERT INTO log_entries") for s in seen]
     assert sum(writes) == 1
     after = seen[writes.index(True) + 1 :]
-    assert not any("FROM log_entries" in s or "FROM members" in s for s in after), after
+    assert all(s.startswith("SELECT pg_notify") for s in after), after
     assert not any(s.startswith("SELECT game_tables.id, game_tables.name") for s in seen)
     assert rolled.json()["seq"] == store.last_seq(party.table_id)
     stored = store.entry(party.table_id, rolled.json()["id"])
@@ -52,18 +51,14 @@ def test_a_roll_runs_at_most_six_statements_and_reads_nothing_back(party: Party)
     assert rolled.json()["created_at"] == stored.created_at.isoformat()
 
 
-def test_a_roll_takes_the_sheet_from_the_cache_and_writes_in_four_statements(
-    party: Party,
-) -> None:
-    """Once the roller's view of the character is cached, a roll reads nothing before its
-    write transaction: on SQLite ``BEGIN IMMEDIATE``, the chain's end, the insert; on
-    PostgreSQL one statement, ``rulebound_append`` (the lock, the chain's end, the insert
-    and the notice are its own, inside the server)."""
+def test_a_roll_takes_the_sheet_from_the_cache_and_checks_only_its_version(party: Party) -> None:
+    """Once the roller's view of the character is cached, a roll reads no sheet and no seat:
+    it only checks, in its write transaction, that the character is still at the version it
+    rolled from."""
     store, _, seen = _second_roll(party)
-    assert not any("FROM characters" in s for s in seen), seen
+    assert not any("characters.sheet" in s or "FROM members" in s for s in seen), seen
+    versions = [s for s in seen if "FROM characters" in s]
+    assert versions == [s for s in seen if s.startswith("SELECT characters.id, characters.version")]
+    assert len(versions) == 1, seen
     if store.sqlite:
-        assert len(seen) <= 4, seen
         assert seen[0].startswith("BEGIN IMMEDIATE"), seen
-    else:
-        assert len(seen) == 1, seen
-        assert seen[0].startswith(APPEND), seen

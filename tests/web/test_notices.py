@@ -1,25 +1,27 @@
-"""The backplane's notices (issue 13): each ``PUBLISH`` is written to Redis without waiting
-for its answer; every notice still reaches the other processes' listeners, in order, and a
-connection Redis dropped is made again. The listener hears the other processes' notices in
-order, not its own, and subscribes again when Redis drops it. A table's rolls go on its own
-channel, heard only by a process watching it, and a process no other one hears on a table
-sends it nothing until one announces a watch. Needs RULEBOUND_TEST_REDIS_URL
-(``scripts/with-redis``)."""
+"""The backplane's notices: the publisher sends them from a thread of its own, in order, on a
+connection its client's pool lends, and passes on Redis's count of their listeners; a
+connection Redis dropped is made again, and without Redis a notice costs the commit
+nothing. The listener hears the other processes' notices in order, not its own, and
+subscribes again when Redis drops it. A table's rolls go on its own channel, heard only
+by a process watching it, and a process no other one hears on a table sends it nothing
+until one announces a watch. Needs RULEBOUND_TEST_REDIS_URL (``scripts/with-redis``)."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from rulebound.web.backplane import CHANNEL as BACKPLANE_CHANNEL
-from rulebound.web.backplane import REMEMBERED, TABLE_CHANNEL, Notices, RedisBackplane
+from rulebound.web.backplane.connection import connect
+from rulebound.web.backplane.listener import CHANNEL as BACKPLANE_CHANNEL
+from rulebound.web.backplane.listener import REMEMBERED, TABLE_CHANNEL, RedisBackplane
+from rulebound.web.backplane.publisher import Publisher
 
-from ..store.test_bridge import run
+from .conftest import run_async
 from .test_processes import redis_url  # noqa: F401  (the fixture)
 
 CHANNEL = "rulebound:test-notices"
@@ -46,15 +48,27 @@ def _heard(pubsub: Any, count: int, seconds: float = 10) -> list[str]:
     return heard
 
 
+def _until(test: Any, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.02)
+    return False
+
+
 class Wired:
-    """A Redis client, a listener on ``CHANNEL`` and the notices under test."""
+    """A Redis client, a listener on ``CHANNEL`` and the publisher under test, whose
+    counts of listeners are recorded."""
 
     def __init__(self, url: str) -> None:
         import redis
 
         self.client = redis.Redis.from_url(url)
+        self.sender = redis.Redis.from_url(url)
         self.pubsub = _listener(url, CHANNEL)
-        self.notices = Notices(self.client)
+        self.counts: list[tuple[Hashable, int]] = []
+        self.publisher = Publisher(self.sender, lambda key, n: self.counts.append((key, n)))
 
     def publishers(self) -> list[Any]:
         """Redis's ids of its connections whose last command was ``PUBLISH``."""
@@ -65,51 +79,49 @@ class Wired:
 def wired(redis_url: str) -> Iterator[Wired]:  # noqa: F811
     made = Wired(redis_url)
     yield made
-    made.notices.close()
+    made.publisher.close()
     made.pubsub.close()
+    made.sender.close()
     made.client.close()
 
 
-def test_every_notice_arrives_in_order_and_the_answers_are_read(wired: Wired) -> None:
-    wired.notices.publish(CHANNEL, "first")
+def test_every_notice_arrives_in_order_and_its_count_is_passed_on(wired: Wired) -> None:
+    wired.publisher.publish(CHANNEL, "first", key="first")
     assert _heard(wired.pubsub, 1) == ["first"]
+    assert _until(lambda: wired.counts == [("first", 1)])
     (publisher,) = wired.publishers()
-    count = Notices.DRAIN * 3 + 5
+    count = 1000
     for n in range(count):
-        wired.notices.publish(CHANNEL, f"1:{n}:")
+        wired.publisher.publish(CHANNEL, f"1:{n}:", key=n if n % 100 == 0 else None)
     assert _heard(wired.pubsub, count) == [f"1:{n}:" for n in range(count)]
-    # the answers were read at each drain without an error: still the one connection
-    assert wired.publishers() == [publisher]
+    assert _until(lambda: len(wired.counts) == 11)
+    assert wired.counts[1:] == [(n, 1) for n in range(0, count, 100)]
+    assert wired.publishers() == [publisher]  # one pooled connection, lent again and again
 
 
 def test_a_dropped_connection_is_made_again_for_later_notices(wired: Wired) -> None:
-    wired.notices.publish(CHANNEL, "before")
+    wired.publisher.publish(CHANNEL, "before")
     assert _heard(wired.pubsub, 1) == ["before"]
     (killed,) = wired.publishers()
     wired.client.client_kill_filter(_id=killed)
-    heard: list[str] = []
-    for n in range(50):  # the first writes after the kill may go to the dead socket
-        wired.notices.publish(CHANNEL, f"after {n}")
-        heard += _heard(wired.pubsub, 1, seconds=0.2)
-        if heard:
-            break
-        time.sleep(0.05)
-    assert heard, "no notice arrived after the connection was dropped"
-    assert heard[0].startswith("after "), heard
+    wired.publisher.publish(CHANNEL, "after")
+    assert _heard(wired.pubsub, 1, seconds=5) == ["after"]  # nothing lost: tried again
     assert wired.publishers() not in ([], [killed])
 
 
-def test_without_redis_a_notice_is_dropped_quietly() -> None:
+def test_without_redis_a_notice_costs_the_commit_nothing() -> None:
     import redis
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
 
-    down = redis.Redis(host="127.0.0.1", port=1, retry=Retry(NoBackoff(), 0))
-    notices = Notices(down)
-    notices.publish("rulebound:log", "1:1:")  # nothing listens on port 1: no error raised
-    notices.close()
+    down = connect("redis://127.0.0.1:1/0")
+    publisher = Publisher(down)
+    started = time.monotonic()
+    for n in range(1000):  # nothing listens on port 1: no error, and no wait
+        publisher.publish("rulebound:log", f"1:{n}:")
+    assert time.monotonic() - started < 0.5
+    publisher.close()
     with pytest.raises(redis.ConnectionError):
         down.ping()
+    down.close()
 
 
 class Heard:
@@ -170,15 +182,6 @@ def test_the_listener_hears_the_others_notices_in_order_and_not_its_own(
     assert events[count:] == [("forget", 8, ("members", "characters")), ("changed", 8, None)]
 
 
-def _until(test: Any, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_a_tables_own_notices_are_heard_only_while_it_is_watched(
     listening: tuple[RedisBackplane, Heard, Any],
     redis_url: str,  # noqa: F811
@@ -188,15 +191,17 @@ def test_a_tables_own_notices_are_heard_only_while_it_is_watched(
     announced = _listener(redis_url, BACKPLANE_CHANNEL)
     try:
         assert client.publish(channel, f"{other}:9:1:") == 0  # not watched: nobody hears it
-        run(backplane.watch(9))  # back once Redis confirmed the subscription
+        started = time.monotonic()
+        run_async(backplane.watch(9))  # back once Redis confirmed the subscription
+        assert time.monotonic() - started < 0.5  # the listener was stirred at once
         assert client.publish(channel, f"{other}:9:2:") == 1
         assert heard.wait_for(1) == [("notice", 9, 2)]
         assert _heard(announced, 1) == [f"{backplane.origin}:9:+:"]  # the watch, announced
         backplane.unwatch(9)
-        assert _until(lambda: client.publish(channel, f"{other}:9:3:") == 0)
+        assert _until(lambda: client.publish(channel, f"{other}:9:0:") == 0, 2)
     finally:
         announced.close()
-    assert heard.events == [("notice", 9, 2)]
+    assert [e for e in heard.events if e != ("notice", 9, 0)] == [("notice", 9, 2)]
 
 
 def _roll(table_id: int, seq: int) -> Any:
@@ -217,13 +222,14 @@ def test_a_table_no_other_process_watches_gets_no_notices_until_one_does(
     roller.start()
     try:
         assert roller.listening.wait(10)
-        for seq in range(1, Notices.DRAIN + 2):  # the answers (nobody heard them) are read
-            roller.published(_roll(4, seq))  # type: ignore[arg-type]
+        roller.published(_roll(4, 1))  # type: ignore[arg-type]
+        assert _until(lambda: 4 in roller._quiet)  # Redis answered: nobody heard it
         before = _publishes(client)
         for seq in range(100, 110):
             roller.published(_roll(4, seq))  # type: ignore[arg-type]
+        time.sleep(0.2)
         assert _publishes(client) == before  # quiet: not one PUBLISH reached Redis
-        run(watcher.watch(4))  # the other process opens a feed of table 4
+        run_async(watcher.watch(4))  # the other process opens a feed of table 4
         assert _until(lambda: 4 not in roller._quiet and roller._watches.get(4) == 1)
         roller.published(_roll(4, 200))  # type: ignore[arg-type]
         assert heard.wait_for(1) == [("notice", 4, 200)]
@@ -244,16 +250,17 @@ def test_the_listener_subscribes_again_after_redis_drops_it(
     assert heard.events[0] == ("notice", 3, 1)
 
 
-def test_a_refused_subscription_is_logged_and_tried_again(
+def test_a_refused_subscription_is_logged_once_and_tried_again(
     redis_url: str,  # noqa: F811
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Redis refuses ``SUBSCRIBE`` to a user without pub/sub (an ACL): the listener says so
-    in the log and tries again after ``RETRY_SECONDS``, instead of waiting on a subscription
-    that never came."""
+    in the log once, and goes on trying (backing off), instead of waiting on a
+    subscription that never came or filling the log."""
     import redis
 
     admin = redis.Redis.from_url(redis_url)
+    admin.acl_log_reset()
     admin.acl_setuser(
         "nosub",
         enabled=True,
@@ -262,26 +269,27 @@ def test_a_refused_subscription_is_logged_and_tried_again(
         channels=["*"],
         commands=["+@all", "-subscribe"],
     )
-    host, port = (
-        admin.connection_pool.connection_kwargs["host"],
-        admin.connection_pool.connection_kwargs["port"],
-    )
+    kwargs = admin.get_connection_kwargs()
     heard = Heard()
-    backplane = RedisBackplane(f"redis://nosub:pw@{host}:{port}/0", heard, heard)  # type: ignore[arg-type]
-    caplog.set_level("WARNING", logger="rulebound.store")
+    url = f"redis://nosub:pw@{kwargs['host']}:{kwargs['port']}/0"
+    backplane = RedisBackplane(url, heard, heard)  # type: ignore[arg-type]
+    caplog.set_level("WARNING", logger="rulebound.web.backplane")
     try:
         backplane.start()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and len(caplog.records) < 2:
-            time.sleep(0.05)
+
+        def tries() -> int:
+            return sum(int(e["count"]) for e in admin.acl_log() if e["object"] == "subscribe")
+
+        assert _until(lambda: tries() >= 3, 8)
         assert not backplane.listening.is_set()
     finally:
         backplane.stop()
         admin.acl_deluser("nosub")
         admin.close()
     refused = [r.getMessage() for r in caplog.records]
-    assert len(refused) >= 2, refused  # the first refusal, then the next try's
-    assert all("refused the subscription" in m and "NOPERM" in m for m in refused), refused
+    assert len(refused) == 1, refused
+    assert "refused the subscription" in refused[0]
+    assert "no permissions" in refused[0]
 
 
 def test_the_quiet_tables_kept_are_bounded() -> None:
@@ -295,9 +303,8 @@ def test_the_quiet_tables_kept_are_bounded() -> None:
         assert 0 < len(backplane._quiet) <= REMEMBERED
         assert tables[-1] in backplane._quiet  # the newest is kept
         for table in tables:
-            watched = f"0123456789abcdef:{table}:+:".encode()
-            backplane._reply([b"message", BACKPLANE_CHANNEL.encode(), watched])
+            backplane._notice(f"0123456789abcdef:{table}:+:".encode())
         assert 0 < len(backplane._watches) <= REMEMBERED
         assert backplane._watches[tables[-1]] == 1
     finally:
-        backplane.client.close()
+        backplane.stop()

@@ -27,6 +27,7 @@ from rulebound.store import Scope, SqlStore
 
 from ..trust.servers import NO_RATE_LIMITS, ServerProcess
 from .conftest import Party, free_port, seat_party
+from .throwaway import OwnPostgres, OwnRedis
 
 REDIS_ENV = "RULEBOUND_TEST_REDIS_URL"
 ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
@@ -382,3 +383,223 @@ def test_serve_with_workers_shares_a_burst_of_connections_out(
                 sock.close()
     assert sum(held) == 16  # the workers (and multiprocessing's resource tracker, none)
     assert held[1] > 0, held
+
+
+# Faults: a Redis or a PostgreSQL of the test's own, killed or stopped under two processes.
+
+
+@pytest.fixture
+def own_redis() -> Iterator[OwnRedis]:
+    server = OwnRedis().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[OwnPostgres]:
+    server = OwnPostgres().start().create_database()
+    yield server
+    server.close()
+
+
+class Rolling:
+    """Rolls through both processes, from two seats each, until stopped: what was
+    acknowledged (entry id: seq) and every answer that was not a 201."""
+
+    def __init__(self, party: Party, processes: list[ServerProcess], cids: list[int]) -> None:
+        self.acked: dict[int, int] = {}
+        self.refused: list[tuple[int, str]] = []
+        self.lock, self.stopping = threading.Lock(), threading.Event()
+        players = [party.player, party.other]
+        self.threads = [
+            threading.Thread(target=self._roll, args=(process, party, who, cid))
+            for process in processes
+            for who, cid in zip(players, cids, strict=True)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _roll(self, process: ServerProcess, party: Party, who: dict[str, str], cid: int) -> None:
+        path = f"{process.url}/api/tables/{party.table_id}/characters/{cid}/roll"
+        with httpx2.Client(timeout=30) as http:
+            while not self.stopping.is_set():
+                answer = http.post(path, json=ROLL, headers=who)
+                with self.lock:
+                    if answer.status_code == 201:
+                        self.acked[answer.json()["id"]] = answer.json()["seq"]
+                    else:
+                        self.refused.append((answer.status_code, answer.text[:200]))
+                time.sleep(0.005)
+
+    def count(self) -> int:
+        with self.lock:
+            return len(self.acked)
+
+    def wait_for(self, count: int, seconds: float = 30) -> None:
+        deadline = time.monotonic() + seconds
+        while self.count() < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert self.count() >= count
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(timeout=60)
+
+
+def _logged(pg_url: str, table_id: int, gm: int, after: int) -> tuple[list[Any], list[int]]:
+    """The table's log, and the seqs after ``after`` its game master may see."""
+    store = SqlStore(pg_url, migrate=False)
+    try:
+        log = store.log(table_id)
+        visible = store.entries(table_id, Scope(gm, True), after=after, limit=10**6)
+        return log, [e.seq for e in visible]
+    finally:
+        store.close()
+
+
+def test_redis_restarted_while_two_processes_roll_loses_nothing_and_pushes_again(
+    pair: Pair, tmp_path: Path, backends: dict[str, str], pg_url: str, own_redis: OwnRedis
+) -> None:
+    """Redis killed mid-burst and started again on its port: every roll is still answered
+    201, none acknowledged is lost, and within seconds of Redis's return a roll through one
+    process reaches a viewer on the other by push again (the feeds poll only every 60 s)."""
+    one, other = pair.start(tmp_path, backends | {"RULEBOUND_REDIS_URL": own_redis.url})
+    party = pair.party(one)
+    cids = [_character(party, who, f"C{n}") for n, who in enumerate([party.player, party.other])]
+    last = party.client.get(party.url(), headers=party.gm).json()["last_seq"]
+    watcher = pair.listen(_feed(other, party), party.gm, last)
+    time.sleep(0.3)
+    rolling = Rolling(party, [one, other], cids)
+    try:
+        rolling.wait_for(20)
+        own_redis.kill()
+        killed = rolling.count()
+        time.sleep(2)
+        rolling.wait_for(killed + 20)  # rolls go on being accepted without Redis
+        own_redis.start()
+        restarted = time.monotonic()
+        time.sleep(0.5)
+    finally:
+        rolling.stop()
+    assert not rolling.refused, rolling.refused[:5]
+    pushed = False
+    roll = party.url(f"/characters/{cids[0]}/roll")
+    while not pushed and time.monotonic() < restarted + 10:
+        seq = party.client.post(roll, json=ROLL, headers=party.player).json()["seq"]
+        pushed = watcher.wait_for(lambda w, seq=seq: seq in [d["seq"] for _, d in w.got], 1.0)
+    assert pushed, "no roll reached the other process's viewer by push after Redis's return"
+    assert time.monotonic() - restarted < 10
+    log, visible = _logged(pg_url, party.table_id, party.ids["gm"], last)
+    assert [entry.seq for entry in log] == list(range(1, len(log) + 1))
+    by_id = {entry.id: entry.seq for entry in log}
+    assert all(by_id.get(entry_id) == seq for entry_id, seq in rolling.acked.items())
+    assert watcher.wait_for(lambda w: len(w.got) >= len(visible), 10)
+    watcher.done.set()
+    assert [d["seq"] for _, d in watcher.got] == visible  # every entry, in order
+    for process in (one, other):
+        said = process.output()
+        assert said.count("Redis unreachable") == 1, said[-3000:]
+        assert said.count("Redis back") == 1, said[-3000:]
+
+
+DEFAULT_RATES = {
+    "RULEBOUND_RATE_SESSION": "30/5",
+    "RULEBOUND_RATE_TABLE": "120/20",
+    "RULEBOUND_RATE_ANONYMOUS": "30/0.5",
+}
+
+
+def test_a_rate_limited_write_during_a_redis_outage_answers_201(
+    pair: Pair, tmp_path: Path, backends: dict[str, str], own_redis: OwnRedis
+) -> None:
+    """With the default rate limits, Redis away: each process limits with its own buckets
+    (and says so once), so a write is answered 201, never 500; once Redis is back the
+    buckets are Redis's again (said once too)."""
+    env = backends | {"RULEBOUND_REDIS_URL": own_redis.url} | DEFAULT_RATES
+    one, other = pair.start(tmp_path, env)
+    party = pair.party(one)
+    cid = _character(party, party.player, "Ana")
+    path = f"/api/tables/{party.table_id}/characters/{cid}/roll"
+    own_redis.kill()
+    for process in (one, other, one, other):
+        started = time.monotonic()
+        answer = httpx2.post(process.url + path, json=ROLL, headers=party.player, timeout=30)
+        assert answer.status_code == 201, answer.text
+        assert time.monotonic() - started < 3
+    own_redis.start()
+    import redis
+
+    client = redis.Redis.from_url(own_redis.url)
+    try:
+        deadline = time.monotonic() + 15
+        shared = False
+        while not shared and time.monotonic() < deadline:
+            for process in (one, other):
+                answer = httpx2.post(process.url + path, json=ROLL, headers=party.player)
+                assert answer.status_code == 201, answer.text
+            shared = len(client.keys("rulebound:rate:*")) > 0
+            time.sleep(0.3)
+        assert shared, "the rate limits did not go back to Redis"
+    finally:
+        client.close()
+    time.sleep(6)  # the other process's buckets are back too, at its next write
+    for process in (one, other):
+        answer = httpx2.post(process.url + path, json=ROLL, headers=party.player)
+        assert answer.status_code == 201, answer.text
+        said = process.output()
+        assert said.count("own buckets") == 1, said[-3000:]
+        assert said.count("rate limits shared") == 1, said[-3000:]
+
+
+def test_a_database_outage_answers_503_naming_the_database_and_both_processes_recover(
+    pair: Pair, tmp_path: Path, backends: dict[str, str], own_postgres: OwnPostgres
+) -> None:
+    """PostgreSQL stopped with ``-m immediate`` under two processes: a write through either
+    answers a JSON 503 at once that names the database, and succeeds again once PostgreSQL
+    is back, with no restart."""
+    one, other = pair.start(tmp_path, backends | {"RULEBOUND_DATABASE_URL": own_postgres.url})
+    party = pair.party(one)
+    cid = _character(party, party.player, "Ana")
+    path = f"/api/tables/{party.table_id}/characters/{cid}/roll"
+    own_postgres.stop("immediate")
+    for process in (one, other, one, other):
+        started = time.monotonic()
+        answer = httpx2.post(process.url + path, json=ROLL, headers=party.player, timeout=30)
+        assert time.monotonic() - started < 2
+        assert answer.status_code == 503, answer.text
+        assert answer.headers["content-type"] == "application/json"
+        assert "database cannot be reached" in answer.json()["detail"], answer.text
+        assert answer.headers["Retry-After"] == "5"
+    own_postgres.start()
+    for process in (one, other):
+        deadline, status = time.monotonic() + 10, 0
+        while status != 201 and time.monotonic() < deadline:
+            status = httpx2.post(process.url + path, json=ROLL, headers=party.player).status_code
+            time.sleep(0.05)
+        assert status == 201, f"{process.url} did not write again once PostgreSQL was back"
+
+
+def test_a_sheet_changed_on_one_process_is_never_rolled_stale_on_the_other(
+    pair: Pair, tmp_path: Path, backends: dict[str, str], own_redis: OwnRedis
+) -> None:
+    """Redis away, so the notice of a sheet's change reaches no other process: a roll through
+    the other process must still be made from the sheet as it now is, not from its cache."""
+    one, other = pair.start(tmp_path, backends | {"RULEBOUND_REDIS_URL": own_redis.url})
+    party = pair.party(one)
+    cid = _character(party, party.player, "Ana")
+    character = party.url(f"/characters/{cid}")
+    edit = {"form": {"skills.Force": "D6"}}
+    assert party.client.patch(character, json=edit, headers=party.player).status_code == 200
+    path = f"/api/tables/{party.table_id}/characters/{cid}/roll"
+    before = httpx2.post(other.url + path, json=ROLL, headers=party.player)  # cached there now
+    assert before.status_code == 201, before.text
+    assert before.json()["record"]["request"]["skill_die"] == "D6"
+    own_redis.kill()
+    raised = {"form": {"skills.Force": "D12"}}
+    changed = party.client.patch(character, json=raised, headers=party.player)
+    assert changed.status_code == 200, changed.text
+    after = httpx2.post(other.url + path, json=ROLL, headers=party.player)
+    assert after.status_code == 201, after.text
+    assert after.json()["record"]["request"]["skill_die"] == "D12", after.json()["card"]
+    assert "D12" in after.json()["card"]["title"]

@@ -82,5 +82,5 @@ def test_a_served_app_is_kept_out_of_the_garbage_collectors_full_walks(tmp_path:
     before, after, kind, default, full = done.stdout.split()
     assert int(before) == 0
     assert int(after) > 50_000  # the interpreter's, the libraries' and the app's objects
-    assert kind == "TableApp"
+    assert kind == "FastAPI"
     assert (int(default), int(full)) == (10, FULL_COLLECTION_EVERY)

@@ -48,7 +48,7 @@ def settled(app: FastAPI) -> FastAPI:
 
 def worker_app() -> FastAPI:
     """A ``--workers`` process's app (each builds its own, from the environment)."""
-    from rulebound.web.app import create_app
+    from rulebound.app import create_app
 
     return settled(create_app())
 
@@ -82,7 +82,7 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
     """Run the virtual table: create a table in the browser and share its invite links."""
     import uvicorn
 
-    from rulebound.web.app import create_app
+    from rulebound.app import create_app
     from rulebound.web.settings import Settings
 
     if workers > 1 and not redis_url:

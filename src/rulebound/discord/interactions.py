@@ -2,7 +2,7 @@
 
 Every request's signature is checked on the raw bytes first (``signature``); only then is
 the body parsed, and an interaction answered before (its id, kept in the database across
-processes: ``Links.first_time``) is refused as a replay. Each answer is one JSON
+processes: ``Store.first_interaction``) is refused as a replay. Each answer is one JSON
 response (Discord waits about three seconds for it). Plays go through the web table's
 ``TableService`` with a ``Viewer`` for the Discord user's seat, so a Discord roll is a
 log entry like any other: the table's committed dice, shown live on the web table,
@@ -29,7 +29,6 @@ from rulebound.core.dice_expr import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleboundError
 from rulebound.discord import embeds
 from rulebound.discord.commands import CHARACTER, PRIVACY, GameOptions, flat, game_options
-from rulebound.discord.links import Links
 from rulebound.discord.signature import (
     MAX_AGE_SECONDS,
     SIGNATURE_HEADER,
@@ -39,7 +38,7 @@ from rulebound.discord.signature import (
 )
 from rulebound.rulesets.contract import Chances
 from rulebound.rulesets.plays import ROLL, params_of, replay
-from rulebound.store import CharacterRow, LogEntry, TableRow
+from rulebound.store import CharacterRow, LogEntry, Member, Role, TableRow
 from rulebound.web.auth import Viewer
 from rulebound.web.service import TableService
 
@@ -85,15 +84,15 @@ def user_of(payload: Payload) -> tuple[str, str]:
 
 
 class Interactions:
-    def __init__(self, service: TableService, links: Links) -> None:
+    def __init__(self, service: TableService) -> None:
         self.service = service
-        self.links = links
+        self.store = service.store
         self.options = game_options(service.games)
 
     # the parts every answer needs
 
     def table(self, payload: Payload) -> TableRow:
-        table = self.links.table(str(payload.get("channel_id") or ""))
+        table = self.store.channel_table(str(payload.get("channel_id") or ""))
         if table is None:
             raise Refusal(UNLINKED)
         return table
@@ -101,7 +100,7 @@ class Interactions:
     def viewer(self, payload: Payload) -> Viewer:
         table = self.table(payload)
         user_id, _ = user_of(payload)
-        member = self.links.member(table.id, user_id)
+        member = self.store.discord_member(table.id, user_id)
         if member is None:
             raise Refusal(UNSEATED)
         if member.revoked:
@@ -154,10 +153,10 @@ class Interactions:
             return self.link(payload, user_id, name, str(given.get("invite") or ""))
         table = self.table(payload)
         if sub == "join":
-            member = self.links.member(table.id, user_id)
+            member = self.store.discord_member(table.id, user_id)
             if member is not None:
                 return said(f"You already have a seat at {table.name}, as {member.name}.")
-            seated = self.links.seat(table.id, user_id, "player", name)
+            seated = self.seat(table.id, user_id, "player", name)
             return said(f"{seated.name} takes a seat at {table.name}.", ephemeral=False)
         if sub == "character":
             viewer = self.viewer(payload)
@@ -172,11 +171,11 @@ class Interactions:
             raise Refusal(
                 f"That is the table's {role} invite: link with the game master's invite link."
             )
-        member = self.links.member(table.id, user_id)
+        member = self.store.discord_member(table.id, user_id)
         if member is None or member.role != "gm":
-            member = self.links.seat(table.id, user_id, "gm", name)
+            member = self.seat(table.id, user_id, "gm", name)
         guild = payload.get("guild_id")
-        self.links.link(
+        self.store.link_channel(
             str(payload.get("channel_id") or ""), guild and str(guild), table.id, member.id
         )
         title = self.service.game(table.ruleset).title
@@ -185,6 +184,12 @@ class Interactions:
             "game master. Players: `/rulebound join`, then `/roll`.",
             ephemeral=False,
         )
+
+    def seat(self, table_id: int, user_id: str, role: Role, name: str) -> Member:
+        """Seat a Discord user at the table, with their identity, in one transaction."""
+        words = "game master" if role == "gm" else "player"
+        summary = f"{name} joined as {words} from Discord"
+        return self.store.seat_discord_user(table_id, user_id, role, name, summary)
 
     def game_of(self, viewer: Viewer, sub: str) -> GameOptions:
         key = viewer.table.ruleset
@@ -542,8 +547,7 @@ def modal_params(fields: list[Mapping[str, Any]], data: Mapping[str, Any]) -> di
 def mount(app: FastAPI, public_key: str, now: Callable[[], float] = time.time) -> None:
     """Add the interactions endpoint (``PATH``) to the web app."""
     verifier = Verifier(public_key)
-    store = app.state.store
-    handler = Interactions(app.state.service, Links(store, store.engine))
+    handler = Interactions(app.state.service)
     app.state.discord = handler
     router = APIRouter()
 
@@ -565,7 +569,7 @@ def mount(app: FastAPI, public_key: str, now: Callable[[], float] = time.time) -
             return JSONResponse({"detail": "the interaction has no id"}, status_code=400)
         stamp = int(str(timestamp))
         oldest = int(now()) - MAX_AGE_SECONDS - 1
-        if not await run_in_threadpool(handler.links.first_time, interaction, stamp, oldest):
+        if not await run_in_threadpool(handler.store.first_interaction, interaction, stamp, oldest):
             detail = "this interaction was answered before: a replayed request is refused"
             return JSONResponse({"detail": detail}, status_code=409)
         try:

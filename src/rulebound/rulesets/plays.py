@@ -14,8 +14,11 @@ kinds (``forms.read``) and validates the table's variants once
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Generic, TypeVar
 
@@ -211,11 +214,54 @@ def character_ids(sheets: Roster, params: Params, field: str) -> list[str]:
 # --- the table's view of a game -------------------------------------------------------
 
 
+class Remembered:
+    """The requests (and their chances) of the sheets and forms a table rolls most, kept by
+    their canonical JSON: a request and its chances are immutable values of the sheet, the
+    form and the table's variants, and a group rolls the same few checks from the same
+    sheets all session. Bounded, least recently used first out; a refusal is never kept."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._held: OrderedDict[str, list[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str | None, make: Callable[[], Any], part: int = 0) -> Any:
+        """Part ``part`` of the entry at ``key`` (0: the request, 1: its chances), made once."""
+        if key is None:
+            return make()
+        with self._lock:
+            entry = self._held.get(key)
+            if entry is not None:
+                self._held.move_to_end(key)
+                if entry[part] is not _UNSET:
+                    return entry[part]
+        value = make()  # outside the lock: a slow rule holds up no other reader
+        with self._lock:
+            entry = self._held.setdefault(key, [_UNSET, _UNSET])
+            entry[part] = value
+            while len(self._held) > self.size:
+                self._held.popitem(last=False)
+        return value
+
+
+_UNSET = object()
+_KEY = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def memo_key(*parts: Any) -> str | None:
+    """The canonical JSON of ``parts`` (None: not JSON, so not kept)."""
+    try:
+        return _KEY.encode(parts)
+    except (TypeError, ValueError):
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class TableRules(Generic[Req, Res]):
     """Forms in, plays out: what a table asks of any game."""
 
     game: Game[Req, Res]
+    remembered: Remembered = field(default_factory=Remembered, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -255,13 +301,23 @@ class TableRules(Generic[Req, Res]):
         return self.sheets.dialog(sheet)
 
     def request(self, sheet: Sheet, form: Mapping[str, Any], variants: Mapping[str, Any]) -> Req:
+        """The request a form makes of a sheet (``Remembered``)."""
+        key = memo_key(sheet, form, variants)
+        request: Req = self.remembered.get(key, partial(self._request, sheet, form, variants))
+        return request
+
+    def _request(self, sheet: Sheet, form: Mapping[str, Any], variants: Mapping[str, Any]) -> Req:
         values = forms.read(self.sheets.dialog(sheet), form)
         return self.sheets.request(sheet, values, self.variants(variants))
 
     # rolls
 
     def chances(self, sheet: Sheet, form: Mapping[str, Any], variants: Variants) -> Chances:
-        return self.game.chances(self.request(sheet, form, variants))
+        def chances() -> Chances:
+            return self.game.chances(self.request(sheet, form, variants))
+
+        found: Chances = self.remembered.get(memo_key(sheet, form, variants), chances, part=1)
+        return found
 
     def rolled(
         self, sheet: Sheet, form: Mapping[str, Any], variants: Variants, source: RandomSource

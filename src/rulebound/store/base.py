@@ -52,6 +52,7 @@ __all__ = [
     "Seed",
     "SheetChange",
     "Staged",
+    "Stale",
     "Store",
     "StoreError",
     "Stored",
@@ -197,10 +198,6 @@ class LogEntry:
     client_seed: str | None = None
     nonce: int | None = None
     """Plays logged before per-roll contributions: the table's client seed and nonce."""
-    card_text: str | None = field(default=None, compare=False, repr=False)
-    """The card's JSON as the append wrote it, on the entry an append hands back (None on
-    entries read from the log): a card logged again and again has the one text, so what is
-    worked out from it can be kept by it (``web/writepath.answer_bytes``)."""
 
     @property
     def dice(self) -> dict[str, Any] | None:
@@ -248,8 +245,26 @@ class Seed:
     revealed_at: datetime | None
 
 
-Staged = tuple[NewEntry, Sequence[SheetChange]]
-"""A play ready to append: its entry and the sheet changes it causes."""
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A play ready to append: its entry, the sheet changes it causes, and the sheets it
+    read without changing them, as (character id, stored version): the append refuses it
+    (``Stale``) if any of those has changed since, so a process that missed another's
+    notice never logs a play computed from an old sheet."""
+
+    entry: NewEntry
+    changes: Sequence[SheetChange] = ()
+    read: Sequence[tuple[int, int]] = ()
+
+
+class Stale(Conflict):
+    """A play was computed from a sheet that has changed since: read it again."""
+
+    def __init__(self, character_id: int) -> None:
+        self.character_id = character_id
+        super().__init__(
+            "character", f"character {character_id} changed since it was read; reload and try again"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,8 +358,15 @@ class Store(Protocol):
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow: ...
 
-    def append(self, entry: NewEntry, changes: Sequence[SheetChange] = ()) -> LogEntry:
-        """Write the entry and its sheet changes in one transaction; Conflict on a stale version."""
+    def append(
+        self,
+        entry: NewEntry,
+        changes: Sequence[SheetChange] = (),
+        *,
+        read: Sequence[tuple[int, int]] = (),
+    ) -> LogEntry:
+        """Write the entry and its sheet changes in one transaction; Conflict on a stale
+        version (``Stale`` where a sheet it ``read``, (id, stored version), has changed)."""
         ...
 
     def append_drawn(
@@ -414,6 +436,30 @@ class Store(Protocol):
 
     def secret(self, name: str) -> bytes:
         """A server secret kept in the database (created on first use)."""
+        ...
+
+    # Discord: which table a channel plays at, and which member a Discord user is
+
+    def channel_table(self, channel_id: str) -> TableRow | None: ...
+
+    def link_channel(
+        self, channel_id: str, guild_id: str | None, table_id: int, member_id: int
+    ) -> None:
+        """Bind the channel to the table (a channel linked before moves to this one)."""
+        ...
+
+    def discord_member(self, table_id: int, user_id: str) -> Member | None: ...
+
+    def seat_discord_user(
+        self, table_id: int, user_id: str, role: Role, name: str, summary: str
+    ) -> Member:
+        """Seat the user with their Discord identity, in one transaction (a user seated
+        already, perhaps by a request at the same moment, keeps their first seat)."""
+        ...
+
+    def first_interaction(self, interaction_id: str, signed_at: int, oldest: int) -> bool:
+        """Remember an interaction by its id: False when it was answered before (a replay).
+        Ids signed before ``oldest`` are forgotten: their timestamps are refused anyway."""
         ...
 
     def close(self) -> None: ...

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.pool import StaticPool
 
 from rulebound.core.stored import Stored
 from rulebound.store.checkpoints import BACKSTOP
@@ -76,14 +77,16 @@ def make_engine(url: str) -> Engine:
             json_serializer=store_json,
         )
     database = make_url(url).database
+    pooling: dict[str, Any] = {"poolclass": StaticPool}  # one database in memory, shared
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
+        pooling = {"pool_size": POOL_SIZE}  # every request thread keeps its connection
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 5.0},
         hide_parameters=True,
         json_serializer=store_json,
-        pool_size=POOL_SIZE,  # every request thread keeps its connection: no reconnects
+        **pooling,
     )
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)

@@ -1,4 +1,6 @@
-"""Rows to the store's dataclasses (JSON columns as dicts, datetimes made UTC-aware)."""
+"""Rows to the store's dataclasses (JSON columns as dicts, datetimes made UTC-aware).
+
+Each takes a row as a mapping of its columns (``Result.mappings()``)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Row, RowMapping
+from sqlalchemy import RowMapping
 
 from rulebound.store.base import CharacterRow, LogEntry, Member, Seed, TableRow
 
@@ -27,19 +29,16 @@ def _of(cls: type[T], m: RowMapping, **converted: Any) -> T:
     return cls(**given, **converted)
 
 
-def table_row(row: Row[Any]) -> TableRow:
-    m = row._mapping
+def table_row(m: RowMapping) -> TableRow:
     return _of(TableRow, m, variants=dict(m["variants"]), created_at=_aware(m["created_at"]))
 
 
-def member_row(row: Row[Any]) -> Member:
-    m = row._mapping
+def member_row(m: RowMapping) -> Member:
     flags = {name: bool(m[name]) for name in ("revoked", "grant_all")}
     return _of(Member, m, **flags, created_at=_aware(m["created_at"]))
 
 
-def character_row(row: Row[Any]) -> CharacterRow:
-    m = row._mapping
+def character_row(m: RowMapping) -> CharacterRow:
     return _of(
         CharacterRow,
         m,
@@ -50,8 +49,7 @@ def character_row(row: Row[Any]) -> CharacterRow:
     )
 
 
-def entry_row(row: Row[Any]) -> LogEntry:
-    m = row._mapping
+def entry_row(m: RowMapping) -> LogEntry:
     chosen = m["server_chosen"]
     return _of(
         LogEntry,
@@ -61,13 +59,11 @@ def entry_row(row: Row[Any]) -> LogEntry:
         card=None if m["card"] is None else dict(m["card"]),
         created_at=_aware(m["created_at"]),
         changed=tuple(int(i) for i in m["changed"]),
-        card_text=None,
     )
 
 
-def seed_row(row: Row[Any]) -> Seed:
+def seed_row(m: RowMapping) -> Seed:
     """A seed as anyone may see it: the secret stays out until it is revealed."""
-    m = row._mapping
     revealed = None if m["revealed_at"] is None else _aware(m["revealed_at"])
     return Seed(
         commitment=m["commitment"],

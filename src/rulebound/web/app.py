@@ -18,57 +18,20 @@ from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rulebound import __version__
 from rulebound.store import SqlStore
-from rulebound.store.listen import PgListener
-from rulebound.web import api, fairness, pages, pages_character
 from rulebound.web.auth import Viewer
-from rulebound.web.backplane import RedisBackplane, RedisBuckets, pg_heard
+from rulebound.web.backplane import PgListener, RedisBackplane, RedisBuckets, pg_heard
 from rulebound.web.errors import install_error_handlers
-from rulebound.web.feedpath import FeedShortPath
-from rulebound.web.hub import Hub
+from rulebound.web.feed.hub import Hub
+from rulebound.web.routes import api, characters, fairness, pages
 from rulebound.web.security import RESPONSES, Limiter, SecurityHeaders, origin_guard
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 from rulebound.web.templating import configure
-from rulebound.web.writepath import WriteShortPath
 
 HERE = Path(__file__).parent
-PLAY_LANES_SQLITE = 1
-PLAY_LANES_POSTGRESQL = 8
-"""Plays at once per process (``writepath.Lanes``): one on SQLite; on PostgreSQL eight, for a
-play bridged on the event loop waits only on its append's round trip, which the others
-overlap, their appends pipelined behind it (``rawwrite.PIPELINES``; 8 made 4,667 rolls/s
-against 4's 4,412, docs/performance.md, session 13)."""
-
-
-class TableApp(FastAPI):
-    """FastAPI, with the plays' short path (``writepath.WriteShortPath``) in front of its own
-    layers: the native-telemetry check, the error and exception handlers, the app-wide body
-    limit (a wrapper of ``receive`` and of ``send``) and the middleware stack. A play crosses
-    none of them: 7 % of a roll's CPU in process (0.352 against 0.326 ms), 8-15 % of a
-    server's (0.63 against 0.54-0.58 ms per roll). Every other request goes through them
-    all. The short path checks what they would (the body's size, the origin) and answers
-    every refusal through the app's own handlers; an error it does not expect reaches
-    uvicorn, which logs it and answers 500 as ServerErrorMiddleware would. What it answers
-    is not traced by FastAPI's native OpenTelemetry."""
-
-    front: ASGIApp | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.front is None or scope["type"] != "http":
-            await super().__call__(scope, receive, send)
-            return
-        if self.root_path:
-            scope["root_path"] = self.root_path
-        scope["app"] = self
-        await self.front(scope, receive, send)
-
-    async def behind(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The app with all its layers: what the short path does not answer."""
-        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -107,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 backplane.stop()
             store.close()
 
-    app = TableApp(
+    app = FastAPI(
         title="rulebound table",
         version=__version__,
         description="A virtual table for The Empty Reach, Rainwall, Legacy and Ghostburn.",
@@ -137,22 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(fairness.router, responses=RESPONSES)
     app.include_router(fairness.pages)
     app.include_router(pages.router)
-    app.include_router(pages_character.router)
-    if settings.discord_public_key:
-        from rulebound.discord.interactions import mount
-
-        mount(app, settings.discord_public_key)  # Discord's interactions URL (docs/discord.md)
+    app.include_router(characters.router)
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(FeedShortPath)  # pushed events skip the layers above
-    lanes = PLAY_LANES_SQLITE if store.sqlite else PLAY_LANES_POSTGRESQL
-    # plays on the event loop: SQLite on a file with no backplane, or PostgreSQL (bridged:
-    # the loop awaits the append), and the dice drawn in the store's transaction (an
-    # injected source would be drawn twice on a retry)
-    bridge = not store.sqlite
-    inline = bridge or (backplane is None and store.raw.database is not None)
-    inline = inline and settings.source is None
-    app.front = WriteShortPath(
-        app.behind, settings.max_body_bytes, lanes, inline=inline, bridge=bridge
-    )
     return app

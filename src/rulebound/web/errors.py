@@ -101,12 +101,36 @@ def answer(
 HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed"}
 OUT_OF_RANGE = ("NumericValueOutOfRange",)
 """PostgreSQL's answer to an id past its integer type (SQLite raises OverflowError)."""
-UNWRITABLE = ("25006", "53")
-"""PostgreSQL SQLSTATEs: a read-only transaction; insufficient resources (53100: disk full)."""
-UNAVAILABLE = (
-    "The table's database cannot be written right now (its disk may be full, or it is"
-    " read-only): nothing of this action was saved. Try again later."
+UNREACHABLE_STATES = ("08", "57P", "53300")
+"""PostgreSQL SQLSTATEs of a server that cannot be reached: a connection exception; the
+server shutting down or starting up (57P01-57P03); no connection slot left."""
+DISK_FULL_STATES = ("53100",)
+READ_ONLY_STATES = ("25006",)
+UNWRITABLE = ("53",)
+"""Other PostgreSQL SQLSTATEs that leave a write undone for a while: insufficient resources."""
+UNREACHABLE = (
+    "The table's database cannot be reached right now: nothing of this action was saved."
+    " Try again in a moment."
 )
+DISK_FULL = (
+    "The table's database cannot be written, its disk is full: nothing of this action was"
+    " saved. Try again later."
+)
+READ_ONLY = (
+    "The table's database is read-only right now: nothing of this action was saved. Try"
+    " again later."
+)
+UNAVAILABLE = (
+    "The table's database cannot be used right now: nothing of this action was saved. Try"
+    " again later."
+)
+OUTAGES = {
+    "unreachable": (UNREACHABLE, "5"),
+    "disk full": (DISK_FULL, "30"),
+    "read-only": (READ_ONLY, "30"),
+    "unavailable": (UNAVAILABLE, "30"),
+}
+"""What the 503 says for each kind of outage, and its ``Retry-After``."""
 log = logging.getLogger("rulebound.web")
 
 
@@ -121,16 +145,39 @@ async def handle_http(request: Request, exc: Exception) -> Response:
 
 async def handle_database(request: Request, exc: Exception) -> Response:
     """An id no row can have (past the database's integer range) names nothing: 404. A
-    database that cannot be written: 503. Anything else is a server error."""
+    database that cannot be reached, whose disk is full, or that is read-only: 503, saying
+    which (each calls for something else of its host). Anything else is a server error."""
     cause = exc.orig if isinstance(exc, DBAPIError) else exc
     if isinstance(cause, OverflowError) or type(cause).__name__ in OUT_OF_RANGE:
         return await handle(request, NotFound("item", "an id out of range"))
     state = str(getattr(cause, "sqlstate", "") or "")
-    if isinstance(exc, OperationalError) or state.startswith(UNWRITABLE):
-        log.error("database unavailable: %s: %s", type(cause).__name__, str(cause)[:200])
-        body = {"error": "unavailable", "detail": UNAVAILABLE}
-        return answer(request, 503, body, {"Retry-After": "30"})
-    raise exc
+    text = str(cause).lower()
+    kinds = type(cause).__mro__
+    # psycopg's connection refused, dropped or closed carries no SQLSTATE
+    connection = not state and any(
+        k.__module__.startswith("psycopg") and k.__name__ in ("OperationalError", "InterfaceError")
+        for k in kinds
+    )
+    if state.startswith(DISK_FULL_STATES) or "disk is full" in text:  # SQLite's too
+        outage = "disk full"
+    elif state.startswith(READ_ONLY_STATES) or "readonly database" in text:
+        outage = "read-only"
+    elif (
+        connection
+        or state.startswith(UNREACHABLE_STATES)
+        or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
+        or "unable to open database file" in text  # SQLite's file, or its folder
+    ):
+        outage = "unreachable"
+    elif state.startswith(UNWRITABLE) or isinstance(exc, OperationalError):
+        outage = "unavailable"
+    else:
+        raise exc
+    said = str(cause)[:200].replace("\n", " ")
+    log.error("database unavailable (%s): %s: %s", outage, type(cause).__name__, said)
+    detail, retry_after = OUTAGES[outage]
+    body = {"error": "unavailable", "detail": detail}
+    return answer(request, 503, body, {"Retry-After": retry_after})
 
 
 async def handle_validation(request: Request, exc: Exception) -> Response:

@@ -9,7 +9,9 @@ bucket has a token again).
 dropped once ``max_keys`` are held. With Redis (``--redis``) the app takes them from
 ``backplane.RedisBuckets`` instead, the same buckets shared by every server process
 (one atomic Lua script per request), so a client cannot multiply its budget by
-reaching another process.
+reaching another process. While Redis does not answer, ``RedisBuckets`` takes them from
+``Buckets`` of its own process (and says so in the log, once as it falls back and once as
+it goes back): a write is then limited per process, never refused for Redis's absence.
 """
 
 from __future__ import annotations

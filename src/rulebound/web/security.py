@@ -25,9 +25,9 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rulebound.web.api_models import ErrorOut
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.ratelimit import Buckets, Charge, Rate
+from rulebound.web.routes.models import ErrorOut
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -40,14 +40,13 @@ from rulebound.store import (
     Scope,
     SheetChange,
     Staged,
+    Stale,
     Store,
-    Stored,
     TableRow,
 )
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
 from rulebound.web.play import free_roll, superseded, voided
-from rulebound.web.rollcache import RollCache
 from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
@@ -97,8 +96,6 @@ class TableService:
     ) -> None:
         self.store = store
         self.games = games
-        self.rolls = RollCache()
-        """Each roll shape's request, chances and card, worked out once (``web/rollcache``)."""
         self.committed = source is None
         """Logged plays draw from the table's committed seed; ``source`` then serves only
         draws that are never logged (guided creation's)."""
@@ -261,7 +258,7 @@ class TableService:
     def chances(self, viewer: Viewer, character_id: int, form: Mapping[str, Any]) -> Chances:
         row = self.character(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
-        return self.rolls.chances(rules, row.sheet, capped(form), viewer.table.variants)
+        return rules.chances(row.sheet, capped(form), viewer.table.variants)
 
     def roll(
         self,
@@ -271,7 +268,9 @@ class TableService:
         privacy: object,
         contribution: Contribution | None = None,
     ) -> LogEntry:
-        return self._sheet_play(viewer, character_id, form, privacy, contribution)
+        return self._fresh(
+            viewer, self._sheet_play, viewer, character_id, form, privacy, contribution
+        )
 
     def sheet_act(
         self,
@@ -282,7 +281,19 @@ class TableService:
         privacy: object,
         contribution: Contribution | None = None,
     ) -> LogEntry:
-        return self._sheet_play(viewer, character_id, params, privacy, contribution, action)
+        return self._fresh(
+            viewer, self._sheet_play, viewer, character_id, params, privacy, contribution, action
+        )
+
+    def _fresh(self, viewer: Viewer, play: Callable[..., LogEntry], *args: Any) -> LogEntry:
+        """``play(*args)``, once more from fresh sheets if the sheets it read had changed
+        by the time it was written (another process changed one, unheard): a play is never
+        logged from an old sheet, and the player need not try again."""
+        try:
+            return play(*args)
+        except Stale:
+            self.store.forget(viewer.table.id, ("characters",))
+            return play(*args)
 
     def _sheet_play(
         self,
@@ -295,16 +306,14 @@ class TableService:
     ) -> LogEntry:
         """A roll (no ``action``) or a sheet action, by a character the viewer may play."""
         mode = privacy_of(privacy)
-        row = self.editable(viewer, character_id, shared=action is None)  # a roll reads it
+        row = self.editable(viewer, character_id)
         rules = self.game(viewer.table.ruleset).table
         form, variants = capped(form), viewer.table.variants
 
         def stage(source: RandomSource) -> Staged:
             if action is None:
-                sheet = row.sheet
-                play, record = self.rolls.rolled(rules, sheet, form, variants, source, shared=True)
-                card = self.rolls.stored_card(play.card)
-                return self._staged(viewer, "roll", mode, row, play, card=card, record=record)
+                play = rules.roll(row.sheet, form, variants, source)
+                return self._staged(viewer, "roll", mode, row, play)
             play = rules.sheet_act(row.sheet, action, form, variants, source)
             return self._staged(viewer, "sheet-action", mode, row, play)
 
@@ -317,6 +326,16 @@ class TableService:
         action: str,
         params: Mapping[str, Any],
         contribution: Contribution | None = None,
+    ) -> LogEntry:
+        return self._fresh(viewer, self._follow_up, viewer, entry_id, action, params, contribution)
+
+    def _follow_up(
+        self,
+        viewer: Viewer,
+        entry_id: int,
+        action: str,
+        params: Mapping[str, Any],
+        contribution: Contribution | None,
     ) -> LogEntry:
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
@@ -476,7 +495,7 @@ class TableService:
             expression = parse_dice(words[3:], "text")
 
             def stage(source: RandomSource) -> Staged:
-                return _entry(viewer, "free-roll", mode, free_roll(expression, source)), []
+                return Staged(_entry(viewer, "free-roll", mode, free_roll(expression, source)))
 
             return self._logged_play(viewer, stage, contribution)
         summary = f"{viewer.member.name}: {words}"
@@ -492,8 +511,8 @@ class TableService:
         roller's contribution (the default), drawn and logged in one transaction; else with
         the injected source."""
         if not self.committed:
-            entry, changes = stage(self.source(viewer.table.id))
-            return self.store.append(entry, changes)
+            staged = stage(self.source(viewer.table.id))
+            return self.store.append(staged.entry, staged.changes, read=staged.read)
         return self.store.append_drawn(
             viewer.table.id, lambda dice: stage(dice.source()), contribution
         )
@@ -502,7 +521,7 @@ class TableService:
         """A follow-up of a game-master tool (an extended check's next turn): no sheet to change."""
         if play.sheet is not None:
             raise RuleViolation("follow-up", "a game-master tool's follow-up changes no sheet")
-        return _entry(viewer, "follow-up", privacy, play, parent=parent), []
+        return Staged(_entry(viewer, "follow-up", privacy, play, parent=parent))
 
     def table_act(
         self,
@@ -511,6 +530,16 @@ class TableService:
         params: Mapping[str, Any],
         privacy: object,
         contribution: Contribution | None = None,
+    ) -> LogEntry:
+        return self._fresh(viewer, self._table_act, viewer, action, params, privacy, contribution)
+
+    def _table_act(
+        self,
+        viewer: Viewer,
+        action: str,
+        params: Mapping[str, Any],
+        privacy: object,
+        contribution: Contribution | None,
     ) -> LogEntry:
         mode = privacy_of(privacy)
         self.require_gm(viewer)
@@ -526,7 +555,9 @@ class TableService:
                 if key not in rows:
                     raise InvalidInput("sheets", key, "characters of this table")
                 changes.append(SheetChange.of(rows[key], dict(sheet)))
-            return _entry(viewer, "table-action", mode, play), changes
+            changed = {change.character_id for change in changes}
+            read = [(r.id, r.stored_version) for r in rows.values() if r.id not in changed]
+            return Staged(_entry(viewer, "table-action", mode, play), changes, read)
 
         return self._logged_play(viewer, stage, contribution)
 
@@ -538,13 +569,13 @@ class TableService:
         row: CharacterRow,
         play: Play,
         parent: int | None = None,
-        *,
-        card: Stored | None = None,
-        record: Stored | None = None,
     ) -> Staged:
-        entry = _entry(viewer, kind, privacy, play, row, parent, card, record)
-        changes = [] if play.sheet is None else [SheetChange.of(row, play.sheet)]
-        return entry, changes
+        """A play of ``row``'s: its entry, and its sheet change, or else the version of the
+        sheet it was computed from (the append refuses it if the sheet has changed since)."""
+        entry = _entry(viewer, kind, privacy, play, row, parent)
+        if play.sheet is None:
+            return Staged(entry, read=[(row.id, row.stored_version)])
+        return Staged(entry, [SheetChange.of(row, play.sheet)])
 
 
 def _entry(
@@ -554,11 +585,8 @@ def _entry(
     play: Play | TablePlay,
     row: CharacterRow | None = None,
     parent: int | None = None,
-    card: Stored | None = None,
-    record: Stored | None = None,
 ) -> NewEntry:
-    """A play's log entry: its record and card (``card``, ``record``: already serialised),
-    summed up (after its character's name)."""
+    """A play's log entry: its record and card, summed up (after its character's name)."""
     summary = play.summary or play.card.outcome
     return NewEntry(
         viewer.table.id,
@@ -568,6 +596,6 @@ def _entry(
         summary if row is None else f"{row.name}: {summary}",
         None if row is None else row.id,
         parent,
-        dict(play.record) if record is None else record,
-        to_jsonable(play.card) if card is None else card,
+        dict(play.record),
+        to_jsonable(play.card),
     )

@@ -33,7 +33,6 @@ from rulebound.rulesets.empty_reach.odds import PUSH_POLICIES, summary
 from rulebound.rulesets.empty_reach.rules import MAX_HELPERS, PUSH, VARIANTS
 from rulebound.rulesets.empty_reach.sheets import EmptyReachSheets, raw_fields
 from rulebound.rulesets.fields import choices, number
-from rulebound.rulesets.form_memo import FormMemo
 from rulebound.rulesets.forms import MISSING, coerce
 
 if TYPE_CHECKING:
@@ -78,10 +77,6 @@ def _flow() -> _Flow:
     return _FLOW[0]
 
 
-MAX_REMEMBERED = 256
-"""Prepared checks the game remembers at most; a full memo starts over."""
-
-
 class EmptyReach(Game[CheckRequest, "Played"]):
     key = "empty-reach"
     title = "The Empty Reach"
@@ -97,8 +92,6 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         self.game_content = content or default_content()
         self.fields = raw_fields(self.game_content)
         self.sheets = EmptyReachSheets(self.game_content)
-        self._requests = FormMemo(self._request)
-        self._prepared: dict[int, tuple[CheckRequest, PreparedCheck]] = {}
 
     def with_content(self, path: Path) -> EmptyReach:
         """The game with a homebrew specialties file added to the built-in ones."""
@@ -107,10 +100,6 @@ class EmptyReach(Game[CheckRequest, "Played"]):
     # requests
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> CheckRequest:
-        """The request ``values`` ask for, remembered per plain form (``FormMemo``)."""
-        return self._requests(values, variants)
-
-    def _request(self, values: Mapping[str, Any], variants: Variants) -> CheckRequest:
         problems: list[InvalidInput] = []
         named = ("attribute_die", "skill_die", "skill", "attribute", "difficulty_level")
         payload: dict[str, Any] = {k: values.get(k) or None for k in named}
@@ -142,16 +131,7 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         return {"request": request.model_dump(mode="json")}
 
     def prepare(self, request: CheckRequest) -> PreparedCheck:
-        """The prepared check, remembered per request object (``request`` gives the same
-        object for the same form); a refusal is never kept."""
-        found = self._prepared.get(id(request))
-        if found is not None and found[0] is request:
-            return found[1]
-        prepared = prepare(request, self.game_content)
-        if len(self._prepared) >= MAX_REMEMBERED:
-            self._prepared.clear()
-        self._prepared[id(request)] = (request, prepared)  # kept alive: its id stays its own
-        return prepared
+        return prepare(request, self.game_content)
 
     # rolls
 

@@ -27,7 +27,6 @@ from rulebound.rulesets.contract import (
     Play,
 )
 from rulebound.rulesets.fields import number
-from rulebound.rulesets.form_memo import FormMemo
 from rulebound.rulesets.forms import coerce, pairs
 from rulebound.rulesets.ghostburn.card import REGAIN, SPEND, card_for, regain_card
 from rulebound.rulesets.ghostburn.character import MAX_LUCK_POINTS
@@ -39,7 +38,6 @@ from rulebound.rulesets.ghostburn.request import (
     Check,
     difficulty_for,
     form_check,
-    plain_form_check,
     raw_candidates,
 )
 from rulebound.rulesets.ghostburn.roll import GhostburnResult, roll
@@ -91,7 +89,6 @@ class Ghostburn(Game[Check, GhostburnResult]):
         _, trick, dl, chart, trait, shift, *_ = self.sheets.choice_fields
         self.fields = (dl, shift, chart, trait, *RAW)  # a trait only matters to a trick (odds)
         self.odds_fields = (MODIFIER, trick)
-        self._requests = FormMemo(self._request)
 
     def with_content(self, path: Path) -> Ghostburn:
         """The game with a homebrew file merged over the built-ins (and any earlier files)."""
@@ -100,14 +97,6 @@ class Ghostburn(Game[Check, GhostburnResult]):
     # requests, rolls and odds
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> Check:
-        """The check ``values`` ask for, remembered per plain form (``FormMemo``): a
-        ``Check`` is read-only (its payload only ever copied out by ``dump``)."""
-        return self._requests(values, variants)
-
-    def _request(self, values: Mapping[str, Any], variants: Variants) -> Check:
-        plain = plain_form_check(values, variants, self.catalogue)  # None: read it in full
-        if plain is not None:
-            return plain
         raw = _raw(values)
         payload: dict[str, Any] = {
             "dl": values.get("dl") or None,

@@ -21,11 +21,9 @@ from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 from rulebound.rulesets.legacy.content import Difficulty as ContentDifficulty
 from rulebound.rulesets.legacy.rules import (
-    AFFINITY_BONUSES,
     DEFAULT_AFFINITY_BONUS,
     DEFAULT_SCALE,
     FATIGUE_PENALTY,
-    SCALES,
     Edge,
     Outcome,
     Thresholds,
@@ -124,7 +122,6 @@ class CheckRequest:
         return characteristic_bonus(self.score) if self.bonus is None else self.bonus
 
 
-_request = trusted_builder(CheckRequest)
 _TABLES: dict[int, tuple[object, Mapping[str, ContentDifficulty]]] = {}
 
 
@@ -140,72 +137,6 @@ def difficulty_table(cat: Catalogue | None = None) -> Mapping[str, ContentDiffic
         _TABLES.clear()
     _TABLES[id(cat)] = (cat, table)
     return table
-
-
-_PLAIN: dict[tuple[object, ...], tuple[object, CheckRequest]] = {}
-_RESOLVED: dict[int, tuple[CheckRequest, object, Resolved]] = {}
-_MAX_REMEMBERED = 1024
-
-
-def plain_request(
-    score: int,
-    bonus: int | None,
-    rank: int | None,
-    difficulty: str,
-    advantage: bool,
-    disadvantage: bool,
-    scale: str,
-    target: int | None,
-    label: str,
-    affinity_bonus: str,
-) -> CheckRequest:
-    """``CheckRequest`` of a raw check's values: built at once when each is plainly valid
-    and each key already the canonical one (what a form and a table's variants give),
-    and remembered by those values (a bounded memo: the request is immutable, and
-    ``resolve`` then remembers its numbers); else through the class, so an error reads
-    as before. The same value either way."""
-    if (
-        type(score) is int
-        and 0 <= score <= MAX_SCORE
-        and (bonus is None or (type(bonus) is int and 0 <= bonus <= MAX_SCORE // 10))
-        and (target is None or (type(target) is int and -MAX_SCORE <= target <= MAX_SCORE))
-        and (rank is None or type(rank) is int)
-        and type(advantage) is bool
-        and type(disadvantage) is bool
-        and type(label) is str
-        and affinity_bonus in AFFINITY_BONUSES
-        and scale in SCALES
-        and type(difficulty) is str
-        and difficulty in difficulty_table()
-    ):  # every value of an exact type, so equal keys are the same request
-        cat = catalogue()
-        key: tuple[object, ...] = (score, bonus, rank, difficulty, advantage, disadvantage)
-        key += (scale, target, label, affinity_bonus, id(cat))
-        hit = _PLAIN.get(key)
-        if hit is not None and hit[0] is cat:
-            return hit[1]
-        if rank is not None:
-            rank_bonus(rank)
-        made: CheckRequest = _request(
-            *(score, bonus, "", rank, difficulty, False, True, False, advantage, disadvantage),
-            *(0, scale, target, label, 0, affinity_bonus, ()),
-        )
-        if len(_PLAIN) >= _MAX_REMEMBERED:
-            _PLAIN.clear()
-        _PLAIN[key] = (cat, made)
-        return made
-    return CheckRequest(
-        score=score,
-        bonus=bonus,
-        rank=rank,
-        difficulty=difficulty,
-        advantage=advantage,
-        disadvantage=disadvantage,
-        scale=scale,
-        target=target,
-        label=label,
-        affinity_bonus=affinity_bonus,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,20 +155,7 @@ _modifier = trusted_builder(Modifier)
 
 
 def resolve(req: CheckRequest) -> Resolved:
-    """The request's numbers, worked out once per request object and catalogue (a
-    bounded memo: both are immutable)."""
-    cat = catalogue()
-    hit = _RESOLVED.get(id(req))
-    if hit is not None and hit[0] is req and hit[1] is cat:
-        return hit[2]
-    found = _resolve(req)
-    if len(_RESOLVED) >= _MAX_REMEMBERED:
-        _RESOLVED.clear()
-    _RESOLVED[id(req)] = (req, cat, found)
-    return found
-
-
-def _resolve(req: CheckRequest) -> Resolved:
+    """The request's numbers: thresholds, edge, and each modifier with its source."""
     sc = scale(req.scale)
     bonus = req.ability_bonus
     if req.target is not None:  # a critical success is a success: never above the target

@@ -29,7 +29,6 @@ from rulebound.rulesets.legacy.checks import (
     AssistMode,
     CheckRequest,
     from_json,
-    plain_request,
     resolve,
 )
 from rulebound.rulesets.legacy.content import catalogue
@@ -143,17 +142,17 @@ def raw_check(values: Mapping[str, Any], variants: Variants, prefix: str = "") -
     score, target, bonus, rank, difficulty, advantage, disadvantage = map(values.get, names)
     if target is None and score is None:
         raise InvalidInput(prefix + "target", None, "a final target, or a characteristic score")
-    return plain_request(
-        score or 0,
-        bonus,
-        rank,
-        difficulty or "challenging",
-        bool(advantage),
-        bool(disadvantage),
-        variants["scale"],
-        target if score is None else None,
-        "opponent" if prefix else "",
-        variants["affinity_bonus"],
+    return CheckRequest(
+        score=score or 0,
+        bonus=bonus,
+        rank=rank,
+        difficulty=difficulty or "challenging",
+        advantage=bool(advantage),
+        disadvantage=bool(disadvantage),
+        scale=variants["scale"],
+        target=target if score is None else None,
+        label="opponent" if prefix else "",
+        affinity_bonus=variants["affinity_bonus"],
     )
 
 

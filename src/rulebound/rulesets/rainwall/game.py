@@ -32,7 +32,7 @@ from rulebound.rulesets.rainwall.roll import (
     reallocate,
     roll_check,
 )
-from rulebound.rulesets.rainwall.rules import Options, options_for
+from rulebound.rulesets.rainwall.rules import Options
 from rulebound.rulesets.rainwall.sheets import DR, RainwallSheets
 from rulebound.rulesets.rainwall.tables import success_grid
 
@@ -73,7 +73,7 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
     # requests
 
     def request(self, values: Mapping[str, Any], variants: Variants) -> RainwallRequest:
-        return form_request(values, options_for(variants))
+        return form_request(values, Options.from_mapping(variants))
 
     def load(self, data: Mapping[str, Any]) -> RainwallRequest:
         return parse_request(record_object(data, "request", REQUEST))

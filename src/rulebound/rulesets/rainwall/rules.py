@@ -13,7 +13,6 @@ from enum import StrEnum
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import find_key
-from rulebound.core.memo import by_items
 from rulebound.rulesets.contract import Variant
 
 DIE_SIDES = 10
@@ -158,10 +157,6 @@ class Options:
             "miss-ios": self.miss_ios.value,
             "barely": self.barely.value,
         }
-
-
-options_for = by_items(Options.from_mapping)
-"""``Options.from_mapping``, read once per table's variants (a bounded memo)."""
 
 
 def highest_success_face(skill: int, options: Options) -> int:

@@ -31,9 +31,9 @@ from starlette.concurrency import run_in_threadpool
 from rulebound.store import LogEntry, NewEntry, Seed
 from rulebound.trust.chain import BODY_FIELDS, body_hash, entry_body
 from rulebound.trust.export import FORMAT
-from rulebound.web.api_models import error_responses
 from rulebound.web.auth import CSRF_FIELD, Viewer
 from rulebound.web.deps import service_of, viewer_for, writer_for
+from rulebound.web.routes.models import error_responses
 from rulebound.web.service import TableService
 from rulebound.web.views import PRIVACY_LABELS, Context, context_for, entry_view
 

@@ -58,11 +58,6 @@ def prepared(entry: LogEntry, ctx: Context, render_html: RenderHtml) -> bytes | 
     return sse(entry.seq, "entry", view).encode()
 
 
-Direct = Callable[[bytes], Awaitable[None] | None]
-"""A stream's send run on the caller's stack (``eager.eager``): None once sent, else what
-finishes it (the socket's buffer was full)."""
-
-
 @dataclass(eq=False)
 class Subscriber:
     viewer: Viewer
@@ -74,31 +69,9 @@ class Subscriber:
     revoked: bool = False
     ping: bool = False
     """A keep-alive comment is due (the table's feed asks for them all at once)."""
-    direct: Direct | None = None
-    """Set while the stream waits with nothing queued and nothing being sent: ``push`` sends
-    through it at once, without waking the stream's task (``Hub.stream``)."""
-    sending: Awaitable[None] | None = None
-    """A direct send that waits for the socket: the stream finishes it before anything else."""
-    failed: Exception | None = None
-    """What a direct send raised: the stream raises it."""
 
     def push(self, seq: int, data: bytes) -> None:
         if self.behind or self.revoked:
-            return
-        direct = self.direct
-        if direct is not None:
-            if seq <= self.last:
-                return
-            self.last = seq
-            try:
-                rest = direct(data)
-            except Exception as exc:  # the stream's to raise, not the table's feed's
-                self.direct, self.failed = None, exc
-                self.ready.set()
-                return
-            if rest is not None:
-                self.direct, self.sending = None, rest
-                self.ready.set()
             return
         if len(self.queue) >= MAX_QUEUED:
             self.queue.clear()
@@ -324,12 +297,10 @@ class Hub:
                 self.unwatch(feed.table_id)
 
     async def stream(
-        self, viewer: Viewer, after: int, *, follow: bool = True, direct: Direct | None = None
+        self, viewer: Viewer, after: int, *, follow: bool = True
     ) -> AsyncIterator[bytes]:
         """SSE bytes: every entry after ``after`` that ``viewer`` may see (from the log), then
-        live ones as the table's feed pushes them; a revoked member's feed ends. With
-        ``direct`` (the consumer's own send, run eagerly), a live entry pushed while the
-        stream waits is sent by the push itself instead of being yielded."""
+        live ones as the table's feed pushes them; a revoked member's feed ends."""
         yield b"retry: 1000\n\n"
         if not follow:
             async for _, data in self._backlog(viewer, after):
@@ -353,7 +324,7 @@ class Hub:
                             yield b": keepalive\n\n"
                             continue  # pushed while it was being sent: look again
                         sub.ready.clear()
-                        await self._idle(sub, direct)
+                        await sub.ready.wait()
                         continue
                     sub.ping = False
                     chunks = []
@@ -367,22 +338,6 @@ class Hub:
                 sub.behind = False
         finally:
             self._leave(feed, sub)
-
-    @staticmethod
-    async def _idle(sub: Subscriber, direct: Direct | None) -> None:
-        """Until ``sub`` has something for its stream; what is pushed meanwhile goes out
-        through ``direct``. The consumer is waiting for the stream's next bytes, so nothing
-        else is being sent."""
-        sub.direct = direct
-        try:
-            await sub.ready.wait()
-        finally:
-            sub.direct = None
-        if sub.sending is not None:
-            rest, sub.sending = sub.sending, None
-            await rest
-        if sub.failed is not None:
-            raise sub.failed
 
     async def _backlog(self, viewer: Viewer, after: int) -> AsyncIterator[tuple[int, bytes]]:
         """What the log holds after ``after`` for ``viewer``: read and rendered for them."""

@@ -23,9 +23,9 @@ from rulebound.web.deps import (
     service_of,
     viewer_for,
 )
-from rulebound.web.pages import back, off_loop, page, posted, return_to
 from rulebound.web.play import close_superseded, quick_basis, quick_rolls
 from rulebound.web.play import posted as posted_values
+from rulebound.web.routes.pages import back, off_loop, page, posted, return_to
 from rulebound.web.views import chances_view
 
 router = APIRouter(include_in_schema=False)

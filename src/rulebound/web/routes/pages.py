@@ -33,7 +33,6 @@ from rulebound.web.deps import (
     viewer_for,
     writer_for,
 )
-from rulebound.web.fairness import dice_state
 from rulebound.web.play import (
     close_superseded,
     counters,
@@ -45,6 +44,7 @@ from rulebound.web.play import (
     variant_words,
 )
 from rulebound.web.play import posted as posted_values
+from rulebound.web.routes.fairness import dice_state
 from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat, TableService
 from rulebound.web.views import chances_view

@@ -19,7 +19,21 @@ from starlette.concurrency import run_in_threadpool
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import ActionView
 from rulebound.store import Contribution, LogEntry, Member, NotFound, Role
-from rulebound.web.api_models import (
+from rulebound.web.auth import Viewer
+from rulebound.web.caps import shown
+from rulebound.web.creation import advance, pending
+from rulebound.web.deps import (
+    character_detail,
+    character_summary,
+    entry_views,
+    guarded_for,
+    service_of,
+    viewer_for,
+    writer_for,
+)
+from rulebound.web.feed.hub import Hub
+from rulebound.web.routes.fairness import export_document
+from rulebound.web.routes.models import (
     ActionIn,
     ChancesIn,
     ChancesOut,
@@ -48,20 +62,6 @@ from rulebound.web.api_models import (
     VariantOut,
     error_responses,
 )
-from rulebound.web.auth import Viewer
-from rulebound.web.caps import shown
-from rulebound.web.creation import advance, pending
-from rulebound.web.deps import (
-    character_detail,
-    character_summary,
-    entry_views,
-    guarded_for,
-    service_of,
-    viewer_for,
-    writer_for,
-)
-from rulebound.web.fairness import export_document
-from rulebound.web.hub import Hub
 from rulebound.web.security import limit_anonymous
 from rulebound.web.service import Seat, contribution_of
 from rulebound.web.views import CSV_COLUMNS, chances_view, csv_row

@@ -1,0 +1,181 @@
+"""What every part of the SQL store shares: the engine, the read cache and the writer.
+
+Reads run on a pooled connection of the caller's thread. Writes go to the writer
+(``store/writer``): a method builds a write (a function of the batch's transaction),
+the writer runs it with whatever else is waiting, and answers it after the commit.
+After each commit the cache drops what the batch changed and the listeners hear of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from types import MappingProxyType
+from typing import Any, TypeVar, cast
+
+from sqlalchemy import Connection, Engine, RowMapping, Select, Table, text
+from sqlalchemy.exc import IntegrityError
+
+from rulebound.store.base import CharacterRow, Conflict, LogEntry, Member, NotFound
+from rulebound.store.cache import MISS, Cache, Part
+from rulebound.store.checkpoints import Checkpoints
+from rulebound.store.sealing import parts_changed
+from rulebound.store.writer import Batch, Write, Writer
+
+T = TypeVar("T")
+_Row = Member | CharacterRow
+"""What ``_by_ids`` reads: a row with an id."""
+
+AppendListener = Callable[[int, int], None]
+"""Called after a commit with (table id, seq): wakes the table's waiting feeds."""
+EntryListener = Callable[[LogEntry], None]
+ChangeListener = Callable[[int, tuple[Part, ...]], None]
+"""Called after a change that logs nothing, with the table and the parts it changed."""
+
+NOTIFY_CHANNEL = "rulebound_log"
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+SQLITE_WRITERS = 1
+"""SQLite has one writer at a time: one thread writes, batching what waits."""
+PG_WRITERS = 4
+"""PostgreSQL's writer threads per process: one table's batches queue on its row lock, so
+a few let other tables' writes go on meanwhile."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class StoreBase:
+    """The engine, the cache and the writer, and the reads and writes built on them."""
+
+    engine: Engine
+    sqlite: bool
+    cache: Cache
+    writer: Writer
+    origin: str
+    """Names this process in its notices, so it can ignore its own."""
+    pg_notify: bool
+    """Send ``pg_notify`` with each commit (the fallback backplane when there is no Redis)."""
+    checkpoints: Checkpoints | None
+    listeners: list[AppendListener]
+    committed: list[EntryListener]
+    """Called after each commit with each entry just written (the hub's source)."""
+    changed: list[ChangeListener]
+    """Called after a write that logs nothing but changes a table (tokens, owners)."""
+
+    # reads
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+    def _one(self, query: Select[Any], what: str, key: object) -> RowMapping:
+        """The row ``query`` finds (columns by name), or NotFound naming ``what`` and ``key``."""
+        with self._read() as conn:
+            row = conn.execute(query).mappings().first()
+        if row is None:
+            raise NotFound(what, key)
+        return row
+
+    def _cached(self, table_id: int, part: Part, key: Hashable, load: Callable[[], T]) -> T:
+        """``load()``, kept in the cache until a write drops that part of the table."""
+        value = self.cache.get(table_id, part, key)
+        if value is not MISS:
+            return cast(T, value)
+        generation = self.cache.generation(table_id, part)
+        loaded = load()
+        self.cache.put(table_id, part, key, loaded, generation)
+        return loaded
+
+    def _by_ids(
+        self,
+        table_id: int,
+        part: Part,
+        ids: Iterable[int],
+        key: Callable[[int], Hashable],
+        rows: Table,
+        row_of: Callable[[RowMapping], _Row],
+    ) -> Mapping[int, Any]:
+        """The rows of ``ids`` that exist, by id: from the table's whole part where it is
+        held, else each from the cache (``key``), those it lacks in one statement (so an
+        answer at a crowded table reads its author, not every seat)."""
+        wanted = set(ids)
+        held = self.cache.get(table_id, part, "all")
+        if held is not MISS:
+            return MappingProxyType(
+                {r.id: r for r in cast("Sequence[_Row]", held) if r.id in wanted}
+            )
+        found: dict[int, Any] = {}
+        missing = []
+        for one_id in wanted:
+            one = self.cache.get(table_id, part, key(one_id))
+            if one is MISS:
+                missing.append(one_id)
+            else:
+                found[one_id] = one
+        if missing:
+            generation = self.cache.generation(table_id, part)
+            query = rows.select().where(rows.c.table_id == table_id, rows.c.id.in_(sorted(missing)))
+            with self._read() as conn:
+                read = [row_of(row) for row in conn.execute(query).mappings()]
+            for row in read:
+                self.cache.put(table_id, part, key(row.id), row, generation)
+                found[row.id] = row
+        return MappingProxyType(found)
+
+    def forget(self, table_id: int, parts: Sequence[Part] = ()) -> None:
+        """Another process changed ``parts`` of this table (none named: maybe anything):
+        drop them from the cache."""
+        self.cache.drop(table_id, *parts)
+
+    # writes
+
+    def _write(self, write: Write[T]) -> T:
+        """Run ``write`` in the writer's next batch, and answer with what it answers; a
+        constraint it broke (a concurrent writer won) is a Conflict."""
+        try:
+            return self.writer.run(write)
+        except IntegrityError as exc:
+            raise Conflict("log", "a concurrent write won; try again") from exc
+
+    def _before_commit(self, batch: Batch) -> None:
+        """Inside the transaction: PostgreSQL sends each notice when it commits."""
+        if not self.pg_notify:
+            return
+        payloads = [
+            f"{e.table_id}:{e.seq}:{self.origin}:{','.join(parts_changed(e.kind, bool(e.changed)))}"
+            for e in batch.committed
+        ]
+        payloads += [f"{t}:-:{self.origin}:{','.join(parts)}" for t, parts in batch.changed]
+        if payloads:
+            channel = {"channel": NOTIFY_CHANNEL}
+            batch.conn.execute(NOTIFY, [channel | {"payload": p} for p in payloads])
+
+    def _after_commit(self, batch: Batch) -> None:
+        """After the commit: drop what changed from the cache, tell the listeners."""
+        if self.checkpoints is not None:
+            self.checkpoints.written()
+        for table_id, parts in batch.changed:
+            self.cache.drop(table_id, *parts)
+            for on_change in self.changed:
+                on_change(table_id, parts)
+        for entry in batch.committed:
+            parts = parts_changed(entry.kind, bool(entry.changed))
+            if parts:
+                self.cache.drop(entry.table_id, *parts)
+            for on_commit in self.committed:
+                on_commit(entry)
+            for listener in self.listeners:
+                listener(entry.table_id, entry.seq)

@@ -1,0 +1,1 @@
+"""The live feed: each table's new entries pushed to every open stream (``hub``)."""
