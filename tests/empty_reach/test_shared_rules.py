@@ -80,7 +80,7 @@ def test_roller_and_odds_agree_on_every_face(rule: str, gear_die: rules.StepDie)
     sides = [die.value for die in check.pool.dice] + [gear_die.value]
     for faces in product(*(range(1, s + 1) for s in sides)):
         result = roll.roll_check(check, Faces(*faces))
-        tallies = [odds._tally(d.face, d.role, check) for d in result.dice]
+        tallies = [odds.tally(d.face, d.role, check) for d in result.dice]
         assert result.successes == sum(t[0] for t in tallies)
         assert result.banes == sum(t[1] + t[2] for t in tallies)
         assert result.default_reroll() == tuple(

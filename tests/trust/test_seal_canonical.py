@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from rulebound.core.canonical import canonical_json, to_jsonable
 from rulebound.core.random_source import SeededSource
-from rulebound.core.stored import Stored, Template, stored_text
+from rulebound.core.stored import Stored, stored_text
 from rulebound.rulesets.plays import TableRules
 from rulebound.rulesets.registry import get_game
 from rulebound.trust.chain import (
@@ -179,22 +179,15 @@ def test_a_body_with_stored_parts_has_the_canonical_text_of_its_parsed_parts(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.data())
-def test_a_dict_stored_from_its_template_is_the_dict_stored_whole(
-    body: dict[str, Any], data: st.DataObject
-) -> None:
-    """A roll's record is its shape's params, serialised once (``Template``), and its own
-    draws (``web/rollcache``): every text is the one ``Stored.of`` makes of the whole, and a
-    dict of other keys is stored whole."""
-    parsed = json.loads(json.dumps(body))
-    opened = data.draw(st.sets(st.sampled_from(sorted(parsed)), max_size=2)) if parsed else set()
-    template = Template(parsed, sorted(opened))
-    value = {key: data.draw(JSON) if key in opened else item for key, item in parsed.items()}
-    value = json.loads(json.dumps(value))
-    for shown in (value, {**value, "another key": 1}, dict(reversed(value.items()))):
-        made, whole = template.of(shown), Stored.of(shown)
-        assert (made.text, made.value, made.canonical) == (whole.text, whole.value, whole.canonical)
-    assert template.of(value).value is value
+@given(JSON)
+def test_a_value_stored_as_parsed_already_reads_back_and_seals_as_stored_whole(value: Any) -> None:
+    """A card as a serializer's JSON mode gives it is stored with one text, the canonical
+    one: it reads back as the same value, and the seal commits to what ``Stored.of`` gives."""
+    parsed = json.loads(json.dumps(value))
+    native, whole = Stored.native(parsed), Stored.of(parsed)
+    assert json.loads(native.text) == parsed == whole.value
+    assert native.canonical == native.text == whole.canonical
+    assert native.value is parsed
 
 
 HEX = st.text("0123456789abcdef", min_size=64, max_size=64)

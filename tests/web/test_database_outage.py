@@ -12,11 +12,12 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from httpx2 import Response
 from psycopg import errors as pg_errors
 from sqlalchemy.exc import DBAPIError
 from starlette.requests import Request
@@ -141,7 +142,7 @@ def test_a_stopped_postgresql_answers_503_naming_the_database_and_recovers_witho
         assert client.post(roll, json=ROLL, headers=party.player).status_code == 201
         own_postgres.stop("immediate")
         character = party.url(f"/characters/{made.json()['id']}")
-        writes = [
+        writes: list[Callable[[], Response]] = [
             lambda: client.post(party.url("/characters"), json={"name": "Bo"}, headers=party.gm),
             lambda: client.patch(
                 character, json={"form": {"skills.Force": "D8"}}, headers=party.gm

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -24,13 +24,18 @@ from rulebound.web.backplane.publisher import Publisher
 from .conftest import run_async
 from .test_processes import redis_url  # noqa: F401  (the fixture)
 
+if TYPE_CHECKING:
+    from redis.client import PubSub
+
 CHANNEL = "rulebound:test-notices"
 
 
-def _listener(url: str, channel: str) -> Any:
+def _listener(url: str, channel: str) -> PubSub:
     import redis
 
-    pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+    client = redis.Redis.from_url(url)
+    # redis-py's pubsub() has no annotations: the PubSub it makes, named here
+    pubsub: PubSub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
     pubsub.subscribe(channel)
     deadline = time.monotonic() + 5
     while pubsub.get_message(timeout=0.1) is None and not pubsub.subscribed:
@@ -38,7 +43,7 @@ def _listener(url: str, channel: str) -> Any:
     return pubsub
 
 
-def _heard(pubsub: Any, count: int, seconds: float = 10) -> list[str]:
+def _heard(pubsub: PubSub, count: int, seconds: float = 10) -> list[str]:
     heard: list[str] = []
     deadline = time.monotonic() + seconds
     while len(heard) < count and time.monotonic() < deadline:
@@ -48,7 +53,7 @@ def _heard(pubsub: Any, count: int, seconds: float = 10) -> list[str]:
     return heard
 
 
-def _until(test: Any, seconds: float = 10.0) -> bool:
+def _until(test: Callable[[], object], seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if test():
@@ -222,16 +227,16 @@ def test_a_table_no_other_process_watches_gets_no_notices_until_one_does(
     roller.start()
     try:
         assert roller.listening.wait(10)
-        roller.published(_roll(4, 1))  # type: ignore[arg-type]
+        roller.published(_roll(4, 1))
         assert _until(lambda: 4 in roller._quiet)  # Redis answered: nobody heard it
         before = _publishes(client)
         for seq in range(100, 110):
-            roller.published(_roll(4, seq))  # type: ignore[arg-type]
+            roller.published(_roll(4, seq))
         time.sleep(0.2)
         assert _publishes(client) == before  # quiet: not one PUBLISH reached Redis
         run_async(watcher.watch(4))  # the other process opens a feed of table 4
         assert _until(lambda: 4 not in roller._quiet and roller._watches.get(4) == 1)
-        roller.published(_roll(4, 200))  # type: ignore[arg-type]
+        roller.published(_roll(4, 200))
         assert heard.wait_for(1) == [("notice", 4, 200)]
     finally:
         roller.stop()
@@ -278,7 +283,9 @@ def test_a_refused_subscription_is_logged_once_and_tried_again(
         backplane.start()
 
         def tries() -> int:
-            return sum(int(e["count"]) for e in admin.acl_log() if e["object"] == "subscribe")
+            # a count is an int (redis-py types every ACL log value as str | float | dict)
+            log = admin.acl_log()
+            return sum(int(cast(int, e["count"])) for e in log if e["object"] == "subscribe")
 
         assert _until(lambda: tries() >= 3, 8)
         assert not backplane.listening.is_set()

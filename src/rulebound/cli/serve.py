@@ -32,13 +32,11 @@ FULL_COLLECTION_EVERY = 100
 
 def settled(app: FastAPI) -> FastAPI:
     """``app``, with everything made so far (the modules, the app, its templates) moved out
-    of the garbage collector's sight (``gc.freeze``): a full collection in a fresh server
-    walked all of it, and held the event loop for about 60 ms (a busy table's feed stood
-    still that long, once in its first seconds under load). Later collections walk only
-    what is made after; and full ones come ten times less often (``FULL_COLLECTION_EVERY``):
-    a thousand viewers joining made two or three, of 12-70 ms each, in the minute after,
-    and each held a roll's fan-out to them all (feed p99 27-85 ms; none, and 21-24 ms,
-    with this)."""
+    of the garbage collector's sight (``gc.freeze``): a full collection would walk all of
+    it and hold the event loop meanwhile, and with it every live feed's fan-out. Later
+    collections walk only what is made after, and full ones come ten times less often
+    (``FULL_COLLECTION_EVERY``): a thousand viewers joining make many objects at once.
+    ``docs/performance.md`` has the figures."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()

@@ -1,17 +1,15 @@
-"""A JSON value serialised once, for the log's write path (issue 13).
+"""A JSON value serialised once, for the log's write path.
 
-An entry's record and card used to be serialised four times on the way in: converted for
-the seal, dumped by each JSON column, dumped and parsed again for the entry handed back.
-A ``Stored`` value carries the three texts that path needs, made once: what the column
-is given, what reading it back gives, and its canonical text for the seal.
+An entry's record and card are needed three ways on the way in: as the text a JSON column
+is given, as the value reading it back gives (the entry handed back), and as the canonical
+text the seal commits to. A ``Stored`` value carries the three, made once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from json.encoder import encode_basestring, encode_basestring_ascii
+from json.encoder import encode_basestring
 from typing import Any
 
 from rulebound.core.canonical import json_text
@@ -20,8 +18,7 @@ from rulebound.core.canonical import json_text
 @dataclass(frozen=True, slots=True)
 class Stored:
     """``text`` is what a JSON column is given (the store's serializer passes it through),
-    ``value`` what reading it back gives and ``canonical`` its ``json_text``. A card logged
-    again and again is ``Stored`` once (``web/rollcache``)."""
+    ``value`` what reading it back gives and ``canonical`` its ``json_text``."""
 
     text: str
     value: Any
@@ -33,54 +30,13 @@ class Stored:
         parsed = json.loads(text)
         return cls(text, parsed, json_text(parsed))
 
-
-class Template:
-    """The ``Stored`` of dicts that have the same keys in the same order and the same values
-    but for a few (``open``): a roll's record is its shape's params, serialised once per
-    shape (``web/rollcache``), and its own draws. Both texts are laid out once, with holes
-    where the open keys' values go."""
-
-    def __init__(self, value: Mapping[str, Any], open: Sequence[str]) -> None:
-        self.keys = tuple(value)
-        self.open = frozenset(open)
-        fixed = {key: Stored.of(item) for key, item in value.items() if key not in self.open}
-        self._text = _laid_out(
-            [(encode_basestring_ascii(key), key) for key in self.keys], fixed, ", ", ": ", "text"
-        )
-        self._canonical = _laid_out(
-            [(_key_text(key), key) for key in sorted(self.keys)], fixed, ",", ":", "canonical"
-        )
-
-    def of(self, value: dict[str, Any]) -> Stored:
-        """``Stored.of(value)`` (``value`` a parsed copy: it is the result's ``value``), its
-        open keys' values serialised now, and a dict of other keys wholly."""
-        if tuple(value) != self.keys:
-            return Stored.of(value)
-        text = [hole if type(hole) is str else _DUMPED(value[hole[0]]) for hole in self._text]
-        canonical = [
-            hole if type(hole) is str else json_text(value[hole[0]]) for hole in self._canonical
-        ]
-        return Stored("".join(text), value, "".join(canonical))
-
-
-_DUMPED = json.JSONEncoder().encode
-"""``json.dumps`` with no options, without its own call."""
-
-
-def _laid_out(
-    keys: list[tuple[str, str]], fixed: Mapping[str, Stored], comma: str, colon: str, form: str
-) -> list[str | tuple[str]]:
-    """A dict's text as literal pieces and ``(key,)`` holes for the values not ``fixed``."""
-    pieces: list[str | tuple[str]] = []
-    literal = "{"
-    for index, (shown, key) in enumerate(keys):
-        literal += (comma if index else "") + shown + colon
-        if key in fixed:
-            literal += getattr(fixed[key], form)
-        else:
-            pieces += [literal, (key,)]
-            literal = ""
-    return [*pieces, literal + "}"]
+    @classmethod
+    def native(cls, value: Any) -> Stored:
+        """``of`` a value that is JSON as parsed already (str keys, lists, plain scalars:
+        what a serializer's JSON mode gives), which reads back as itself: one text, the
+        canonical one, serves the column and the seal."""
+        text = json_text(value)
+        return cls(text, value, text)
 
 
 def stored_text(value: dict[str, Any]) -> str:

@@ -22,6 +22,10 @@ SEED_BYTES = 32
 _SPACE = 1 << 256
 MAX_CLIENT_SEED = 128
 MAX_SIDES = 1 << 32
+CONTRIBUTION_PATTERN = "[0-9a-f]{32,64}"
+"""A roller's contribution to a play's dice: 16 to 32 random bytes as lowercase hex."""
+DIGEST_PATTERN = "[0-9a-f]{64}"
+"""A SHA-256 digest as lowercase hex: a seed's commitment, an entry's hash."""
 """Far past any die a game rolls; a die near 2**256 sides would reject (nearly) every value."""
 
 

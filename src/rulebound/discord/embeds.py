@@ -32,29 +32,10 @@ def die_text(die: Mapping[str, Any]) -> str:
     return words + (f" ({', '.join(extra)})" if extra else "")
 
 
-def _starts(text: str, label: str) -> bool:
-    """``label`` begins ``text`` as a whole phrase (case aside): "Success" begins
-    "Success: 2 successes", "1 success" does not begin "10 successes"."""
-    head, rest = text[: len(label)], text[len(label) :]
-    return bool(label) and head.lower() == label.lower() and not rest[:1].isalnum()
-
-
 def marked(chances: Chances, card: Mapping[str, Any]) -> str | None:
-    """The key of the outcome a card landed on, or None when the card does not tell.
-
-    The contract names no outcome on a card, so: among the outcomes that agree with the
-    card's success, the one whose label begins the card's outcome (the longest such);
-    failing that, the only outcome that agrees with it (Empty Reach's "Failure: no
-    success" is its one failing outcome, "0 successes")."""
-    succeeded = card.get("succeeded")
-    agree = [o for o in chances.outcomes if succeeded is None or o.success == succeeded]
-    text = str(card.get("outcome") or "").strip()
-    begun = [o for o in agree if _starts(text, o.label)]
-    if begun:
-        return max(begun, key=lambda o: len(o.label)).key
-    if len(agree) == 1 and succeeded is not None:
-        return agree[0].key
-    return None
+    """The key of the outcome a card landed on (its ``outcome_key``), if the odds name it."""
+    key = card.get("outcome_key")
+    return key if key and any(o.key == key for o in chances.outcomes) else None
 
 
 def chance_lines(chances: Chances, card: Mapping[str, Any] | None = None) -> list[str]:

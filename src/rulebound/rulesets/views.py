@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from rulebound.core.trace import DieRecord
@@ -56,6 +57,23 @@ class Card:
     steps: tuple[str, ...] = ()
     details: tuple[str, ...] = ()
     actions: tuple[ActionView, ...] = ()
+    outcome_key: str = ""
+    """Which of the game's ``Chances.outcomes`` (by key) the result landed on, so a front end
+    can mark it beside the odds; empty where none applies (a tool's card, a check under way)."""
+
+
+@cache
+def _card_adapter() -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Card)
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    """The card as JSON values, as an entry stores it (``to_jsonable`` gives the same, more
+    slowly: pydantic's serializer walks a card of a hundred dice and actions in its own code)."""
+    found: dict[str, Any] = _card_adapter().dump_python(card, mode="json")
+    return found
 
 
 @dataclass(frozen=True, slots=True)

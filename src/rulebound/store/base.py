@@ -33,7 +33,7 @@ from rulebound.core.stored import Stored
 from rulebound.core.verifiable import VerifiableSource
 from rulebound.store.cache import Part
 from rulebound.store.history import diff, merge
-from rulebound.trust.chain import dice_of
+from rulebound.trust.chain import PRIVACY_MODES, Privacy, dice_of
 
 __all__ = [
     "PRIVACY_MODES",
@@ -62,11 +62,6 @@ __all__ = [
 
 Role = Literal["gm", "player", "observer"]
 ROLES: tuple[Role, ...] = ("gm", "player", "observer")
-
-Privacy = Literal["public", "gm", "blind", "self"]
-PRIVACY_MODES: tuple[Privacy, ...] = ("public", "gm", "blind", "self")
-"""public: everyone; gm: roller and GMs; blind: GMs only (the roller sees that a roll
-happened); self: the roller only."""
 
 
 class StoreError(RuleboundError):

@@ -1,13 +1,12 @@
-"""SQLite's WAL checkpoints in a thread of their own (issue 13).
+"""SQLite's WAL checkpoints in a thread of their own.
 
 In WAL mode each commit appends the pages it changed to the log file, and by default
 the commit that takes the log past 1,000 pages also copies the log back into the
-database and syncs both files: one roll in a hundred and fifty or so paid for the
-others' checkpoint, on the event loop, a tenth of a busy table's time and its
-slowest answers. The store's own connections checkpoint only past ``BACKSTOP`` pages;
+database and syncs both files: that commit's writes would pay for every other's. The
+store's own connections checkpoint only past ``BACKSTOP`` pages;
 a daemon thread, woken by a commit, runs a passive checkpoint at most every
 ``EVERY`` seconds on a connection of its own. The driver lets go of the interpreter
-lock while SQLite copies and syncs, so the loop serves requests meanwhile. Durability
+lock while SQLite copies and syncs, so the writer goes on meanwhile. Durability
 is unchanged (WAL, ``synchronous=NORMAL``): a checkpoint only moves committed pages
 into the database file. Should the thread fall behind or stop, the connections'
 backstop checkpoints as before, so the log never grows without bound.

@@ -16,8 +16,8 @@ a d20 would also mean guessing the salt.
 
 ``dice`` names what the entry's draws came from (None for entries without a committed
 draw): the seed commitment and the roller's own contribution to that roll (whether the
-roller made it or the server chose it); entries logged before issue 14 name the table's
-client seed and a table-wide nonce instead (``OLD_DICE_FIELDS``).
+roller made it or the server chose it); entries logged before per-roll contributions
+name the table's client seed and a table-wide nonce instead (``OLD_DICE_FIELDS``).
 """
 
 from __future__ import annotations
@@ -27,11 +27,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from rulebound.core.canonical import canonical_json, json_text
 from rulebound.core.stored import Stored, stored_text
 
+Privacy = Literal["public", "gm", "blind", "self"]
+PRIVACY_MODES: tuple[Privacy, ...] = ("public", "gm", "blind", "self")
+"""Who may see an entry, which its content names: public: everyone; gm: the roller and the
+game masters; blind: the game masters only (the roller sees that a roll happened); self:
+the roller only."""
 GENESIS = "0" * 64
 SALT_BYTES = 32
 MIN_SALT_BYTES = 16

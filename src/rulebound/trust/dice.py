@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING, Any
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import RuleboundError
 from rulebound.core.random_source import Draw
-from rulebound.core.verifiable import commitment_for, verify_draws
+from rulebound.core.verifiable import (
+    CONTRIBUTION_PATTERN,
+    DIGEST_PATTERN,
+    commitment_for,
+    verify_draws,
+)
 from rulebound.trust.chain import DICE_FIELDS, OLD_DICE_FIELDS
 from rulebound.trust.export import OLD_FORMAT
 
@@ -35,8 +40,8 @@ if TYPE_CHECKING:
 
 REPLAYED = ("roll", "follow-up")
 COMPARED = ("outcome", "succeeded", "dice")
-CONTRIBUTION = re.compile(r"[0-9a-f]{32,64}")
-HASH = re.compile(r"[0-9a-f]{64}")
+CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
+HASH = re.compile(DIGEST_PATTERN)
 MAX_CHAIN = 1000
 """Follow-ups in one chain that verify replays (no game comes near it)."""
 BROKEN = (RuleboundError, TypeError, ValueError, KeyError, AttributeError, IndexError)

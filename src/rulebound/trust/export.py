@@ -29,9 +29,9 @@ the roller's fresh random value, or one the server chose when the roller sent no
 or null. Every seed whose ``server_seed`` is given must hash to its ``commitment``; the
 log's ``seed`` entries repeat each reveal inside the chain.
 
-Format 1 (``OLD_FORMAT``, before issue 14) differs only in its withheld links, which were
-bare (``withheld``, ``prev_hash``, ``hash``): ``rulebound verify`` still reads it, and says
-that such links cannot be recomputed.
+Format 1 (``OLD_FORMAT``, before per-roll contributions) differs only in its withheld
+links, which were bare (``withheld``, ``prev_hash``, ``hash``): ``rulebound verify`` still
+reads it, and says that such links cannot be recomputed.
 """
 
 from __future__ import annotations

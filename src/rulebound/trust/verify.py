@@ -33,13 +33,19 @@ from pathlib import Path
 from typing import Any
 
 from rulebound.core.errors import InvalidInput
-from rulebound.trust.chain import GENESIS, MIN_SALT_BYTES, body_hash, chain_hash, entry_content
+from rulebound.trust.chain import (
+    GENESIS,
+    MIN_SALT_BYTES,
+    PRIVACY_MODES,
+    body_hash,
+    chain_hash,
+    entry_content,
+)
 from rulebound.trust.dice import DiceCheck
 from rulebound.trust.export import FORMATS, OLD_FORMAT, WITHHELD
 
 SHOWN_FIELDS = ("kind", "actor_id", "character_id", "parent_id", "record", "card", "summary")
 HEX = frozenset("0123456789abcdef")
-PRIVACY = ("public", "gm", "blind", "self")
 UNPROVED = ("body", "record", "card")
 """What a sealed entry may not show: without its salt nothing proves it is what was hashed."""
 
@@ -224,8 +230,8 @@ def _content_matches(table_id: Any, seq: int, item: Mapping[str, Any], report: R
     if not (_is_hash(prev) and _is_hash(item.get("hash")) and _is_hash(digest)):
         report.add(seq, "prev_hash, hash and body_hash must be SHA-256 hex digests")
         return False
-    if item.get("privacy") not in PRIVACY:
-        report.add(seq, f"its privacy must be one of {', '.join(PRIVACY)}")
+    if item.get("privacy") not in PRIVACY_MODES:
+        report.add(seq, f"its privacy must be one of {', '.join(PRIVACY_MODES)}")
         return False
     if dice is not None and not isinstance(dice, Mapping):
         report.add(seq, "its dice must be an object or null")

@@ -22,11 +22,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulebound.core.canonical import to_jsonable
 from rulebound.core.dice_expr import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
+from rulebound.core.verifiable import CONTRIBUTION_PATTERN, DIGEST_PATTERN
 from rulebound.rulesets.contract import Chances, Play, TablePlay
+from rulebound.rulesets.views import card_json
 from rulebound.store import (
     PRIVACY_MODES,
     CharacterRow,
@@ -42,6 +43,7 @@ from rulebound.store import (
     Staged,
     Stale,
     Store,
+    Stored,
     TableRow,
 )
 from rulebound.web.auth import Forbidden, Viewer
@@ -51,8 +53,8 @@ from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
 MAX_TALK = 500
-CONTRIBUTION = re.compile(r"[0-9a-f]{32,64}")
-COMMITMENT = re.compile(r"[0-9a-f]{64}")
+CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
+COMMITMENT = re.compile(DIGEST_PATTERN)
 
 
 def contribution_of(value: object, commitment: object) -> Contribution | None:
@@ -386,11 +388,11 @@ class TableService:
         if root.character_id is None:
             self.require_gm(viewer)
         row = None if root.character_id is None else self.editable(viewer, root.character_id)
-        if self.store.has_child(leaf.id):
+        later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
+        if any(e.parent_id == leaf.id for e in later):  # the store refuses a second one too
             raise Conflict(
                 "follow-up", "this result was already followed up or kept; act on the latest one"
             )
-        later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
         if superseded(later, root):
             raise Conflict("follow-up", "the character has rolled again since: this roll is closed")
         if voided(later, root.id):
@@ -597,5 +599,5 @@ def _entry(
         None if row is None else row.id,
         parent,
         dict(play.record),
-        to_jsonable(play.card),
+        Stored.native(card_json(play.card)),
     )

@@ -3,6 +3,7 @@ the push as a card offers it (each choice's odds in words)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
@@ -16,6 +17,7 @@ from rulebound.rulesets.empty_reach.odds import (
     gear_eligible,
     gear_loss_distribution,
     selection_distribution,
+    tally,
 )
 from rulebound.rulesets.empty_reach.roll import EmptyReachResult
 from rulebound.rulesets.empty_reach.rules import PUSH, bane_counts, is_bane
@@ -97,19 +99,54 @@ def evaluate(result: EmptyReachResult, selection: tuple[int, ...], beat: int = 0
 
 
 def push_options(result: EmptyReachResult, beat: int = 0) -> list[PushOption]:
-    """Not pushing, then every non-empty selection of rerollable dice."""
+    """Not pushing, then every non-empty selection of rerollable dice.
+
+    Two selections whose rerolled dice are alike (the same sizes, in the same roles) and
+    whose kept dice tally the same have the same consequences: each such class is worked
+    out once, so a pool of like dice costs its distinct choices, not its subsets."""
     if result.pushes_left <= 0:
         return []
     allowed = result.rerollable()
     options = [evaluate(result, (), beat)]
+    worked: dict[Hashable, PushOption] = {}
     for size in range(1, len(allowed) + 1):
-        options.extend(evaluate(result, combo, beat) for combo in combinations(allowed, size))
+        for combo in combinations(allowed, size):
+            key = _alike(result, combo)
+            found = worked.get(key)
+            if found is None:
+                found = worked[key] = evaluate(result, combo, beat)
+            options.append(replace(found, selection=combo))
     return options
+
+
+def _alike(result: EmptyReachResult, selection: tuple[int, ...]) -> Hashable:
+    """What a selection's consequences depend on: the rerolled dice's sizes and roles, and
+    the kept dice's tally."""
+    check = result.check
+    rerolled = sorted((result.dice[i].sides, result.dice[i].role) for i in selection)
+    kept = tuple(
+        map(
+            sum,
+            zip(
+                *(
+                    tally(d.face, d.role, check)
+                    for i, d in enumerate(result.dice)
+                    if i not in selection
+                ),
+                strict=True,
+            ),
+        )
+    )
+    return tuple(rerolled), kept
 
 
 def recommend(result: EmptyReachResult, goal: Goal = "succeed", beat: int = 0) -> PushOption | None:
     """The best choice for the goal; ties go to the cheaper choice, then to fewer dice."""
-    options = push_options(result, beat)
+    return best_of(push_options(result, beat), goal)
+
+
+def best_of(options: list[PushOption], goal: Goal = "succeed") -> PushOption | None:
+    """``recommend`` among options already worked out."""
     if not options:
         return None
     if goal == "succeed":
@@ -132,10 +169,22 @@ def _pct(p: Fraction) -> str:
     return f"{float(p):.1%}"
 
 
-def push_action(result: EmptyReachResult, beat: int = 0, goal: str = "success") -> ActionView:
-    """The push with exact odds for every choice of dice (``goal``: more than ``beat``
-    successes, which for an opposed roll means winning)."""
-    best, options = recommend(result, beat=beat), push_options(result, beat)
+def push_action(
+    result: EmptyReachResult, beat: int = 0, goal: str = "success", *, advised: bool = True
+) -> ActionView:
+    """The push (``advised``: with exact odds for every choice of dice, as its card shows
+    it; ``goal``: more than ``beat`` successes, which for an opposed roll means winning)."""
+    dice = replace(REROLL, default=tuple(map(str, result.default_reroll())))
+    gear = " and gear" if result.check.gear_in_use else ""
+    risked = (result.check.cost or "damage or stress") + gear
+    advice = _advice(result, beat, goal) if advised else ()
+    return ActionView(PUSH, "Push the roll", (dice,), advice, spends=risked)
+
+
+def _advice(result: EmptyReachResult, beat: int, goal: str) -> tuple[str, ...]:
+    """Each choice of dice in words, the recommended one marked."""
+    options = push_options(result, beat)
+    best = best_of(options)
     keep = next((o for o in options if not o.selection), None)
     if keep is not None and best is not None and best.p_success <= keep.p_success:
         best = keep  # a push that cannot raise the chance of the goal is never advised
@@ -157,7 +206,4 @@ def push_action(result: EmptyReachResult, beat: int = 0, goal: str = "success") 
             + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
             + (" (recommended)" if option == best else "")
         )
-    dice = replace(REROLL, default=tuple(map(str, result.default_reroll())))
-    gear = " and gear" if result.check.gear_in_use else ""
-    risked = (result.check.cost or "damage or stress") + gear
-    return ActionView(PUSH, "Push the roll", (dice,), tuple(advice), spends=risked)
+    return tuple(advice)

@@ -77,18 +77,24 @@ def _check_card(result: EmptyReachResult, actions: tuple[ActionView, ...]) -> Ca
         steps=tuple(s.description + ("" if s.applied else " (no effect)") for s in check.steps),
         details=tuple(_details(result)),
         actions=actions,
+        outcome_key=str(result.successes),
     )
 
 
-def _opposed_card(contest: OpposedResult) -> Card:
+def _opposed_actions(contest: OpposedResult, advised: bool) -> tuple[ActionView, ...]:
     offered = offers(contest)
     actions = []
     if PUSH in offered:
-        actions.append(push_action(contest.active, contest.defender.successes, "win"))
+        beat = contest.defender.successes
+        actions.append(push_action(contest.active, beat, "win", advised=advised))
     if BREAK_TIE in offered:
         when = "" if not contest.tie_decides else " (when the GM says this tie needs breaking)"
         actions.append(ActionView(BREAK_TIE, "Break the tie: both sides roll again" + when))
-    card = _check_card(contest.active, tuple(actions))
+    return tuple(actions)
+
+
+def _opposed_card(contest: OpposedResult) -> Card:
+    card = _check_card(contest.active, _opposed_actions(contest, advised=True))
     defender = contest.defender
     them = tuple(replace(DieView.of(d, "defender"), role="") for d in defender.dice)
     against = f"defender {defender.check.pool.describe()}: {defender.headline}"
@@ -99,6 +105,7 @@ def _opposed_card(contest: OpposedResult) -> Card:
         succeeded=contest.succeeded,
         dice=(*card.dice, *them),
         details=(*card.details, against),
+        outcome_key=contest.verdict,
     )
 
 
@@ -108,7 +115,17 @@ def card_for(result: Played) -> Card:
     if isinstance(result, SecondWindSplit):
         card = _check_card(result.parent, ())
         return replace(card, outcome=f"{result.parent.headline}: {result.describe()}")
+    return _check_card(result, actions_of(result))
+
+
+def actions_of(result: Played, *, advised: bool = True) -> tuple[ActionView, ...]:
+    """What ``result`` offers; ``advised``: the push with its exact odds for every choice
+    of dice, as the card shows it (checking a follow-up needs only what is offered)."""
+    if isinstance(result, OpposedResult):
+        return _opposed_actions(result, advised)
+    if isinstance(result, SecondWindSplit):
+        return ()
     offered = offers(result)
-    actions = [push_action(result)] if PUSH in offered else []
+    actions = [push_action(result, advised=advised)] if PUSH in offered else []
     actions += [_split_action(result)] if SPLIT in offered else []
-    return _check_card(result, tuple(actions))
+    return tuple(actions)

@@ -178,6 +178,12 @@ class EmptyReach(Game[CheckRequest, "Played"]):
 
         return card_for(result)
 
+    def follow_ups(self, result: Played) -> tuple[ActionView, ...]:
+        """What ``result`` offers, without the push's advice (its card shows that)."""
+        from rulebound.rulesets.empty_reach.card import actions_of
+
+        return actions_of(result, advised=False)
+
     # tools
 
     def grid(self, values: Mapping[str, Any], variants: Variants) -> OddsGrid:

@@ -60,7 +60,8 @@ def _planned(check: PreparedCheck) -> list[PoolDie]:
     return dice + [(die.value, "gear") for die in check.gear_dice]
 
 
-def _tally(face: int, role: str, check: PreparedCheck, rerolled: int = 0) -> Tally:
+def tally(face: int, role: str, check: PreparedCheck, rerolled: int = 0) -> Tally:
+    """What one die adds to a roll's tally (successes, base banes, gear banes, rerolls)."""
     return _tally_for(face, role, check.request.options.gear_banes, rerolled)
 
 
@@ -339,12 +340,12 @@ def selection_distribution(
         if index in chosen:
             parts.append(_rerolled_die(die.sides, die.role, result.check))
         else:
-            parts.append(Distribution.single(_tally(die.face, die.role, result.check)))
+            parts.append(Distribution.single(tally(die.face, die.role, result.check)))
     return sum_all(parts)
 
 
 def _rerolled_die(sides: int, role: str, check: PreparedCheck) -> Distribution[Tally]:
-    return Distribution.die(sides).map(lambda face: _tally(face, role, check, 1))
+    return Distribution.die(sides).map(lambda face: tally(face, role, check, 1))
 
 
 def opposed_odds(

@@ -98,6 +98,7 @@ def card_for(result: GhostburnResult, content: GhostburnContent) -> Card:
         steps=tuple(steps),
         details=tuple(details),
         actions=follow_ups(result),
+        outcome_key=result.band.key,
     )
 
 

@@ -107,6 +107,7 @@ def _check_card(state: CheckState) -> Card:
         steps=tuple(_steps(r)),
         details=(*details, *variant_details(r.request)),
         actions=_check_actions(state),
+        outcome_key=r.outcome.value,
     )
 
 
@@ -196,6 +197,7 @@ def _opposed_card(state: chain.OpposedState) -> Card:
             "larger ability bonus, then nothing changes",
             *variant_details(actor.request),
         ),
+        outcome_key=outcome.value,
     )
 
 
@@ -254,4 +256,5 @@ def extended_card(state: ExtendedState) -> Card:
             *variant_details(request),
         ),
         actions=extended_actions(state),
+        outcome_key="" if undecided else status.value,
     )

@@ -75,7 +75,7 @@ SCALES: dict[str, Scale] = {
         Scale("halved", 20, 1, True, 1, "d20 against half the score (rounded down)"),
     )
 }
-DEFAULT_SCALE = "as-written"
+DEFAULT_SCALE = "halved"
 
 SCALE_VARIANT = Variant(
     key="scale",

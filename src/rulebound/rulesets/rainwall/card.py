@@ -84,4 +84,5 @@ def card_for(result: RainwallResult) -> Card:
         steps=tuple(s.description for s in result.steps),
         details=tuple(details),
         actions=(action,) if action else (),
+        outcome_key=result.degree.value,
     )

@@ -56,6 +56,19 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+WHOLE = ("character", "reveal")
+"""Kinds of entries that change what every viewer sees of the table's characters."""
+
+
+def _rows_of(changed: set[int]) -> Callable[[Hashable], bool]:
+    """The cached keys of these characters' rows (and the table's list of them)."""
+
+    def which(key: Hashable) -> bool:
+        return key == "all" or (isinstance(key, tuple) and key[1] in changed)
+
+    return which
+
+
 class StoreBase:
     """The engine, the cache and the writer, and the reads and writes built on them."""
 
@@ -173,7 +186,9 @@ class StoreBase:
                 on_change(table_id, parts)
         for entry in batch.committed:
             parts = parts_changed(entry.kind, bool(entry.changed))
-            if parts:
+            if parts == ("characters",) and entry.kind not in WHOLE:
+                self.cache.drop_where(entry.table_id, parts, _rows_of(set(entry.changed)))
+            elif parts:
                 self.cache.drop(entry.table_id, *parts)
             for on_commit in self.committed:
                 on_commit(entry)

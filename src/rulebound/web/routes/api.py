@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
@@ -63,7 +63,7 @@ from rulebound.web.routes.models import (
     error_responses,
 )
 from rulebound.web.security import limit_anonymous
-from rulebound.web.service import Seat, contribution_of
+from rulebound.web.service import Seat, TableService, contribution_of
 from rulebound.web.views import CSV_COLUMNS, chances_view, csv_row
 
 ERRORS = error_responses(
@@ -157,6 +157,66 @@ def _written(request: Request, viewer: Viewer, entry: LogEntry) -> EntryOut:
     if not views:
         raise NotFound("log entry", entry.id)
     return EntryOut.model_validate(views[0])
+
+
+# the plays a table makes most come first: the router tries its routes in order
+
+
+async def _played(
+    request: Request, table_id: int, play: Callable[[TableService, Viewer], LogEntry]
+) -> EntryOut:
+    """A play by a seated member who may write, made in one hop to a worker thread (the
+    checks, the rules and the store's wait for its commit), and the entry it logged as
+    its author sees it."""
+
+    def made() -> EntryOut:
+        viewer = writer_for(request, table_id)
+        return _written(request, viewer, play(service_of(request), viewer))
+
+    return await run_in_threadpool(made)
+
+
+@router.post(CHAR + "/roll", response_model=EntryOut, status_code=201)
+async def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> EntryOut:
+    dice = _dice(body.dice)
+
+    def play(service: TableService, viewer: Viewer) -> LogEntry:
+        return service.roll(viewer, character_id, body.form, body.privacy, dice)
+
+    return await _played(request, table_id, play)
+
+
+@router.post(CHAR + "/actions/{action}", response_model=EntryOut, status_code=201)
+async def sheet_action(
+    table_id: int, character_id: int, action: str, body: ActionIn, request: Request
+) -> EntryOut:
+    dice = _dice(body.dice)
+
+    def play(service: TableService, viewer: Viewer) -> LogEntry:
+        return service.sheet_act(viewer, character_id, action, body.params, body.privacy, dice)
+
+    return await _played(request, table_id, play)
+
+
+@router.post(
+    TABLE + "/entries/{entry_id}/actions/{action}", response_model=EntryOut, status_code=201
+)
+async def follow_up(
+    table_id: int, entry_id: int, action: str, body: FollowUpIn, request: Request
+) -> EntryOut:
+    dice = _dice(body.dice)
+
+    def play(service: TableService, viewer: Viewer) -> LogEntry:
+        return service.follow_up(viewer, entry_id, action, body.params, dice)
+
+    return await _played(request, table_id, play)
+
+
+@router.post(CHAR + "/chances", response_model=ChancesOut)
+def chances(table_id: int, character_id: int, body: ChancesIn, request: Request) -> ChancesOut:
+    viewer = guarded_for(request, table_id)
+    found = service_of(request).chances(viewer, character_id, body.form)
+    return ChancesOut.model_validate(chances_view(found))
 
 
 @router.get("/rulesets", response_model=list[RulesetOut])
@@ -290,48 +350,9 @@ def export_character(table_id: int, character_id: int, request: Request) -> Resp
     return Response(body, media_type="application/json", headers=headers)
 
 
-@router.post(CHAR + "/chances", response_model=ChancesOut)
-def chances(table_id: int, character_id: int, body: ChancesIn, request: Request) -> ChancesOut:
-    viewer = guarded_for(request, table_id)
-    found = service_of(request).chances(viewer, character_id, body.form)
-    return ChancesOut.model_validate(chances_view(found))
-
-
-@router.post(CHAR + "/roll", response_model=EntryOut, status_code=201)
-def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> EntryOut:
-    viewer = writer_for(request, table_id)
-    entry = service_of(request).roll(
-        viewer, character_id, body.form, body.privacy, _dice(body.dice)
-    )
-    return _written(request, viewer, entry)
-
-
-@router.post(CHAR + "/actions/{action}", response_model=EntryOut, status_code=201)
-def sheet_action(
-    table_id: int, character_id: int, action: str, body: ActionIn, request: Request
-) -> EntryOut:
-    viewer = writer_for(request, table_id)
-    service = service_of(request)
-    entry = service.sheet_act(
-        viewer, character_id, action, body.params, body.privacy, _dice(body.dice)
-    )
-    return _written(request, viewer, entry)
-
-
 @router.get(TABLE + "/entries/{entry_id}", response_model=EntryOut)
 def get_entry(table_id: int, entry_id: int, request: Request) -> EntryOut:
     return _entry(request, viewer_for(request, table_id), entry_id)
-
-
-@router.post(
-    TABLE + "/entries/{entry_id}/actions/{action}", response_model=EntryOut, status_code=201
-)
-def follow_up(
-    table_id: int, entry_id: int, action: str, body: FollowUpIn, request: Request
-) -> EntryOut:
-    viewer = writer_for(request, table_id)
-    entry = service_of(request).follow_up(viewer, entry_id, action, body.params, _dice(body.dice))
-    return _written(request, viewer, entry)
 
 
 @router.post(TABLE + "/entries/{entry_id}/keep", response_model=EntryOut, status_code=201)

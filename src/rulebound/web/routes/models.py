@@ -7,16 +7,18 @@ produces.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, StrictBool
 
+from rulebound.core.verifiable import CONTRIBUTION_PATTERN, DIGEST_PATTERN
 from rulebound.rulesets.contract import ActionView, Card
 from rulebound.rulesets.contract import Field as FormField
+from rulebound.store import Privacy, Role
 from rulebound.web.caps import MAX_NAME, NAME_PATTERN
 
-PrivacyMode = Literal["public", "gm", "blind", "self"]
-RoleName = Literal["gm", "player", "observer"]
+PrivacyMode = Privacy
+RoleName = Role
 FormData = dict[str, Any]
 Pair = Annotated[list[str], Field(min_length=2, max_length=2)]
 
@@ -214,11 +216,11 @@ class DiceIn(BaseModel):
     dice. Without it the server chooses one and marks the play ``server_chosen``."""
 
     contribution: str = Field(
-        pattern=r"^[0-9a-f]{32,64}$",
+        pattern=f"^{CONTRIBUTION_PATTERN}$",
         description="16 to 32 fresh random bytes as lowercase hex, never used before",
     )
     commitment: str = Field(
-        pattern=r"^[0-9a-f]{64}$",
+        pattern=f"^{DIGEST_PATTERN}$",
         description="The commitment you saw (GET /api/tables/ID/dice): refused with 409 if "
         "the table has committed to another seed since",
     )
