@@ -177,6 +177,16 @@ class Writer:
         for thread in self._threads:
             thread.start()
 
+    @property
+    def threads(self) -> int:
+        """How many transactions may be under way at once."""
+        return len(self._threads)
+
+    @property
+    def waiting(self) -> int:
+        """Writes queued and not yet taken into a batch."""
+        return self._queue.qsize()
+
     def run(self, write: Write[T]) -> T:
         """Queue ``write`` and wait for its answer (raised: its refusal, or the batch's
         failure; nothing of it was committed then)."""

@@ -30,7 +30,16 @@ __all__ = ["NOTIFY_CHANNEL", "SqlStore", "folded_for", "parts_changed", "shown_t
 
 
 class SqlStore(CharactersPart, DiscordPart):
-    def __init__(self, url: str, *, migrate: bool = True, pg_notify: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        migrate: bool = True,
+        pg_notify: bool = True,
+        writers: int | None = None,
+    ) -> None:
+        """``writers``: transactions under way at once (the writer's threads; by default
+        one on SQLite, ``PG_WRITERS`` on PostgreSQL)."""
         self.url = normalise_url(url)
         self.sqlite = is_sqlite(self.url)
         self.engine = make_engine(self.url)
@@ -50,7 +59,7 @@ class SqlStore(CharactersPart, DiscordPart):
             upgrade(self.engine)
         self.writer = Writer(
             self.engine,
-            threads=SQLITE_WRITERS if self.sqlite else PG_WRITERS,
+            threads=writers or (SQLITE_WRITERS if self.sqlite else PG_WRITERS),
             before_commit=self._before_commit,
             after_commit=self._after_commit,
         )
