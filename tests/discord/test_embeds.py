@@ -53,7 +53,8 @@ def test_the_mark_is_on_one_outcome_that_agrees_with_the_result(key: str) -> Non
         marks = [line for line in lines if line.endswith(MARK)]
         assert len(marks) == 1, (key, card["outcome"], lines)
         outcome = next(o for o in chances.outcomes if o.key == marked(chances, card))
-        assert outcome.success == play.card.succeeded, (key, card["outcome"], outcome)
+        if play.card.succeeded is not None:  # a partial success awaits its roller's choice
+            assert outcome.success == play.card.succeeded, (key, card["outcome"], outcome)
         assert marks[0].startswith(f"{outcome.label}: "), (key, marks)
         landed.add(outcome.key)
     assert len(landed) >= 2, (key, landed)  # failures and successes both seen

@@ -80,12 +80,23 @@ def test_revoking_a_seat_replaces_its_invite_link_with_the_entry(store: SqlStore
     store.update_member(table.id, player.id, revoked=True, grant_all=None, entry=entry)
     after = store.table(table.id)
     assert after.player_token != table.player_token
-    assert (after.gm_token, after.observer_token) == (table.gm_token, table.observer_token)
+    assert after.observer_token != table.observer_token  # she has seen that one too
+    assert after.gm_token == table.gm_token
     assert store.log(table.id)[-1].summary == "Gina: Pia revoked"
-    with pytest.raises(NotFound):
-        store.table_by_token(table.player_token)
+    for token in (table.player_token, table.observer_token):
+        assert token is not None
+        with pytest.raises(NotFound):
+            store.table_by_token(token)
     store.update_member(table.id, player.id, revoked=False, grant_all=None)
     assert store.table(table.id).player_token == after.player_token
+
+
+def test_revoking_keeps_a_switched_off_observer_link_off(store: SqlStore) -> None:
+    table, gm = new_table(store, observers=False)
+    player, _ = seat(store, table.id, "player", "Pia")
+    entry = NewEntry(table.id, "member", "public", gm.id, "Gina: Pia revoked")
+    store.update_member(table.id, player.id, revoked=True, grant_all=None, entry=entry)
+    assert store.table(table.id).observer_token is None
 
 
 def test_characters_belong_to_their_table(store: SqlStore) -> None:

@@ -92,6 +92,27 @@ def test_a_revoked_member_loses_the_table(party: Party) -> None:
     assert self_revoke.status_code == 409
 
 
+@pytest.mark.parametrize("who", ["other", "observer"])
+def test_a_revoked_member_is_seated_again_by_none_of_the_links_they_held(
+    party: Party, who: str
+) -> None:
+    """Revoking a seat replaces the link of its role and of every role below it: a revoked
+    player does not come back through the observer link either."""
+    client = party.client
+    done = client.patch(
+        party.url(f"/members/{party.ids[who]}"), json={"revoked": True}, headers=party.gm
+    )
+    assert done.status_code == 200
+    roles = ("player", "observer") if who == "other" else ("observer",)
+    for role in roles:
+        token = party.invites[role].rsplit("/", 1)[1]
+        assert client.post(f"/api/join/{token}", json={"name": "Back"}).status_code == 404, role
+    fresh = client.get(party.url(), headers=party.gm).json()["invites"]
+    for role in roles:
+        token = fresh[role].rsplit("/", 1)[1]
+        assert client.post(f"/api/join/{token}", json={"name": "New"}).status_code == 201
+
+
 def test_a_grant_lets_a_player_play_any_character(party: Party) -> None:
     client = party.client
     mine = party.character(party.player)

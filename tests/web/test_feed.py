@@ -7,17 +7,20 @@ import json
 import re
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import httpx2
 import pytest
+from fastapi import FastAPI
 
 from rulebound.store import NewEntry, SqlStore
+from rulebound.web.settings import Settings
 
 from .conftest import LiveServer, Party, seat_party
 
 
-def _events(text_or_lines: str | Iterator[str]) -> Iterator[tuple[str, str, dict]]:
+def _events(text_or_lines: str | Iterator[str]) -> Iterator[tuple[str, str, dict[str, Any]]]:
     lines = text_or_lines.splitlines() if isinstance(text_or_lines, str) else text_or_lines
     event: dict[str, str] = {}
     for line in lines:
@@ -31,7 +34,7 @@ def _events(text_or_lines: str | Iterator[str]) -> Iterator[tuple[str, str, dict
 
 
 def _note(party: Party, text: str) -> int:
-    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, party.client.app).state.store
     return store.append(NewEntry(party.table_id, "note", "public", party.ids["gm"], text)).seq
 
 
@@ -64,8 +67,10 @@ def test_the_log_pages_back_from_the_newest(party: Party) -> None:
     assert party.client.get(party.url("/log?limit=0"), headers=party.player).status_code == 422
 
 
-def _read_until(server: LiveServer, path: str, headers: dict, want: str, act) -> list[dict]:
-    seen: list[dict] = []
+def _read_until(
+    server: LiveServer, path: str, headers: dict[str, str], want: str, act: Callable[[], None]
+) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
     with httpx2.stream("GET", server.url + path, headers=headers, timeout=15) as stream:
         lines = stream.iter_lines()
         assert next(lines).startswith("retry:")
@@ -78,12 +83,12 @@ def _read_until(server: LiveServer, path: str, headers: dict, want: str, act) ->
 
 
 @pytest.fixture
-def slow_poll(live_settings):
+def slow_poll(live_settings: Settings) -> Settings:
     """Feeds that would poll only every 60 s: what arrives sooner was woken by the backplane."""
     return dataclasses.replace(live_settings, poll_seconds=60.0)
 
 
-def test_a_commit_wakes_the_open_feeds(slow_poll, db_url: str) -> None:
+def test_a_commit_wakes_the_open_feeds(slow_poll: Settings, db_url: str) -> None:
     from rulebound.web.app import create_app
 
     server = LiveServer(lambda: create_app(slow_poll)).start()
@@ -162,7 +167,7 @@ def test_the_feed_answers_a_stream_with_the_security_headers_and_refuses_bad_req
     assert party.client.get(party.url("/feed"), headers=stranger).status_code == 403
 
 
-def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings) -> None:
+def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings: Settings) -> None:
     """A viewer that stops reading fills its socket (3 MB of entries against a 4 KiB receive
     buffer): the stream's sends wait and what comes meanwhile queues; once the viewer reads
     again it gets every entry, once, in order."""
@@ -203,3 +208,11 @@ def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings) ->
         server.stop()
     seqs = [int(s) for s in re.findall(rb"\nid: ([0-9]+)\n", b"\n" + got.replace(b"\r\n", b"\n"))]
     assert seqs == list(range(last + 1, last + count + 1))
+
+
+def test_a_last_event_id_that_is_not_ascii_is_a_400_not_a_server_error(party: Party) -> None:
+    """The raw byte 0xb2 reads as "²", which ``str.isdigit`` takes for a digit."""
+    headers = party.gm | {"Last-Event-ID": b"\xb2"}  # type: ignore[dict-item]
+    answer = party.client.get(party.url("/feed?follow=false"), headers=headers)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["field"] == "Last-Event-ID"

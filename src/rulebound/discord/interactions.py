@@ -38,8 +38,9 @@ from rulebound.discord.signature import (
 )
 from rulebound.rulesets.contract import Chances
 from rulebound.rulesets.plays import ROLL, params_of, replay
-from rulebound.store import CharacterRow, LogEntry, Member, Role, TableRow
+from rulebound.store import CharacterRow, LogEntry, Member, NewEntry, Role, TableRow
 from rulebound.web.auth import Viewer
+from rulebound.web.caps import MAX_NAME, clean_name
 from rulebound.web.service import TableService
 
 PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -56,6 +57,13 @@ UNLINKED = (
 UNSEATED = "You have no seat at this channel's table: run `/rulebound join` first."
 REVOKED = "The game master revoked your seat at this channel's table."
 NOT_YOURS = "Only the player who rolled, or the game master, can press this."
+UNSEEN = "That roll is not one you may see."
+MANAGE_CHANNELS = 1 << 4
+"""Discord's permission bit: whoever holds it in a channel may link it to another table."""
+NOT_YOUR_CHANNEL = (
+    "This channel plays at **{table}**: only its game master (or someone who may manage "
+    "this channel) can link it to another table."
+)
 
 Payload = Mapping[str, Any]
 Answer = dict[str, Any]
@@ -79,8 +87,12 @@ def user_of(payload: Payload) -> tuple[str, str]:
     user_id = str(user.get("id") or "")
     if not user_id:
         raise Refusal("Discord sent no user with this interaction.")
-    name = member.get("nick") or user.get("global_name") or user.get("username") or user_id
-    return user_id, str(name)[:100]
+    for name in (member.get("nick"), user.get("global_name"), user.get("username")):
+        try:
+            return user_id, clean_name("name", str(name or "")[:MAX_NAME])
+        except InvalidInput:  # as the web refuses it: the next name Discord gives stands in
+            continue
+    return user_id, f"Discord user {user_id[-4:]}"
 
 
 class Interactions:
@@ -171,19 +183,35 @@ class Interactions:
             raise Refusal(
                 f"That is the table's {role} invite: link with the game master's invite link."
             )
+        channel = str(payload.get("channel_id") or "")
+        before = self.store.channel_table(channel)
+        if before is not None and before.id != table.id:
+            self.may_move(payload, before, user_id)
         member = self.store.discord_member(table.id, user_id)
         if member is None or member.role != "gm":
             member = self.seat(table.id, user_id, "gm", name)
         guild = payload.get("guild_id")
-        self.store.link_channel(
-            str(payload.get("channel_id") or ""), guild and str(guild), table.id, member.id
-        )
+        self.store.link_channel(channel, guild and str(guild), table.id, member.id)
+        if before is not None and before.id != table.id:
+            summary = f"{name} moved this table's Discord channel to another table"
+            self.store.append(NewEntry(before.id, "discord", "public", None, summary))
         title = self.service.game(table.ruleset).title
         return said(
             f"This channel now plays at **{table.name}** ({title}), with {member.name} as "
             "game master. Players: `/rulebound join`, then `/roll`.",
             ephemeral=False,
         )
+
+    def may_move(self, payload: Payload, linked: TableRow, user_id: str) -> None:
+        """Only the linked table's game master, or a member Discord lets manage the channel,
+        may link the channel to another table."""
+        member = self.store.discord_member(linked.id, user_id)
+        if member is not None and member.role == "gm" and not member.revoked:
+            return
+        granted = str((payload.get("member") or {}).get("permissions") or "0")
+        if granted.isdigit() and int(granted) & MANAGE_CHANNELS:
+            return
+        raise Refusal(NOT_YOUR_CHANNEL.format(table=linked.name))
 
     def seat(self, table_id: int, user_id: str, role: Role, name: str) -> Member:
         """Seat a Discord user at the table, with their identity, in one transaction."""
@@ -338,6 +366,8 @@ class Interactions:
         viewer = self.viewer(payload)
         chain = self.service.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
+        if not viewer.knows_of(leaf):
+            raise Refusal(UNSEEN)  # as for one that does not exist: no hint that it does
         if root.actor_id != viewer.member.id and not viewer.is_gm:
             raise Refusal(NOT_YOURS)
         blind = root.privacy == "blind"
@@ -560,8 +590,8 @@ def mount(app: FastAPI, public_key: str, now: Callable[[], float] = time.time) -
             return JSONResponse({"detail": "invalid request signature"}, status_code=401)
         try:
             payload = json.loads(body)
-        except ValueError:
-            return JSONResponse({"detail": "the body is not JSON"}, status_code=400)
+        except (ValueError, RecursionError):
+            return JSONResponse({"detail": "the body is not JSON rulebound reads"}, status_code=400)
         if not isinstance(payload, dict):
             return JSONResponse({"detail": "the body is not a JSON object"}, status_code=400)
         interaction = payload.get("id")

@@ -144,3 +144,75 @@ def test_each_roll_sends_a_fresh_contribution_and_the_page_shows_it(
         source = VerifiableSource(server_seed, entry["dice"]["contribution"], 0)
         draws = entry["record"]["draws"]
         assert draws == [[sides, source.draw(sides)] for sides, _ in draws]
+
+
+def test_the_page_marks_a_roll_re_committed_under_it_and_one_it_did_not_send(
+    db_url: str, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    """A host with the database sees the player's contribution on its way, re-commits the
+    table's dice, and forwards the roll with only the commitment rewritten: the roll is
+    logged and verifies, but the player's page says it is not the roll they made. A roll
+    the host makes in the player's name with a contribution of its own is marked too."""
+    from urllib.parse import urlencode
+
+    from rulebound.store import Contribution, NewEntry, Scope, SqlStore
+    from rulebound.web.auth import Viewer
+
+    apps: list[Any] = []
+
+    def made() -> Any:
+        apps.append(create_app(trust_settings(db_url)))
+        return apps[-1]
+
+    live = LiveServer(made).start()
+    try:
+        table = Table(live, browser, contexts)
+        player = table.join("player", "Pia")
+        sheet = new_character(player, "Ana")
+        store: SqlStore = apps[-1].state.store
+        table_id = int(table.url.rstrip("/").rsplit("/", 1)[1])
+
+        seen: list[dict[str, str]] = []
+
+        def recommit(route: Any) -> None:
+            seen.append(_posted(route.request))
+            store.rotate_seed(
+                table_id, lambda _old, _new: NewEntry(table_id, "seed", "public", None, "moved")
+            )
+            posted = _posted(route.request) | {"commitment": store.commitment(table_id)}
+            route.continue_(post_data=urlencode(posted))
+
+        player.goto(sheet)
+        player.route(re.compile(r".*/roll$"), recommit)
+        player.locator("#d-skill").select_option("Force")
+        sent = _send(player, player.get_by_role("button", name="Roll", exact=True).click)
+        player.unroute(re.compile(r".*/roll$"))
+        logged = next(e for e in reversed(_log(player, table)) if e.get("dice"))
+        assert logged["dice"]["contribution"] == sent["contribution"]
+        assert sent["contribution"] == seen[0]["contribution"]
+        assert logged["dice"]["commitment"] != seen[0]["commitment"]  # the host's rewrite
+
+        members = store.members(table_id)
+        pia = next(m for m in members if m.name == "Pia")
+        viewer = Viewer(store.table(table_id), pia, "", via_cookie=False)
+        ana = next(r for r in store.characters(table_id, Scope(pia.id, False)) if r.name == "Ana")
+        forged = "ab" * 16
+        service = apps[-1].state.service
+        service.roll(
+            viewer,
+            ana.id,
+            {"skill": "Force"},
+            "public",
+            Contribution(forged, store.commitment(table_id)),
+        )
+
+        player.goto(table.url)
+        swapped = player.locator(f'code[data-contribution="{sent["contribution"]}"]').locator(
+            "xpath=.."
+        )
+        expect(swapped).to_contain_text("re-committed before this roll")
+        expect(swapped).to_have_class(re.compile("dice-warning"))
+        other = player.locator(f'code[data-contribution="{forged}"]').locator("xpath=..")
+        expect(other).to_contain_text("(not made by this browser)")
+    finally:
+        live.stop()

@@ -148,7 +148,8 @@ class TablesPart(LogPart, StoreBase):
             if values:
                 batch.conn.execute(update(members).where(where).values(**values))
             if revoked:
-                rotate(batch.conn, table_id, member_row(row).role)
+                for role in BELOW[member_row(row).role]:
+                    rotate(batch.conn, table_id, role, keep_off=True)
             if entry is not None:
                 self._seal(batch, entry)
             elif values:
@@ -177,13 +178,26 @@ def seat(conn: Connection, table_id: int, role: Role, name: str) -> tuple[Member
     return Member(int(key[0]), table_id, role, name, False, False, created), token
 
 
-def rotate(conn: Connection, table_id: int, role: Role, *, disable: bool = False) -> None:
-    """Replace a role's invite token (or switch the observer link off)."""
-    column = f"{role}_token"
-    done = conn.execute(
-        update(game_tables)
-        .where(game_tables.c.id == table_id)
-        .values({column: None if disable else new_token()})
-    )
+BELOW: dict[Role, tuple[Role, ...]] = {
+    "gm": ("gm", "player", "observer"),
+    "player": ("player", "observer"),
+    "observer": ("observer",),
+}
+"""The links a revoked member of each role may have held: their own role's, and every role's
+below it (a player has seen the observer link), each replaced so that none seats them again."""
+
+
+def rotate(
+    conn: Connection, table_id: int, role: Role, *, disable: bool = False, keep_off: bool = False
+) -> None:
+    """Replace a role's invite token (or switch the observer link off; ``keep_off``: a link
+    switched off stays off)."""
+    column = game_tables.c[f"{role}_token"]
+    query = update(game_tables).where(game_tables.c.id == table_id)
+    if keep_off:
+        query = query.where(column.is_not(None))
+    done = conn.execute(query.values({column: None if disable else new_token()}))
+    if keep_off:
+        return  # a link that is off stays off; the caller has found the table
     if done.rowcount == 0:
         raise NotFound("table", table_id)

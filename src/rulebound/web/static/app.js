@@ -28,21 +28,49 @@ const csrfToken = () => $('meta[name="csrf-token"]')?.content || "";
 // ---- fair dice: this browser's own contribution to every roll ----
 // Each form that rolls dice (data-dice) gets a fresh random contribution made here, right
 // after reading the table's current commitment, so the server cannot know it before the
-// roll arrives. The contributions sent are kept in this browser, and each of your rolls
-// on the page says whether its contribution is one this browser made.
+// roll arrives. This browser keeps, per table, each contribution it sent and the
+// commitment it was sent under; each of your rolls on the page says whether it is one this
+// browser made, and warns where the log holds it under another commitment (the dice were
+// re-committed between your view and your roll: it is not the roll you made).
 
-const SENT = "rulebound-contributions";
+const SENT = "rulebound-dice-sent";
+const RECOMMITS = "rulebound-dice-recommits";
 
-function sentHere() {
-  try { return new Set(JSON.parse(localStorage.getItem(SENT) || "[]")); } catch { return new Set(); }
+function stored(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch { return {}; }
 }
 
-function keep(value) {
+function keep(table, commitment, value) {
   try {
-    const list = JSON.parse(localStorage.getItem(SENT) || "[]").slice(-999);
-    list.push(value);
-    localStorage.setItem(SENT, JSON.stringify(list));
+    const all = stored(SENT);
+    const mine = (all[table] || {});
+    mine[value] = commitment;
+    const entries = Object.entries(mine).slice(-999);
+    all[table] = Object.fromEntries(entries);
+    localStorage.setItem(SENT, JSON.stringify(all));
   } catch { /* storage off: the page still shows each contribution */ }
+}
+
+function countRecommit(table) {
+  try {
+    const all = stored(RECOMMITS);
+    all[table] = (all[table] || 0) + 1;
+    localStorage.setItem(RECOMMITS, JSON.stringify(all));
+  } catch { /* storage off */ }
+  showRecommits();
+}
+
+function showRecommits() {
+  $$("[data-recommits]").forEach((note) => {
+    const count = stored(RECOMMITS)[note.dataset.recommits] || 0;
+    note.hidden = !count;
+    note.textContent = `Rolls of yours refused because the dice were re-committed first: ${count}.`;
+  });
+}
+
+function tableOf(url) {
+  const found = /\/api\/tables\/(\d+)\//.exec(url || "");
+  return found ? found[1] : "";
 }
 
 function freshContribution() {
@@ -78,7 +106,7 @@ async function contribute(event) {
     const value = freshContribution();
     setField(form, "commitment", dice.commitment);
     setField(form, "contribution", value);
-    keep(value);
+    keep(tableOf(form.dataset.dice), dice.commitment, value);
   } catch {
     // Sent without one: the server chooses the contribution and marks the roll so.
   }
@@ -104,6 +132,9 @@ async function stay(form) {
     });
     if (!response.ok) {
       const body = await response.json().catch(() => ({}));
+      if (response.status === 409 && /re-committed/.test(body.detail || "")) {
+        countRecommit(tableOf(form.dataset.dice));
+      }
       say.textContent = body.message || body.detail || "That did not work; reload the page.";
       say.hidden = false;
       return;
@@ -122,11 +153,22 @@ async function stay(form) {
 }
 
 function checkContributions(root = document) {
-  const mine = sentHere();
-  $$("[data-contribution]", root).forEach((code) => {
-    const note = code.parentElement.querySelector("[data-contribution-check]");
-    if (note) note.textContent = mine.has(code.dataset.contribution)
-      ? "(made by this browser)" : "(not made by this browser)";
+  const sent = stored(SENT);
+  $$("[data-dice-check]", root).forEach((line) => {
+    const code = $("[data-contribution]", line);
+    const note = $("[data-contribution-check]", line);
+    if (!code || !note) return;
+    const under = (sent[line.dataset.table] || {})[code.dataset.contribution];
+    line.classList.remove("dice-warning");
+    if (under === undefined) {
+      note.textContent = "(not made by this browser)";
+    } else if (under === line.dataset.commitment) {
+      note.textContent = "(made by this browser)";
+    } else {
+      note.textContent = "(made by this browser under another commitment: the dice were " +
+        "re-committed before this roll, so it is not the roll you made)";
+      line.classList.add("dice-warning");
+    }
   });
 }
 
@@ -417,6 +459,7 @@ function init() {
   document.addEventListener("submit", contribute);
   document.addEventListener("keydown", shortcuts);
   checkContributions();
+  showRecommits();
   soundToggle();
   wire();
 }
