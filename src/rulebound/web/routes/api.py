@@ -142,21 +142,25 @@ def _dice(given: DiceIn | None) -> Contribution | None:
     return None if given is None else contribution_of(given.contribution, given.commitment)
 
 
-def _entry(request: Request, viewer: Viewer, entry_id: int) -> EntryOut:
+Entry = dict[str, Any]
+"""An entry as its viewer is shown it: the routes' ``EntryOut`` validates it once."""
+
+
+def _entry(request: Request, viewer: Viewer, entry_id: int) -> Entry:
     entry = service_of(request).store.entry(viewer.table.id, entry_id)
     views = entry_views(request, viewer, [entry])
     if not views:
         raise NotFound("log entry", entry_id)
-    return EntryOut.model_validate(views[0])
+    return views[0]
 
 
-def _written(request: Request, viewer: Viewer, entry: LogEntry) -> EntryOut:
+def _written(request: Request, viewer: Viewer, entry: LogEntry) -> Entry:
     """The entry a write just logged, as its author sees it: not read back (nothing can
     have followed it up yet that its author could act on)."""
     views = entry_views(request, viewer, [entry], followed=set())
     if not views:
         raise NotFound("log entry", entry.id)
-    return EntryOut.model_validate(views[0])
+    return views[0]
 
 
 # the plays a table makes most come first: the router tries its routes in order
@@ -164,12 +168,12 @@ def _written(request: Request, viewer: Viewer, entry: LogEntry) -> EntryOut:
 
 async def _played(
     request: Request, table_id: int, play: Callable[[TableService, Viewer], LogEntry]
-) -> EntryOut:
+) -> Entry:
     """A play by a seated member who may write, made in one hop to a worker thread (the
     checks, the rules and the store's wait for its commit), and the entry it logged as
     its author sees it."""
 
-    def made() -> EntryOut:
+    def made() -> Entry:
         viewer = writer_for(request, table_id)
         return _written(request, viewer, play(service_of(request), viewer))
 
@@ -177,7 +181,7 @@ async def _played(
 
 
 @router.post(CHAR + "/roll", response_model=EntryOut, status_code=201)
-async def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> EntryOut:
+async def roll(table_id: int, character_id: int, body: RollIn, request: Request) -> Entry:
     dice = _dice(body.dice)
 
     def play(service: TableService, viewer: Viewer) -> LogEntry:
@@ -189,7 +193,7 @@ async def roll(table_id: int, character_id: int, body: RollIn, request: Request)
 @router.post(CHAR + "/actions/{action}", response_model=EntryOut, status_code=201)
 async def sheet_action(
     table_id: int, character_id: int, action: str, body: ActionIn, request: Request
-) -> EntryOut:
+) -> Entry:
     dice = _dice(body.dice)
 
     def play(service: TableService, viewer: Viewer) -> LogEntry:
@@ -203,7 +207,7 @@ async def sheet_action(
 )
 async def follow_up(
     table_id: int, entry_id: int, action: str, body: FollowUpIn, request: Request
-) -> EntryOut:
+) -> Entry:
     dice = _dice(body.dice)
 
     def play(service: TableService, viewer: Viewer) -> LogEntry:
@@ -351,33 +355,33 @@ def export_character(table_id: int, character_id: int, request: Request) -> Resp
 
 
 @router.get(TABLE + "/entries/{entry_id}", response_model=EntryOut)
-def get_entry(table_id: int, entry_id: int, request: Request) -> EntryOut:
+def get_entry(table_id: int, entry_id: int, request: Request) -> Entry:
     return _entry(request, viewer_for(request, table_id), entry_id)
 
 
 @router.post(TABLE + "/entries/{entry_id}/keep", response_model=EntryOut, status_code=201)
-def keep(table_id: int, entry_id: int, request: Request) -> EntryOut:
+def keep(table_id: int, entry_id: int, request: Request) -> Entry:
     """Keep a result as it stands: a new entry that closes its follow-ups, nothing spent."""
     viewer = writer_for(request, table_id)
     return _written(request, viewer, service_of(request).keep(viewer, entry_id))
 
 
 @router.post(TABLE + "/scene/close", response_model=EntryOut, status_code=201)
-def close_scene(table_id: int, request: Request) -> EntryOut:
+def close_scene(table_id: int, request: Request) -> Entry:
     """The game master ends the scene: every result's open follow-ups close."""
     viewer = writer_for(request, table_id)
     return _written(request, viewer, service_of(request).close_scene(viewer))
 
 
 @router.post(TABLE + "/entries/{entry_id}/void", response_model=EntryOut, status_code=201)
-def void(table_id: int, entry_id: int, request: Request) -> EntryOut:
+def void(table_id: int, entry_id: int, request: Request) -> Entry:
     """The game master voids a roll: a new entry that marks it void, never a deletion."""
     viewer = writer_for(request, table_id)
     return _written(request, viewer, service_of(request).void(viewer, entry_id))
 
 
 @router.post(TABLE + "/entries/{entry_id}/reveal", response_model=EntryOut, status_code=201)
-def reveal(table_id: int, entry_id: int, request: Request) -> EntryOut:
+def reveal(table_id: int, entry_id: int, request: Request) -> Entry:
     """The game master shows a blind or GM-only result to the table (a new public entry)."""
     viewer = writer_for(request, table_id)
     return _written(request, viewer, service_of(request).reveal(viewer, entry_id))
@@ -391,7 +395,7 @@ def table_actions(table_id: int, request: Request) -> list[ActionView]:
 
 
 @router.post(TABLE + "/actions/{action}", response_model=EntryOut, status_code=201)
-def table_action(table_id: int, action: str, body: ActionIn, request: Request) -> EntryOut:
+def table_action(table_id: int, action: str, body: ActionIn, request: Request) -> Entry:
     service, viewer = service_of(request), writer_for(request, table_id)
     acted = service.table_act(viewer, action, body.params, body.privacy, _dice(body.dice))
     return _written(request, viewer, acted)
