@@ -78,26 +78,10 @@ class RedisBuckets:
     def take(self, charges: Sequence[Charge]) -> None:
         if not charges:
             return
-        if self._retry_at is not None:
-            if time.monotonic() < self._retry_at or not self._trying.acquire(blocking=False):
-                self._local.take(charges)
-                return
-            try:
-                waits = self._shared(charges)
-            except self._errors as exc:
-                self._away(exc)
-                self._local.take(charges)
-                return
-            finally:
-                self._trying.release()
-            self._back()
-        else:
-            try:
-                waits = self._shared(charges)
-            except self._errors as exc:
-                self._away(exc)
-                self._local.take(charges)
-                return
+        waits = self._tried(charges)
+        if waits is None:  # Redis is away: this process's own buckets
+            self._local.take(charges)
+            return
         if waits:
             short = [
                 (max(1, math.ceil(float(wait))), scope)
@@ -106,6 +90,26 @@ class RedisBuckets:
             ]
             wait, scope = max(short)
             raise RateLimited(scope, wait)
+
+    def _tried(self, charges: Sequence[Charge]) -> list[Any] | None:
+        """Redis's answer (the waits of the short buckets), or None while Redis is away:
+        then one request at a time, once the back-off has run, tries it again."""
+        retry_at = self._retry_at
+        falling_back = retry_at is not None
+        if retry_at is not None:
+            if time.monotonic() < retry_at or not self._trying.acquire(blocking=False):
+                return None
+        try:
+            waits = self._shared(charges)
+        except self._errors as exc:
+            self._away(exc)
+            return None
+        finally:
+            if falling_back:
+                self._trying.release()
+        if falling_back:
+            self._back()
+        return waits
 
     def _shared(self, charges: Sequence[Charge]) -> list[Any]:
         keys = [_key(key) for _, key, _ in charges]
