@@ -20,13 +20,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec
 
-from rulebound.core.dice_expr import parse as parse_dice
+from rulebound.core.dice import odds as dice_odds
+from rulebound.core.dice import parse as parse_dice
+from rulebound.core.dice import parse_inline
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
 from rulebound.core.verifiable import CONTRIBUTION_PATTERN, DIGEST_PATTERN
 from rulebound.rulesets.contract import Chances, Play, TablePlay
+from rulebound.rulesets.free_roll import inline_play
 from rulebound.rulesets.views import card_json
 from rulebound.store import (
     PRIVACY_MODES,
@@ -81,6 +85,29 @@ def capped(form: Mapping[str, Any]) -> Mapping[str, Any]:
     """Every form passes here on its way to the rules, so its values are held to the caps."""
     check_caps(form)
     return form
+
+
+P = ParamSpec("P")
+
+
+def fresh_on_stale(
+    play: Callable[Concatenate[TableService, Viewer, P], LogEntry],
+) -> Callable[Concatenate[TableService, Viewer, P], LogEntry]:
+    """The play, made once more from fresh sheets if the sheets it read had changed by the
+    time it was written (another process changed one, unheard): a play is never logged
+    from an old sheet, and the player need not try again."""
+
+    @wraps(play)
+    def fresh(
+        service: TableService, viewer: Viewer, /, *args: P.args, **kwargs: P.kwargs
+    ) -> LogEntry:
+        try:
+            return play(service, viewer, *args, **kwargs)
+        except Stale:
+            service.store.forget(viewer.table.id, ("characters",))
+            return play(service, viewer, *args, **kwargs)
+
+    return fresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,9 +297,7 @@ class TableService:
         privacy: object,
         contribution: Contribution | None = None,
     ) -> LogEntry:
-        return self._fresh(
-            viewer, self._sheet_play, viewer, character_id, form, privacy, contribution
-        )
+        return self._sheet_play(viewer, character_id, form, privacy, contribution)
 
     def sheet_act(
         self,
@@ -283,20 +308,9 @@ class TableService:
         privacy: object,
         contribution: Contribution | None = None,
     ) -> LogEntry:
-        return self._fresh(
-            viewer, self._sheet_play, viewer, character_id, params, privacy, contribution, action
-        )
+        return self._sheet_play(viewer, character_id, params, privacy, contribution, action)
 
-    def _fresh(self, viewer: Viewer, play: Callable[..., LogEntry], *args: Any) -> LogEntry:
-        """``play(*args)``, once more from fresh sheets if the sheets it read had changed
-        by the time it was written (another process changed one, unheard): a play is never
-        logged from an old sheet, and the player need not try again."""
-        try:
-            return play(*args)
-        except Stale:
-            self.store.forget(viewer.table.id, ("characters",))
-            return play(*args)
-
+    @fresh_on_stale
     def _sheet_play(
         self,
         viewer: Viewer,
@@ -321,6 +335,7 @@ class TableService:
 
         return self._logged_play(viewer, stage, contribution)
 
+    @fresh_on_stale
     def follow_up(
         self,
         viewer: Viewer,
@@ -328,16 +343,6 @@ class TableService:
         action: str,
         params: Mapping[str, Any],
         contribution: Contribution | None = None,
-    ) -> LogEntry:
-        return self._fresh(viewer, self._follow_up, viewer, entry_id, action, params, contribution)
-
-    def _follow_up(
-        self,
-        viewer: Viewer,
-        entry_id: int,
-        action: str,
-        params: Mapping[str, Any],
-        contribution: Contribution | None,
     ) -> LogEntry:
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
@@ -495,11 +500,21 @@ class TableService:
             raise InvalidInput("text", exc.value, exc.expected.replace("name", "message")) from None
         if words[:3].lower() == "/r ":
             expression = parse_dice(words[3:], "text")
+            found = dice_odds(expression)  # bounded, and worked out before the dice are drawn
 
             def stage(source: RandomSource) -> Staged:
-                return Staged(_entry(viewer, "free-roll", mode, free_roll(expression, source)))
+                play = free_roll(expression, source, found)
+                return Staged(_entry(viewer, "free-roll", mode, play))
 
             return self._logged_play(viewer, stage, contribution)
+        message = parse_inline(words, "text")
+        if message is not None:  # "Opening the door [[1d20+3]]": its rolls are logged plays
+
+            def say(source: RandomSource) -> Staged:
+                play = inline_play(message, source, viewer.member.name)
+                return Staged(_entry(viewer, "free-roll", mode, play))
+
+            return self._logged_play(viewer, say, contribution)
         summary = f"{viewer.member.name}: {words}"
         return self.store.append(NewEntry(viewer.table.id, "talk", mode, viewer.member.id, summary))
 
@@ -525,6 +540,7 @@ class TableService:
             raise RuleViolation("follow-up", "a game-master tool's follow-up changes no sheet")
         return Staged(_entry(viewer, "follow-up", privacy, play, parent=parent))
 
+    @fresh_on_stale
     def table_act(
         self,
         viewer: Viewer,
@@ -532,16 +548,6 @@ class TableService:
         params: Mapping[str, Any],
         privacy: object,
         contribution: Contribution | None = None,
-    ) -> LogEntry:
-        return self._fresh(viewer, self._table_act, viewer, action, params, privacy, contribution)
-
-    def _table_act(
-        self,
-        viewer: Viewer,
-        action: str,
-        params: Mapping[str, Any],
-        privacy: object,
-        contribution: Contribution | None,
     ) -> LogEntry:
         mode = privacy_of(privacy)
         self.require_gm(viewer)
