@@ -146,6 +146,7 @@ class Batch:
 @dataclass(eq=False)
 class _Job(Generic[T]):
     write: Write[T]
+    tables: tuple[int, ...] = ()
     future: Future[T] = field(default_factory=Future)
 
 
@@ -187,14 +188,16 @@ class Writer:
         """Writes queued and not yet taken into a batch."""
         return self._queue.qsize()
 
-    def run(self, write: Write[T]) -> T:
+    def run(self, write: Write[T], tables: Iterable[int] = ()) -> T:
         """Queue ``write`` and wait for its answer (raised: its refusal, or the batch's
-        failure; nothing of it was committed then)."""
+        failure; nothing of it was committed then). ``tables``: the tables whose locks it
+        takes; the batch takes all of its writes' locks at its start, in id order, so two
+        batches on two connections never wait on each other."""
         if getattr(self._local, "writer", False):
             raise RuntimeError("a write cannot wait for another write from a writer thread")
         if self._closed:
             raise RuntimeError("the store is closed")
-        job: _Job[T] = _Job(write)
+        job: _Job[T] = _Job(write, tuple(tables))
         self._queue.put(job)
         return job.future.result()
 
@@ -251,6 +254,7 @@ class Writer:
             conn.execution_options(**{WRITE_OPTION: True})
             with conn.begin():
                 batch = Batch(conn, self.sqlite)
+                batch.lock(table for job in jobs for table in job.tables)
                 answers = []
                 for index, job in enumerate(jobs):
                     try:

@@ -55,14 +55,14 @@ class CharactersPart(LogPart, StoreBase):
             self._seal(batch, NewEntry(table_id, "character", "public", owner_id, summary, made))
             return lambda: made
 
-        return self.character(table_id, self._write(write))
+        return self.character(table_id, self._write(write, [table_id]))
 
     def use_nonce(self, table_id: int, nonce: str) -> None:
         def write(batch: Batch) -> Callable[[], None]:
             spend(batch.conn, table_id, nonce)
             return lambda: None
 
-        self._write(write)
+        self._write(write, [table_id])
 
     def character(
         self, table_id: int, character_id: int, scope: Scope | None = None, *, shared: bool = False
@@ -112,7 +112,7 @@ class CharactersPart(LogPart, StoreBase):
             batch.changed.append((table_id, ("characters",)))
             return lambda: None
 
-        self._write(write)
+        self._write(write, [table_id])
         return self.character(table_id, character_id)
 
 

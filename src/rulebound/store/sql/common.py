@@ -155,11 +155,11 @@ class StoreBase:
 
     # writes
 
-    def _write(self, write: Write[T]) -> T:
-        """Run ``write`` in the writer's next batch, and answer with what it answers; a
-        constraint it broke (a concurrent writer won) is a Conflict."""
+    def _write(self, write: Write[T], tables: Iterable[int] = ()) -> T:
+        """Run ``write`` in the writer's next batch (``tables``: those whose locks it takes),
+        and answer with what it answers; a constraint it broke is a Conflict."""
         try:
-            return self.writer.run(write)
+            return self.writer.run(write, tables)
         except IntegrityError as exc:
             raise Conflict("log", "a concurrent write won; try again") from exc
 

@@ -61,7 +61,7 @@ class DiscordPart(TablesPart):
             self._seal(batch, NewEntry(table_id, "join", "public", member.id, summary))
             return lambda: member.id
 
-        return self.member(table_id, self._write(write))
+        return self.member(table_id, self._write(write, [table_id]))
 
     def first_interaction(self, interaction_id: str, signed_at: int, oldest: int) -> bool:
         c = discord_interactions.c

@@ -86,7 +86,7 @@ class LogPart(StoreBase):
         def write(batch: Batch) -> Callable[[], LogEntry]:
             return self._seal(batch, entry, changes, None, read).logged
 
-        return self._logged(write, [(entry, None)])
+        return self._logged(write, [entry.table_id], [(entry, None)])
 
     def append_drawn(
         self,
@@ -118,17 +118,18 @@ class LogPart(StoreBase):
 
             return logged
 
-        return self._logged(write, used)
+        return self._logged(write, [table_id], used)
 
     def _logged(
         self,
         write: Callable[[Batch], Callable[[], LogEntry]],
+        tables: Sequence[int],
         wrote: Sequence[tuple[NewEntry, Dice | None]] = (),
     ) -> LogEntry:
         """``write`` through the writer; a constraint it broke becomes Conflict (``_lost``,
         told of the entry and dice it ``wrote`` last)."""
         try:
-            return self.writer.run(write)
+            return self.writer.run(write, tables)
         except IntegrityError as exc:
             raise self._lost(*(wrote[-1] if wrote else (None, None))) from exc
 
@@ -195,7 +196,7 @@ class LogPart(StoreBase):
             new = seed_row(current_seed(batch.conn, table_id))
             return self._seal(batch, build(revealed, new)).logged
 
-        return self._logged(write)
+        return self._logged(write, [table_id])
 
     # reading
 

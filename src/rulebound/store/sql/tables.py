@@ -80,7 +80,7 @@ class TablesPart(LogPart, StoreBase):
             batch.changed.append((table_id, ("table",)))
             return lambda: None
 
-        self._write(write)
+        self._write(write, [table_id])
         return self.table(table_id)
 
     # members
@@ -92,7 +92,7 @@ class TablesPart(LogPart, StoreBase):
             self._seal(batch, NewEntry(table_id, "join", "public", seated[0].id, summary))
             return lambda: seated
 
-        seated: tuple[Member, str] = self._write(write)
+        seated: tuple[Member, str] = self._write(write, [table_id])
         return seated
 
     def member_by_session(self, table_id: int, token: str) -> Member | None:
@@ -156,7 +156,7 @@ class TablesPart(LogPart, StoreBase):
                 batch.changed.append((table_id, ("members", "table") if revoked else ("members",)))
             return lambda: None
 
-        self._write(write)
+        self._write(write, [table_id])
         return self.member(table_id, member_id)
 
 
