@@ -5,15 +5,16 @@ table's export still verifies."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from rulebound.discord.embeds import EPHEMERAL, marked
-from rulebound.discord.interactions import NOT_YOURS, UNSEATED
+from rulebound.discord.interactions import NOT_YOURS, UNSEATED, Interactions
 from rulebound.rulesets.contract import Chances
-from rulebound.store import Conflict, LogEntry, NotFound
+from rulebound.store import Conflict, LogEntry, NotFound, SqlStore
 
 from ..trust.conftest import open_table, verify
 from .conftest import Discord, Linked, gm_invite, new_channel
@@ -23,7 +24,8 @@ MARK = "← this roll"
 
 
 def _stored(linked: Linked) -> list[LogEntry]:
-    return list(linked.table.client.app.state.store.log(linked.table.id))
+    store: SqlStore = cast(FastAPI, linked.table.client.app).state.store
+    return list(store.log(linked.table.id))
 
 
 def _ids(answer: dict[str, Any]) -> list[str]:
@@ -164,7 +166,7 @@ def test_a_follow_up_with_inputs_asks_for_them_in_a_form(client: TestClient) -> 
     inputs = [c for row in asked["data"]["components"] for c in row["components"]]
     assert inputs
     assert all(i["type"] == 4 and i["custom_id"].startswith("allocation.") for i in inputs)
-    store = client.app.state.store
+    store: SqlStore = cast(FastAPI, client.app).state.store
     assert store.log(table.id)[-1].id == entry  # nothing logged by opening the form
     submitted = {
         "custom_id": f"rb:m:{entry}:reallocate",
@@ -211,8 +213,10 @@ def test_a_follow_ups_message_shows_the_exact_chance_its_roll_had(linked: Linked
 
 
 def _odds(linked: Linked, entry: LogEntry) -> Chances:
-    app = linked.table.client.app
-    chances = app.state.discord.odds_of(app.state.store.table(linked.table.id), entry)[0]
+    app = cast(FastAPI, linked.table.client.app)
+    handler: Interactions = app.state.discord
+    store: SqlStore = app.state.store
+    chances = handler.odds_of(store.table(linked.table.id), entry)[0]
     assert chances is not None
     return chances
 

@@ -4,14 +4,16 @@ game's words with the exact chance, each roll a log entry of the linked table.""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from rulebound.discord.commands import MAX_COMMAND_TEXT, definitions, game_options
 from rulebound.discord.embeds import EPHEMERAL
 from rulebound.discord.interactions import REVOKED, UNLINKED, UNSEATED
+from rulebound.store import SqlStore
 from rulebound.web.settings import registry_games
 
 from ..trust.conftest import Table, open_table
@@ -159,7 +161,8 @@ def test_game_master_only_and_self_rolls_are_ephemeral(linked: Linked, privacy: 
     answer = linked.discord.command("player", "roll", "empty-reach", skill="Force", privacy=privacy)
     assert answer["data"]["flags"] == EPHEMERAL
     assert answer["data"]["embeds"]
-    stored = linked.table.client.app.state.store.log(linked.table.id)[-1]
+    store: SqlStore = cast(FastAPI, linked.table.client.app).state.store
+    stored = store.log(linked.table.id)[-1]
     assert (stored.kind, stored.privacy) == ("roll", privacy)
 
 

@@ -4,15 +4,17 @@ field that takes another character's sheet picks one of the table's characters."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
 from rulebound.discord.commands import pack
 from rulebound.rulesets.contract import Field
-from rulebound.store import LogEntry
+from rulebound.store import LogEntry, SqlStore
+from rulebound.web.service import TableService
 
 from ..trust.conftest import Table, open_table
 from .conftest import Discord, gm_invite
@@ -64,7 +66,8 @@ def _legacy(client: TestClient) -> tuple[Discord, Table, dict[str, int]]:
     discord.command("player", "rulebound", "join")
     discord.command("player", "rulebound", "character", name="Ana")
     table.post("gm", "/characters", {"name": "Bo"})
-    rules = client.app.state.service.game("legacy").table
+    service: TableService = cast(FastAPI, client.app).state.service
+    rules = service.game("legacy").table
     view = rules.sheet_view(rules.new_sheet("x"))
     form = {
         f.name: (f.minimum + f.maximum) // 2
@@ -82,7 +85,8 @@ def _legacy(client: TestClient) -> tuple[Discord, Table, dict[str, int]]:
 
 
 def _last(client: TestClient, table: Table) -> LogEntry:
-    return client.app.state.store.log(table.id)[-1]
+    store: SqlStore = cast(FastAPI, client.app).state.store
+    return store.log(table.id)[-1]
 
 
 def test_an_opposed_legacy_check_picks_the_other_character(client: TestClient) -> None:

@@ -3,6 +3,7 @@ rest share one input of ``name = value`` lines, filled with their first values."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from rulebound.discord.interactions import MAX_INPUTS, REST, modal, modal_params
 from rulebound.rulesets.contract import Field
 
 
-def _fields(n: int) -> list[dict[str, Any]]:
+def _fields(n: int) -> list[Mapping[str, Any]]:
     made = [Field(f"points.d{i}", f"d{i} (shows {i})", "int", default=0) for i in range(1, n)]
     made.append(Field("reroll", "Dice to reroll", "dice"))
     return [dict(to_jsonable(f)) for f in made]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi import FastAPI
+from httpx2 import Response
 
 from ..web.conftest import Party, seat_party
 from .support import SEATLESS, Route, Scene, set_scene, unsafe_routes
@@ -30,8 +31,8 @@ ACCEPTED_ORIGINS = [
 ]
 
 
-def _refused(answer: object, why: str) -> None:
-    status, text = getattr(answer, "status_code", None), getattr(answer, "text", "")
+def _refused(answer: Response, why: str) -> None:
+    status, text = answer.status_code, answer.text
     assert status == 403, (status, text[:300])
     assert why in text, text[:300]
 
@@ -68,7 +69,7 @@ def test_cookie_writes_need_this_sessions_token(party: Party, route: Route) -> N
     assert right.status_code in (201, 303)
 
 
-def _without_token(scene: Scene, route: Route) -> object:
+def _without_token(scene: Scene, route: Route) -> Response:
     url = route.url(scene.values())
     headers = scene.cookie_headers("player")
     if route.api:

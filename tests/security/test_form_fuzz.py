@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from httpx2 import Response
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,7 +74,7 @@ def _form(fields: list[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries({}, optional={f["name"]: _value(f) for f in fields})
 
 
-def _clear(answer: Any, ok: int, where: str) -> None:
+def _clear(answer: Response, ok: int, where: str) -> None:
     assert answer.status_code in (ok, 400, 409), f"{where}: {answer.status_code} {answer.text}"
     if answer.status_code == 400:
         body = answer.json()
@@ -86,7 +88,7 @@ GAMES = game_keys()
 """Every game the registry lists (entry-point plug-ins included)."""
 
 
-def _variants(client: Any, ruleset: str) -> list[dict[str, Any]]:
+def _variants(client: TestClient, ruleset: str) -> list[dict[str, Any]]:
     listed = {g["key"]: g for g in client.get("/api/rulesets").json()}
     variants: list[dict[str, Any]] = listed[ruleset]["variants"]
     return variants

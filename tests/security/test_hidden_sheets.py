@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -66,7 +67,7 @@ def _seen(table: Table, who: str, cid: int) -> dict[str, Any]:
 
 def _hidden_push(table: Table, cid: int, privacy: str) -> dict[str, Any]:
     """Roll and push in ``privacy`` until a push changes the sheet (a bane: damage, stress)."""
-    store: SqlStore = table.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, table.client.app).state.store
     before = store.character(table.id, cid).sheet
     for _ in range(80):
         rolled = table.roll("player", cid, privacy)
@@ -94,7 +95,7 @@ def test_a_hidden_push_changes_only_the_sheets_of_those_who_see_it(
             assert after[who]["detail"]["sheet"] != before[who]["detail"]["sheet"], who
         else:
             assert after[who] == before[who], who
-    store: SqlStore = table.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, table.client.app).state.store
     hidden = [e.id for e in store.log(table.id) if e.privacy == privacy]
     with store.engine.connect().execution_options(rulebound_write=True) as conn, conn.begin():
         shown = update(log_entries).where(log_entries.c.id.in_(hidden)).values(privacy="public")
@@ -113,7 +114,7 @@ def test_a_hidden_push_changes_only_the_sheets_of_those_who_see_it(
 def test_an_edit_by_someone_who_cannot_see_keeps_the_hidden_change(table: Table) -> None:
     cid = table.character("player", skill="D10")
     _hidden_push(table, cid, "self")
-    store: SqlStore = table.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, table.client.app).state.store
     gm_view = table.client.get(table.url(f"/characters/{cid}"), headers=table.seats["gm"]).json()
     edit = {"form": {"name": "Ana the Bold"}, "version": gm_view["version"]}
     answer = table.client.patch(
@@ -135,7 +136,7 @@ def test_a_revealed_push_changes_every_sheet_and_a_later_hidden_one_does_not(
     """Issue 12 and issue 14 item 6: once the game master reveals a hidden push through the
     API, every viewer gets the character with its change (sheet, version, list, tracks,
     chances, file), can edit from that version, and a hidden push after it stays hidden."""
-    store: SqlStore = table.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, table.client.app).state.store
     cid = table.character("player", skill="D10")
     pushed = _hidden_push(table, cid, privacy)
     pushes = [e.id for e in store.log(table.id) if (e.kind, e.privacy) == ("follow-up", privacy)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
@@ -148,7 +148,7 @@ CASES: dict[str, Send] = {
 
 
 def _counts(party: Party) -> dict[str, Any]:
-    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, party.client.app).state.store
     with store.engine.connect() as conn:
         counted = {
             name: conn.execute(text(f"SELECT count(*) FROM {name}")).scalar()

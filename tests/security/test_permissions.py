@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from httpx2 import Response
 
 from ..web.conftest import Party
 from .support import ANY_PLAYER, READ_ONLY, SEATLESS, Route, Scene, set_scene, unsafe_routes
@@ -17,9 +18,8 @@ from .support import ANY_PLAYER, READ_ONLY, SEATLESS, Route, Scene, set_scene, u
 ROLE_WORDS = ("observers watch", "only the game master", "your own characters", "cannot see")
 
 
-def _role_refusal(response: object, route: Route, who: str) -> None:
-    status = getattr(response, "status_code", None)
-    text = getattr(response, "text", "")
+def _role_refusal(response: Response, route: Route, who: str) -> None:
+    status, text = response.status_code, response.text
     assert status == 403, f"{who} was not refused {route}: {status} {text[:300]}"
     assert any(word in text for word in ROLE_WORDS), f"{route}: refused, but why? {text[:300]}"
 

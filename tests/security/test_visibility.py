@@ -7,7 +7,7 @@ of a card, record, summary, dice or salt."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
@@ -68,7 +68,7 @@ class Visibility(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.party: Party = seat_party(self.client)
-        self.store = self.client.app.state.store  # type: ignore[attr-defined]
+        self.store = cast(FastAPI, self.client.app).state.store
         ids = self.party.ids
         self.who = {name: Who(name, ids[name], name == "gm") for name in VIEWERS}
         self.revoked: set[str] = set()

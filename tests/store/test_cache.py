@@ -12,6 +12,7 @@ from rulebound.store import (
     Conflict,
     Contribution,
     Dice,
+    Member,
     NewEntry,
     Scope,
     SheetChange,
@@ -22,6 +23,12 @@ from rulebound.store.cache import MISS, Cache
 from rulebound.store.sql import parts_changed
 
 from .conftest import character, new_table, seat
+
+
+def _seated(store: SqlStore, table_id: int, session: str) -> Member:
+    member = store.member_by_session(table_id, session)
+    assert member is not None  # the session is a seat at the table
+    return member
 
 
 def _statements(store: SqlStore) -> list[str]:
@@ -45,10 +52,10 @@ def test_lookups_are_cached_and_every_write_drops_what_it_changed(store: SqlStor
     rotated = store.rotate_token(table.id, "player")
     assert store.table(table.id).player_token == rotated.player_token != table.player_token
     store.update_member(table.id, player.id, revoked=None, grant_all=True)
-    assert store.member_by_session(table.id, session).grant_all  # type: ignore[union-attr]
+    assert _seated(store, table.id, session).grant_all
     revoke = NewEntry(table.id, "member", "public", gm.id, "revoked")
     store.update_member(table.id, player.id, revoked=True, grant_all=None, entry=revoke)
-    assert store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+    assert _seated(store, table.id, session).revoked
     assert store.member(table.id, player.id).revoked
     assert store.table(table.id).player_token != rotated.player_token  # a revoke rotates it
     store.set_owner(table.id, ana.id, gm.id)
@@ -62,13 +69,13 @@ def test_another_process_write_is_seen_once_its_notice_drops_it(store: SqlStore)
     try:
         table, gm = new_table(store)
         player, session = seat(store, table.id, "player", "Pia")
-        assert not store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+        assert not _seated(store, table.id, session).revoked
         revoke = NewEntry(table.id, "member", "public", gm.id, "revoked")
         other.update_member(table.id, player.id, revoked=True, grant_all=None, entry=revoke)
         store.forget(table.id, ["characters"])  # a notice of a sheet change: seats kept
-        assert not store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+        assert not _seated(store, table.id, session).revoked
         store.forget(table.id, parts_changed("member", sheets=False))  # the revoke's notice
-        assert store.member_by_session(table.id, session).revoked  # type: ignore[union-attr]
+        assert _seated(store, table.id, session).revoked
     finally:
         other.close()
 

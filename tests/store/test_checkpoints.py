@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rulebound.store import NewEntry, SqlStore
@@ -19,10 +20,10 @@ def _in_database_file(path: Path) -> int:
         return int(conn.execute("SELECT count(*) FROM log_entries").fetchone()[0])
 
 
-def _wait_for(test: object, seconds: float = 10.0) -> bool:
+def _wait_for(test: Callable[[], object], seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if test():  # type: ignore[operator]
+        if test():
             return True
         time.sleep(0.02)
     return False

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
@@ -62,7 +63,7 @@ def party(client: TestClient) -> Iterator[Party]:
 
 
 def _store(party: Party) -> SqlStore:
-    store: SqlStore = party.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, party.client.app).state.store
     return store
 
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete, event, select, update
 
-from rulebound.store import NewEntry, Scope, SheetChange, SqlStore
+from rulebound.store import NewEntry, Privacy, Scope, SheetChange, SqlStore
 from rulebound.store.history import diff, fold, merge
 from rulebound.store.migrate import alembic_config, upgrade
 from rulebound.store.schema import log_entries, revealed_entries
@@ -91,15 +91,16 @@ def _hidden_damage(store: SqlStore) -> tuple[Any, dict[str, Any]]:
     scopes = {"gm": Scope(gm.id, True), "pia": Scope(player.id, False)}
     scopes["oz"] = Scope(other.id, False)
     plays = {}
-    for privacy, actor, scope, hurt in (
+    hurts: tuple[tuple[Privacy, int, str, int], ...] = (
         ("blind", player.id, "pia", 2),
         ("public", player.id, "pia", 1),
         ("gm", player.id, "pia", 4),
         ("self", player.id, "pia", 8),
-    ):
+    )
+    for privacy, actor, scope, hurt in hurts:
         row = store.character(table.id, ana.id, scopes[scope])
         after = dict(row.sheet, damage=row.sheet["damage"] + hurt)
-        entry = NewEntry(table.id, "roll", privacy, actor, "x", ana.id)  # type: ignore[arg-type]
+        entry = NewEntry(table.id, "roll", privacy, actor, "x", ana.id)
         plays[privacy] = store.append(entry, [SheetChange.of(row, after)]).id
     return (table, gm, ana, plays), scopes
 

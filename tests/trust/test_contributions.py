@@ -20,8 +20,10 @@ refused naming its field.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -34,7 +36,7 @@ from .conftest import Table, verify
 
 def _server_seed(table: Table) -> str:
     """What a host reads from its own database."""
-    store: SqlStore = table.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, table.client.app).state.store
     query = select(table_seeds.c.server_seed).where(
         table_seeds.c.table_id == table.id, table_seeds.c.revealed_at.is_(None)
     )
@@ -90,7 +92,7 @@ def test_a_contribution_is_refused_under_another_commitment_or_twice(table: Tabl
 
 
 def test_a_roll_without_a_contribution_is_marked_as_the_servers_choice(
-    table: Table, tmp_path: Any
+    table: Table, tmp_path: Path
 ) -> None:
     cid = table.character("player")
     rolled = _roll(table, "player", cid, {"form": {"skill": "Force"}})

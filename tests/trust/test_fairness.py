@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from scipy.stats import chisquare
 from sqlalchemy import update
@@ -41,7 +42,7 @@ def _everything(table: Table, who: str) -> str:
 
 
 def _secret(client: TestClient, table_id: int) -> str:
-    store: SqlStore = client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, client.app).state.store
     with store.engine.connect() as conn:
         return str(
             conn.exec_driver_sql(
@@ -183,8 +184,8 @@ def test_faces_rolled_through_the_table_are_uniform(client: TestClient) -> None:
     """Fewer dice than the core's test (which rolls 40,000 of each size), through the table."""
     table = open_table(client)
     cid = table.character("player", skill="D12")
-    service: TableService = client.app.state.service  # type: ignore[attr-defined]
-    store: SqlStore = client.app.state.store  # type: ignore[attr-defined]
+    service: TableService = cast(FastAPI, client.app).state.service
+    store: SqlStore = cast(FastAPI, client.app).state.store
     with store.engine.connect().execution_options(rulebound_write=True) as conn, conn.begin():
         fixed = {"server_seed": FIXED_SEED, "commitment": commitment_for(FIXED_SEED)}
         conn.execute(update(table_seeds).where(table_seeds.c.table_id == table.id).values(fixed))

@@ -69,7 +69,8 @@ def _succeeds(draws: list[list[int]], item: dict[str, Any]) -> bool:
 
 
 def _revealed(doc: Doc) -> str:
-    return next(s["server_seed"] for s in doc["seeds"] if s["server_seed"])
+    seed: str = next(s["server_seed"] for s in doc["seeds"] if s["server_seed"])
+    return seed
 
 
 # item 1: nonces and contributions

@@ -32,7 +32,7 @@ def _set(column: str, value: object) -> Tamper:
 
 def _other_face(conn: Connection, table_id: int, seq: int) -> None:
     query = text("SELECT record FROM log_entries WHERE table_id = :t AND seq = :s")
-    raw = conn.execute(query, {"t": table_id, "s": seq}).scalar()
+    raw = conn.execute(query, {"t": table_id, "s": seq}).scalar_one()
     record = json.loads(raw) if isinstance(raw, str) else dict(raw)
     sides, face = record["draws"][0]
     record["draws"][0] = [sides, face % sides + 1]

@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 
 from alembic import command
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
@@ -106,7 +108,7 @@ def test_the_upgrade_chains_old_logs_and_commits_a_seed(db_url: str, tmp_path: P
 def test_the_migrated_log_exports_and_verifies(db_url: str, tmp_path: Path) -> None:
     one, _ = _old_database(db_url)
     with TestClient(create_app(trust_settings(db_url))) as client:
-        store: SqlStore = client.app.state.store  # type: ignore[attr-defined]
+        store: SqlStore = cast(FastAPI, client.app).state.store
         _, token = store.add_member(one, "gm", "Gina", "Gina joined as game master")
         table = Table(client, one, {"gm": bearer(token)})
         doc = table.export("gm")
@@ -139,10 +141,12 @@ def _played_at_0002(url: str) -> int:
         prev = conn.execute(
             text("SELECT hash FROM log_entries WHERE table_id = :t AND seq = 3"), {"t": one}
         ).scalar_one()
+        plays: list[tuple[str, dict[str, Any] | None, int | None]]
         plays = [("client-seed", {"client_seed": "pia"}, None)]
         plays += [("roll", None, nonce) for nonce in (1, 2)]
         for seq, (kind, record, nonce) in enumerate(plays, start=4):
             if record is None:
+                assert nonce is not None  # a roll: the table's nonce, no record yet
                 source = VerifiableSource(seed, "pia", nonce)
                 record = {"kind": "note", "draws": [[6, source.draw(6)]]}
             body = entry_body(
@@ -192,7 +196,7 @@ def test_old_dice_keep_their_hashes_and_new_plays_bring_contributions(
 ) -> None:
     one = _played_at_0002(db_url)
     with TestClient(create_app(trust_settings(db_url))) as client:
-        store: SqlStore = client.app.state.store  # type: ignore[attr-defined]
+        store: SqlStore = cast(FastAPI, client.app).state.store
         old = store.log(one)
         assert [e.nonce for e in old[4:]] == [1, 2]
         assert old[4].dice == {"commitment": old[4].commitment, "client_seed": "pia", "nonce": 1}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ SEES_RESULT = KNOWS | {"blind": {"gm"}}
 SECRET_OUTCOME = "1 success"  # seed 0 on D8 + D6
 
 
-def _roll(party: Party, privacy: str) -> dict:
+def _roll(party: Party, privacy: str) -> dict[str, Any]:
     cid = party.character(party.player)
     party.client.patch(
         party.url(f"/characters/{cid}"), json={"form": {"skills.Force": "D6"}}, headers=party.player
@@ -32,7 +33,8 @@ def _roll(party: Party, privacy: str) -> dict:
         party.url(f"/characters/{cid}/roll"), json=body, headers=party.player
     )
     assert rolled.status_code == 201
-    return rolled.json()
+    entry: dict[str, Any] = rolled.json()
+    return entry
 
 
 def _everything(party: Party, who: str) -> str:
@@ -48,7 +50,7 @@ def _everything(party: Party, who: str) -> str:
     return "\n".join(parts)
 
 
-def _shown(export: dict) -> str:
+def _shown(export: dict[str, Any]) -> str:
     """The export without its withheld links: a link names the seq and privacy of an entry
     only so the chain can be recomputed (docs/security.md), never its content."""
     for link in (e for e in export["entries"] if e.get("withheld")):

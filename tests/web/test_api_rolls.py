@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from fastapi import FastAPI
+
+from rulebound.store import CharacterRow, Scope, SqlStore
+
 from .conftest import Dice, Party
 
 PUSH_ROLL_SEED, PUSH_SEED = 0, 2
@@ -20,13 +26,14 @@ def _ready(party: Party) -> int:
 
 def _roll(
     party: Party, cid: int, privacy: str = "public", who: dict[str, str] | None = None
-) -> dict:
+) -> dict[str, Any]:
     body = {"form": {"skill": "Force"}, "privacy": privacy}
     rolled = party.client.post(
         party.url(f"/characters/{cid}/roll"), json=body, headers=who or party.player
     )
     assert rolled.status_code == 201, rolled.text
-    return rolled.json()
+    entry: dict[str, Any] = rolled.json()
+    return entry
 
 
 def test_a_roll_is_logged_with_its_card(party: Party, dice: Dice) -> None:
@@ -92,22 +99,24 @@ def test_a_stale_sheet_refuses_the_follow_up(party: Party, dice: Dice) -> None:
     cid = _ready(party)
     dice.seeds[:] = [PUSH_ROLL_SEED, PUSH_SEED]
     root = _roll(party, cid)
-    store = party.client.app.state.store  # type: ignore[attr-defined]
+    store: SqlStore = cast(FastAPI, party.client.app).state.store
     original = store.character
 
-    def stale(table_id: int, character_id: int, *scope: object, **options: object):
-        row = original(table_id, character_id, *scope, **options)  # the version read is old
+    def stale(
+        table_id: int, character_id: int, scope: Scope | None = None, *, shared: bool = False
+    ) -> CharacterRow:
+        row = original(table_id, character_id, scope, shared=shared)  # the version read is old
         return type(row)(
             **{**{f: getattr(row, f) for f in row.__slots__}, "version": row.version - 1}
         )
 
-    store.character = stale
+    store.character = stale  # type: ignore[method-assign]  # a stale read, on purpose
     try:
         pushed = party.client.post(
             party.url(f"/entries/{root['id']}/actions/push"), json={}, headers=party.player
         )
     finally:
-        store.character = original
+        store.character = original  # type: ignore[method-assign]
     assert pushed.status_code == 409
     assert store.last_seq(party.table_id) == root["seq"]
     assert store.character(party.table_id, cid).sheet["damage"] == 0

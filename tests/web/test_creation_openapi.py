@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 from fastapi.testclient import TestClient
+from httpx2 import Response
 
 from rulebound.web.routes import api
 
 from .conftest import Dice, Party, seat_party
 
 
-def _step(party: Party, state: str | None, form: dict) -> dict:
+def _step(party: Party, state: str | None, form: dict[str, Any]) -> dict[str, Any]:
     answer = party.client.post(
         party.url("/creation"), json={"state": state, "form": form}, headers=party.player
     )
     assert answer.status_code == 200, answer.text
-    return answer.json()
+    step: dict[str, Any] = answer.json()
+    return step
 
 
 def test_guided_creation_walks_the_steps_and_makes_the_character(
@@ -58,16 +61,16 @@ def test_a_restriction_is_enforced(client: TestClient, dice: Dice) -> None:
     party = seat_party(client, "guided-test")
     dice.seeds[:] = [1, 0]  # might 2 at the first table, 4 at the second
 
-    def try_giant() -> object:
+    def try_giant() -> Response:
         state = _step(party, _step(party, None, {})["state"], {})["state"]
         body = {"state": state, "form": {"kin": "giant"}}
         return party.client.post(party.url("/creation"), json=body, headers=party.player)
 
     refused = try_giant()
-    assert refused.status_code == 409  # type: ignore[attr-defined]
-    assert "might 4" in refused.json()["detail"]  # type: ignore[attr-defined]
+    assert refused.status_code == 409
+    assert "might 4" in refused.json()["detail"]
     allowed = try_giant()
-    assert allowed.json()["title"] == "Name"  # type: ignore[attr-defined]
+    assert allowed.json()["title"] == "Name"
 
 
 def test_rulesets_without_guided_creation_say_so(party: Party) -> None:

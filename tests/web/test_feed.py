@@ -212,7 +212,7 @@ def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings: Se
 
 def test_a_last_event_id_that_is_not_ascii_is_a_400_not_a_server_error(party: Party) -> None:
     """The raw byte 0xb2 reads as "²", which ``str.isdigit`` takes for a digit."""
-    headers = party.gm | {"Last-Event-ID": b"\xb2"}  # type: ignore[dict-item]
-    answer = party.client.get(party.url("/feed?follow=false"), headers=headers)
+    headers = party.gm | {"Last-Event-ID": b"\xb2"}  # a bytes value, on purpose
+    answer = party.client.get(party.url("/feed?follow=false"), headers=headers)  # type: ignore[arg-type]
     assert answer.status_code == 400, answer.text
     assert answer.json()["field"] == "Last-Event-ID"

@@ -5,7 +5,7 @@ behind (issue 13)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from rulebound.store import Member, NewEntry, SqlStore
 from rulebound.web.app import create_app
 from rulebound.web.auth import Viewer, csrf_token
 from rulebound.web.feed import hub as hub_module
-from rulebound.web.feed.hub import Hub
+from rulebound.web.feed.hub import Hub, RenderHtml
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 
@@ -44,7 +44,7 @@ class Table:
         made = self.service.new_character(self.viewers["Pia"], "Ana")
         self.character = made.id
         self.renders = 0
-        render = self.hub.render_html
+        render: RenderHtml = self.hub.render_html
 
         def counted(viewer: Viewer, view: dict[str, Any]) -> str:
             self.renders += 1
@@ -61,8 +61,9 @@ class Table:
         return entry.seq
 
 
-async def _open(hub: Hub, viewer: Viewer, after: int) -> AsyncIterator[bytes]:
+async def _open(hub: Hub, viewer: Viewer, after: int) -> AsyncGenerator[bytes]:
     stream = hub.stream(viewer, after)
+    assert isinstance(stream, AsyncGenerator)  # an async generator: the test closes it
     assert await anext(stream) == b"retry: 1000\n\n"
     return stream
 
@@ -88,7 +89,7 @@ async def _written_elsewhere(
         got = await asyncio.wait_for(asyncio.gather(*waiting), seconds)
         assert all(text.encode() in data for data in got)
         for stream in streams:
-            await stream.aclose()  # type: ignore[attr-defined]
+            await stream.aclose()
     finally:
         other.close()
 
@@ -117,7 +118,7 @@ def test_an_entry_is_rendered_once_per_scope_and_read_by_no_subscriber(table: Ta
         event.remove(table.store.engine, "before_cursor_execute", count)
         assert all(f"id: {seq}\n".encode() in data for data in got.values())
         for stream in streams.values():
-            await stream.aclose()  # type: ignore[attr-defined]
+            await stream.aclose()
         return got
 
     def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
@@ -148,7 +149,7 @@ def test_a_private_roll_reaches_only_its_scope(table: Table) -> None:
         assert f"id: {own}\n".encode() in mine
         assert all(f"id: {public}\n".encode() in data for data in others)
         for stream in streams.values():
-            await stream.aclose()  # type: ignore[attr-defined]
+            await stream.aclose()
         return mine, others
 
     mine, others = run_async(run())
@@ -178,7 +179,7 @@ def test_a_subscriber_that_falls_behind_reads_the_log_and_misses_nothing(
             if len(seen) >= 6:
                 break
             data = await _next(stream)
-        await stream.aclose()  # type: ignore[attr-defined]
+        await stream.aclose()
         return [seq - last for seq in seen]
 
     assert run_async(run()) == [1, 2, 3, 4, 5, 6]
@@ -209,7 +210,7 @@ def test_an_idle_feed_gets_keepalives_from_one_timer(table: Table) -> None:
         streams = [await _open(table.hub, table.viewers[f"O{n}"], last) for n in range(3)]
         got = [await _next(s) for s in streams]
         for stream in streams:
-            await stream.aclose()  # type: ignore[attr-defined]
+            await stream.aclose()
         return got
 
     assert run_async(run()) == [b": keepalive\n\n"] * 3
@@ -265,7 +266,7 @@ def test_an_entry_pushed_while_a_keepalive_is_being_sent_is_not_held_back(table:
         seq = await asyncio.to_thread(table.roll, "public")  # pushed while the stream is held
         await asyncio.sleep(0.2)
         data = await asyncio.wait_for(anext(stream), 2)
-        await stream.aclose()  # type: ignore[attr-defined]
+        await stream.aclose()
         assert f"id: {seq}\n".encode() in data
         return data
 

@@ -33,9 +33,9 @@ CHANNEL = "rulebound:test-notices"
 def _listener(url: str, channel: str) -> PubSub:
     import redis
 
-    client = redis.Redis.from_url(url)
-    # redis-py's pubsub() has no annotations: the PubSub it makes, named here
-    pubsub: PubSub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+    # redis-py's pubsub() has no annotations: the PubSub it makes, named here. (The client is
+    # not kept: its __del__ closes the pool, so it must go before the PubSub connects.)
+    pubsub: PubSub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
     pubsub.subscribe(channel)
     deadline = time.monotonic() + 5
     while pubsub.get_message(timeout=0.1) is None and not pubsub.subscribed:

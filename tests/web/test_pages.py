@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from httpx2 import Response
+
+from .conftest import Dice
 
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -65,7 +69,7 @@ def test_writes_need_the_token_and_the_same_origin(client: TestClient) -> None:
     assert with_header.status_code == 201
 
 
-def test_joining_by_link_seats_a_second_browser(client: TestClient, app) -> None:
+def test_joining_by_link_seats_a_second_browser(client: TestClient, app: FastAPI) -> None:
     table_id, _ = _open_table(client)
     invite = app.state.store.table(table_id).player_token
     with TestClient(app) as player:
@@ -173,7 +177,7 @@ def test_the_log_page_and_json_import(client: TestClient) -> None:
     assert "Gina created Imported" in log.text
 
 
-def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient, dice) -> None:
+def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient, dice: Dice) -> None:
     made = client.post(
         "/tables",
         data={"name": "G", "gm_name": "Gina", "ruleset": "guided-test"},
@@ -182,26 +186,29 @@ def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient, dice) ->
     table_id = int(made.headers["location"].rsplit("/", 1)[1])
     table_page = client.get(f"/t/{table_id}").text
     assert f'href="/t/{table_id}/create"' in table_page
-    csrf = TOKEN.search(table_page).group(1)  # type: ignore[union-attr]
+    token = TOKEN.search(table_page)
+    assert token
+    csrf = token.group(1)
     dice.seeds[:] = [1]  # might 2: a giant is refused
     page = client.get(f"/t/{table_id}/create").text
 
-    def post(answer: dict[str, str]) -> object:
-        state = re.search(r'name="state" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    def post(answer: dict[str, str]) -> Response:
+        state = re.search(r'name="state" value="([^"]+)"', page)
+        assert state
         return client.post(
             f"/t/{table_id}/create",
-            data={"csrf": csrf, "state": state, **answer},
+            data={"csrf": csrf, "state": state.group(1), **answer},
             follow_redirects=False,
         )
 
-    page = post({}).text  # type: ignore[attr-defined]
+    page = post({}).text
     assert "Choose a kin" in page
     refused = post({"kin": "giant"})
-    assert refused.status_code == 400  # type: ignore[attr-defined]
+    assert refused.status_code == 400
     assert "Choose a kin" in refused.text
     assert "needs might 4" in refused.text
-    page = refused.text  # type: ignore[attr-defined]
-    page = post({"kin": "human"}).text  # type: ignore[attr-defined]
+    page = refused.text
+    page = post({"kin": "human"}).text
     done = post({"name": "Hild"})
-    assert done.status_code == 303  # type: ignore[attr-defined]
-    assert "Hild" in client.get(done.headers["location"]).text  # type: ignore[attr-defined]
+    assert done.status_code == 303
+    assert "Hild" in client.get(done.headers["location"]).text

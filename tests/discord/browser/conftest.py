@@ -16,7 +16,6 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext
 
 from rulebound.discord.interactions import PATH
-from rulebound.store.testing import sqlite_url
 
 from ...web.browser.conftest import Table, browser_type_launch_args, contexts
 from ...web.conftest import LiveServer
@@ -34,8 +33,8 @@ SHOTS = (
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return sqlite_url(tmp_path)
+def db_url(sqlite_db_url: str) -> str:
+    return sqlite_db_url
 
 
 @pytest.fixture

@@ -4,10 +4,8 @@ text and run nothing, on the page and through the live feed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, Response, expect
 
 from ...web.browser.conftest import Table, new_character, roll, wait_live
 from .conftest import Attacker
@@ -29,7 +27,7 @@ def _attack_page(app_url: str, table_id: str, csrf: str) -> str:
 </form>"""
 
 
-def _attack(table: Table, attacker: Attacker, host: str) -> Any:
+def _attack(table: Table, attacker: Attacker, host: str) -> Response:
     victim = table.gm
     csrf = victim.locator('meta[name="csrf-token"]').get_attribute("content")
     assert csrf
@@ -88,7 +86,11 @@ def test_a_post_without_the_token_is_refused(table: Table) -> None:
 
 
 def _watch(page: Page, seen: list[str]) -> None:
-    page.on("dialog", lambda dialog: (seen.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    def dismissed(dialog: Dialog) -> None:
+        seen.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", dismissed)
     page.on("pageerror", lambda error: seen.append(f"error: {error}"))
     page.on(
         "console",

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from rulebound.store.testing import sqlite_url
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
@@ -51,9 +50,10 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """Browser tests run on SQLite only; the API tests cover PostgreSQL."""
-    return sqlite_url(tmp_path)
+def db_url(sqlite_db_url: str) -> str:
+    """Browser tests run on SQLite only (a copy of the run's migrated template); the API
+    tests cover PostgreSQL."""
+    return sqlite_db_url
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ character page made comfortable. Each test failed on the tree before its fix."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from ..conftest import Dice, LiveServer
 from .conftest import Table, shot, wait_live
@@ -20,9 +20,9 @@ class Clicks:
     def __init__(self) -> None:
         self.count = 0
 
-    def click(self, target: object) -> None:
+    def click(self, target: Locator) -> None:
         self.count += 1
-        target.click()  # type: ignore[attr-defined]
+        target.click()
 
 
 def seat(table: Table, name: str, character: str) -> Page:
@@ -36,7 +36,7 @@ def seat(table: Table, name: str, character: str) -> Page:
     return page
 
 
-def quick_buttons(page: Page) -> object:
+def quick_buttons(page: Page) -> Locator:
     return page.locator("#characters li.mine .quick-roll button")
 
 
@@ -46,13 +46,13 @@ def first_roll(page: Page, clicks: Clicks) -> None:
     rolls = page.locator(".entry.kind-roll")
     before = rolls.count()
     quick = quick_buttons(page)
-    if not quick.count():  # type: ignore[attr-defined]
+    if not quick.count():
         start = page.get_by_role("button", name="Play a ready-made sheet")
         expect(start).to_have_count(1)
         clicks.click(start)
-        expect(quick.first).to_be_visible()  # type: ignore[attr-defined]
-    expect(quick.first).to_contain_text("%")  # type: ignore[attr-defined] # chances first
-    clicks.click(quick.first)  # type: ignore[attr-defined]
+        expect(quick.first).to_be_visible()
+    expect(quick.first).to_contain_text("%")  # chances first
+    clicks.click(quick.first)
     expect(rolls).to_have_count(before + 1)
 
 
@@ -68,8 +68,8 @@ def test_a_fresh_seat_rolls_in_two_clicks_and_again_in_one(
     first_roll(pia, clicks)
     assert clicks.count <= 2, f"{key}: the first roll took {clicks.count} clicks"
     here = pia.url.split("#")[0]
-    expect(quick_buttons(pia).first).to_contain_text("%")  # type: ignore[attr-defined]
-    clicks.click(quick_buttons(pia).first)  # type: ignore[attr-defined]
+    expect(quick_buttons(pia).first).to_contain_text("%")
+    clicks.click(quick_buttons(pia).first)
     expect(pia.locator(".entry.kind-roll")).to_have_count(2)
     assert clicks.count <= 3
     assert pia.url.split("#")[0] == here
@@ -93,14 +93,14 @@ def test_the_new_roll_sound_is_a_labelled_switch_off_by_default_remembered_per_b
     player.reload()
     switch = player.get_by_role("checkbox", name="Sound for a new roll")
     expect(switch).not_to_be_checked()  # off by default
-    quick_buttons(player).first.click()  # type: ignore[attr-defined]
+    quick_buttons(player).first.click()
     expect(player.locator(".entry.kind-roll")).to_have_count(1)
     assert player.evaluate("window.tones") == 0
     # by keyboard: Tab reaches it, Space switches it on
     switch.focus()
     player.keyboard.press("Space")
     expect(switch).to_be_checked()
-    quick_buttons(player).first.click()  # type: ignore[attr-defined]
+    quick_buttons(player).first.click()
     expect(player.locator(".entry.kind-roll")).to_have_count(2)
     player.wait_for_function("window.tones >= 1")
     player.reload()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebound.core.random_source import SeededSource
 from rulebound.rulesets.registry import all_games
@@ -24,17 +24,18 @@ CARD_MARKERS = ('class="outcome"', 'class=\\"outcome\\"', '"draws"', '"outcome":
 class Recorder:
     """ASGI middleware keeping every response body the server sends, with its request cookies."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp | None) -> None:
         self.app = app
         self.sent: list[tuple[str, str, bytes]] = []
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.app is not None  # the server's app, set before it starts
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         cookies = dict(scope["headers"]).get(b"cookie", b"").decode()
 
-        async def keep(message: Any) -> None:
+        async def keep(message: Message) -> None:
             if message["type"] == "http.response.body":
                 self.sent.append((cookies, scope["path"], message.get("body", b"")))
             await send(message)
@@ -54,7 +55,7 @@ def recorder() -> Recorder:
 def server(db_url: str, dice: Dice, recorder: Recorder) -> Iterator[LiveServer]:
     settings = Settings(database_url=db_url, source=dice.source, games=games_for_tests)
 
-    def make() -> Any:
+    def make() -> Recorder:
         recorder.app = create_app(settings)
         return recorder
 

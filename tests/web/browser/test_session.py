@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from ..conftest import Dice, LiveServer
 from .conftest import Table, shot, wait_live
@@ -25,9 +25,9 @@ class Clicks:
     def __init__(self, page: Page) -> None:
         self.page, self.count = page, 0
 
-    def click(self, target: object) -> None:
+    def click(self, target: Locator) -> None:
         self.count += 1
-        target.click()  # type: ignore[attr-defined]
+        target.click()
 
 
 def seat(table: Table, name: str, character: str) -> Page:
@@ -65,7 +65,7 @@ def ready_sheet(page: Page, key: str) -> None:
     page.get_by_role("link", name="Back to the table").click()
 
 
-def quick_buttons(page: Page) -> object:
+def quick_buttons(page: Page) -> Locator:
     return page.locator("#characters .quick-roll button")
 
 
@@ -89,7 +89,7 @@ def follow_up(page: Page, dice: Dice) -> str:
             return label
         dice.seeds[:] = [seed]
         rolls = page.locator(".entry.kind-roll").count()
-        quick_buttons(page).first.click()  # type: ignore[attr-defined]
+        quick_buttons(page).first.click()
         expect(page.locator(".entry.kind-roll")).to_have_count(rolls + 1)
     html = page.locator(".entry.kind-roll").first.inner_html()
     raise AssertionError(f"no roll offered a follow-up in 40 tries: {html[:1500]}")
@@ -128,15 +128,15 @@ def test_a_whole_session(
         ready_sheet(page, key)
     # the first roll: one click after joining (after the sheet edit Rainwall needs)
     clicks = Clicks(pia)
-    first = quick_buttons(pia).first  # type: ignore[attr-defined]
+    first = quick_buttons(pia).first
     expect(first).to_contain_text("%")  # the chances, before the click
     dice.seeds[:] = [0]
     clicks.click(first)
     expect(pia.locator(".entry.kind-roll")).to_have_count(1)
     assert clicks.count == 1
     expect(gm.locator(".entry.kind-roll .card")).to_have_count(1)  # live at the GM's
-    many = quick_buttons(pia).count() > 1  # type: ignore[attr-defined]
-    second = quick_buttons(pia).nth(1 if many else 0)  # type: ignore[attr-defined]
+    many = quick_buttons(pia).count() > 1
+    second = quick_buttons(pia).nth(1 if many else 0)
     expect(second).to_contain_text("%")
     clicks.click(second)  # the next roll: one more click
     expect(pia.locator(".entry.kind-roll")).to_have_count(2)
@@ -193,7 +193,7 @@ def test_the_play_screen_on_a_phone_and_in_the_dark(
     page.get_by_role("button", name="Take a seat").click()
     wait_live(page)
     dice.seeds[:] = [0]
-    button = quick_buttons(page).first  # type: ignore[attr-defined]
+    button = quick_buttons(page).first
     box = button.bounding_box()
     assert box is not None
     assert box["y"] + box["height"] < 844, "the first roll is on screen"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, expect
 
 from ..conftest import Dice, LiveServer
 from .conftest import Table, new_character, shot, wait_live
@@ -138,11 +138,11 @@ def test_4_errors_read_in_plain_words_all_at_once(table: Table) -> None:
         assert programmer not in text, text
     page.locator("#imp-file").set_input_files(
         files=[
-            {
-                "name": "other.json",
-                "mimeType": "application/json",
-                "buffer": b'{"name": "Elf", "race": "Elf", "characteristics": {"STR": 10}}',
-            }
+            FilePayload(
+                name="other.json",
+                mimeType="application/json",
+                buffer=b'{"name": "Elf", "race": "Elf", "characteristics": {"STR": 10}}',
+            )
         ]
     )
     page.get_by_role("button", name="Import").first.click()
