@@ -226,7 +226,15 @@ class Writer:
                     stop = True
                     break
                 jobs.append(more)
-            self._written(jobs)
+            try:
+                self._written(jobs)
+            except BaseException as exc:  # never leave a writer waiting for an answer
+                log.exception("the writer failed")
+                for job in jobs:
+                    if not job.future.done():
+                        job.future.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    raise
             if stop:
                 return
 
