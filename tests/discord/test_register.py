@@ -81,6 +81,22 @@ def test_register_overwrites_the_global_commands_with_every_games_fields(
     assert sent["body"] == definitions(registry_games())
 
 
+def test_every_command_is_offered_only_in_a_servers_channels(fake: FakeDiscord) -> None:
+    """A command answers only in a channel linked to a table: Discord offers none of them in
+    the bot's direct messages or group DMs, nor to a user who installed the app alone."""
+    assert _run(fake).exit_code == 0
+    [sent] = fake.received
+    for command in sent["body"]:
+        assert command["contexts"] == [GUILD], command["name"]
+        assert command["integration_types"] == [GUILD_INSTALL], command["name"]
+
+
+GUILD = 0
+"""Discord's interaction context of a server's channel (1: the bot's DMs, 2: group DMs)."""
+GUILD_INSTALL = 0
+"""Discord's installation context of an app added to a server (1: installed by a user)."""
+
+
 def test_discords_refusal_is_shown_with_its_status(fake: FakeDiscord) -> None:
     fake.status = 401
     done = _run(fake, token="wrong")

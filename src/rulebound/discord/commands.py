@@ -232,8 +232,18 @@ def game_options(games: Mapping[str, TableGame]) -> dict[str, GameOptions]:
     return {sub.name: sub for key, game in sorted(games.items()) for sub in split(key, game)}
 
 
+GUILD_ONLY = {"contexts": [0], "integration_types": [0]}
+"""Where Discord offers a command: in a server's channels (context 0), for an app added to a
+server (installation 0), never in the bot's DMs or to a user who installed the app alone,
+where no channel is linked to a table."""
+
+
 def definitions(games: Mapping[str, TableGame]) -> list[dict[str, Any]]:
     """Every command, as Discord's bulk overwrite takes them (global commands)."""
+    return [command | GUILD_ONLY for command in _commands(games)]
+
+
+def _commands(games: Mapping[str, TableGame]) -> list[dict[str, Any]]:
     per_game = game_options(games)
 
     def subcommands(verb: str, *, privacy: bool) -> list[dict[str, Any]]:
