@@ -69,6 +69,8 @@ def test_game_implements_the_contract(key: str) -> None:
         assert variant.summary
         assert variant.label, f"{key}: variant {variant.key} needs a label in words"
         assert len(variant.choice_labels) == len(variant.choices), variant.key
+        assert len(variant.hints) in (0, len(variant.choices)), variant.key  # one per choice
+        assert variant.choices[0] == variant.default, variant.key  # listed default first
     names = [f.name for f in (*game.fields, *game.odds_fields)]
     assert len(names) == len(set(names)), f"{key}: a field name is repeated"
     for spec in game.follow_flags:

@@ -34,7 +34,7 @@ def test_a_roll_shows_title_modifiers_steps_and_marked_dice(scripted: type[Scrip
 def test_capped_steps_are_listed(scripted: type[Scripted]) -> None:
     check = prepare(CheckRequest(attribute_die="D12", skill_die="D12", helpers=1))
     card = card_for(roll_check(check, scripted(2, 3)))
-    assert card.steps == ("no effect: already two D12s (no effect)",)
+    assert card.steps == ("no effect: already two D12s",)  # said once
     assert (card.outcome, card.succeeded) == ("Failure: no success", False)
 
 
@@ -93,3 +93,18 @@ def test_every_die_a_one_offers_no_push(scripted: type[Scripted]) -> None:
     card = card_for(roll_check(check, scripted(1, 1)))
     assert card.actions == ()
     assert [d.selectable for d in card.dice] == [False, False]
+
+
+def test_a_defenders_one_is_not_marked_a_bane(scripted: type[Scripted]) -> None:
+    """A bane costs only the active side's push ("only you ... can push"): the defender's 1
+    is a die without a success, not a bane."""
+    active = prepare(CheckRequest(attribute_die="D6", skill_die="D6"))
+    defender = prepare(CheckRequest(attribute_die="D6", skill_die="D6"))
+    from rulebound.rulesets.empty_reach.opposed import roll_opposed
+
+    card = card_for(roll_opposed(active, defender, scripted(1, 6, 1, 2)))
+    mine, theirs = card.dice[:2], card.dice[2:]
+    assert "bane" in mine[0].marks  # the active side's 1 is a bane
+    assert [d.face for d in theirs] == [1, 2]
+    assert all("bane" not in d.marks for d in theirs)
+    assert "1 bane(s) showing" in card.details

@@ -353,3 +353,27 @@ def test_a_sheet_choice_without_a_character_is_reported_with_the_form_s_other_pr
     assert "give --character" in said
     assert "--attribute [Attribute die] is needed" in said
     assert "--helpers [People helping]: 9 will not do" in said
+
+
+def test_a_failed_later_push_keeps_the_push_the_player_saw(tmp_path: Path) -> None:
+    """A second ``--reroll default`` with no die left to reroll is refused (exit 2), but the
+    first push, printed with its stress, is saved with the sheet and the chain file."""
+    iva = {
+        **SHEET,
+        "name": "Iva",
+        "attributes": {**SHEET["attributes"], "Empathy": "D6"},
+        "skills": {"Persuasion": "D6"},
+        "specialties": ["Compassion"],  # Empathy rolls may be pushed twice
+    }
+    path, chain = tmp_path / "iva.json", tmp_path / "chain.json"
+    path.write_text(json.dumps(iva), "utf-8")
+    args = ["-c", str(path), "--skill-name", "Persuasion", "--seed", "23", "--save"]
+    done = runner.invoke(
+        app, [*ROLL, *args, "--chain", str(chain), "--reroll", "default", "--reroll", "default"]
+    )
+    assert done.exit_code == 2, done.output
+    assert "2 new bane(s): 2 stress" in done.output  # the first push, as shown
+    assert "after 1 follow-up(s) the result offers no push" in done.output
+    assert json.loads(path.read_text("utf-8"))["stress"] == 2
+    kinds = [r["kind"] for r in json.loads(chain.read_text("utf-8"))["records"]]
+    assert kinds == ["roll", "push"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rulebound.core.trace import DieState
 from rulebound.rulesets.empty_reach.check import CheckRequest, GearInUse, Options, prepare
-from rulebound.rulesets.empty_reach.roll import roll_check
+from rulebound.rulesets.empty_reach.roll import EmptyReachResult, roll_check
 from rulebound.rulesets.empty_reach.rules import (
     LADDER,
     StepDie,
@@ -95,6 +97,24 @@ def test_failure_needs_no_success_on_any_die(scripted: type[Scripted]) -> None:
     one = roll_check(prepare(CheckRequest(attribute_die="D6", skill_die="D6")), scripted(5, 6))
     assert one.successes == 1
     assert one.headline == "1 success"
+
+
+def test_one_success_is_enough_to_succeed(scripted: type[Scripted]) -> None:
+    """Skill Rolls: a 6 or higher "on at least one base die" succeeds: one success is a
+    success for the result, its card and its odds."""
+    from rulebound.rulesets.empty_reach.card import card_for
+    from rulebound.rulesets.empty_reach.flow import roll as played
+    from rulebound.rulesets.empty_reach.game import GAME
+
+    request = CheckRequest(attribute_die="D6", skill_die="D6")
+    one = played(prepare(request), scripted(5, 6))
+    assert isinstance(one, EmptyReachResult)
+    assert one.successes == 1
+    assert one.succeeded
+    assert card_for(one).succeeded is True
+    chances = GAME.chances(request)
+    assert [o.key for o in chances.outcomes if o.success] == ["1", "2"]
+    assert chances.success == 1 - Fraction(5, 6) ** 2  # at least one die of two shows 6
 
 
 def test_no_skill_rolls_the_attribute_die_alone(scripted: type[Scripted]) -> None:

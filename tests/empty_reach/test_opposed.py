@@ -12,7 +12,6 @@ from rulebound.core.errors import RuleViolation
 from rulebound.rulesets.empty_reach.check import CheckRequest, Options, prepare
 from rulebound.rulesets.empty_reach.odds import p_success
 from rulebound.rulesets.empty_reach.opposed import (
-    OpposedResult,
     break_tie,
     opposed_odds,
     roll_opposed,
@@ -123,17 +122,28 @@ def test_opposed_odds_with_a_push_policy() -> None:
 
 
 def test_interrogation_reading(scripted: type[Scripted]) -> None:
-    """Persuasion with the captive factor against the prisoner's Stamina (see the rulings)."""
-    active = prepare(
-        CheckRequest(
-            attribute_die="D8",
-            skill_die="D8",
-            skill="Persuasion",
-            situations=("negotiation-opponent-captive",),
-        )
+    """Ruling E20, through a table's roll from a sheet: Persuasion with the captive factor
+    (+1, once) against the prisoner's Stamina dice, the GM's to enter as the defender's."""
+    from rulebound.core.errors import InvalidInput
+    from rulebound.rulesets.empty_reach.game import GAME
+    from rulebound.rulesets.plays import TableRules, replay
+
+    table = TableRules(GAME)
+    iva = table.apply_sheet_form(
+        table.new_sheet("Iva"), {"skills.Persuasion": "D8", "attributes.Empathy": "D8"}
     )
-    assert active.net == 1
-    prisoner = prepare(CheckRequest(attribute_die="D10", skill="Stamina"))
-    contest = roll_opposed(active, prisoner, scripted(6, 7, 6))
-    assert isinstance(contest, OpposedResult)
-    assert contest.verdict == "win"
+    form = {
+        "skill": "Persuasion",
+        "situations": ["negotiation-opponent-captive"],
+        "opposed_attribute": "D8",  # the prisoner's Strength
+        "opposed_skill": "D10",  # and Stamina
+    }
+    play = table.roll(iva, form, {}, scripted(6, 7, 1, 6))
+    assert play.card.modifiers == ("Opponent is in your custody: +1",)  # counted once
+    assert [d.label for d in play.card.dice] == ["D8", "D10", "defender D8", "defender D10"]
+    result = replay(GAME, [play.record])
+    assert (result.active.successes, result.defender.successes, result.net) == (2, 1, 1)
+    assert play.card.succeeded is True  # 2 against 1
+    assert "the active side fails" in table.roll(iva, form, {}, scripted(6, 2, 1, 6)).card.outcome
+    with pytest.raises(InvalidInput, match="Persuasion"):  # the captive factor is Persuasion's
+        table.roll(iva, form | {"skill": "Stealth"}, {}, scripted(6, 7, 1, 6))

@@ -309,3 +309,28 @@ def test_luck_takes_spend_or_keep(sheet_file: Path) -> None:
     assert result.exit_code == 2
     assert "--luck: “ask” will not do; it takes spend or keep" in result.stderr
     assert _luck_points(sheet_file) == 2
+
+
+def test_two_bad_augs_are_named_not_taken_for_another_games_file(tmp_path: Path) -> None:
+    """Unknown keys inside an entry are that entry's problems; only unknown top-level keys
+    (and missing ones) say the file is another game's."""
+    from rulebound.rulesets.ghostburn.game import GAME
+    from rulebound.rulesets.plays import TableRules
+
+    table = TableRules(GAME)
+    sheet = table.apply_sheet_form(table.new_sheet("Vex"), {"abilities.agility": "3"})
+    sheet["augs"] = [
+        {"name": "a", "skill": "firearms", "bonus": 1, "kind": "x"},
+        {"name": "b", "skill": "firearms", "bonus": 1, "kind": "y"},
+    ]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(sheet), encoding="utf-8")
+    done = _run("character", "ghostburn", str(path))
+    assert done.exit_code == 2
+    assert "another game" not in done.output
+    assert "augs.0.kind" in done.output
+    assert "augs.1.kind" in done.output
+    other = {"name": "Ana", "attributes": {"Strength": "D8"}, "skills": {"Force": "D10"}}
+    path.write_text(json.dumps(other), encoding="utf-8")
+    elsewhere = _run("character", "ghostburn", str(path))
+    assert "another game" in elsewhere.output  # a whole Empty Reach file still is

@@ -43,3 +43,13 @@ def make_sheet(**changes: object) -> Character:
 @pytest.fixture
 def sheet() -> Sheet:
     return make_sheet
+
+
+def extras(soul: str, origin: str) -> tuple[str, ...]:
+    """The affinities a test character's soul makes it take at creation (ruling 88: a Human
+    soul's two): the first of arcane, stealth and faith that the origin does not give."""
+    from rulebound.rulesets.legacy.content import catalogue
+
+    c = catalogue()
+    count, held = c.soul(soul).extra_affinities, c.origin(origin).affinity
+    return tuple(a for a in ("arcane", "stealth", "faith") if a != held)[:count]

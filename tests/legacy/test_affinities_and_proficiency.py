@@ -51,10 +51,12 @@ def test_an_advance_costs_the_tier_price_in_xp(sheet: Sheet) -> None:
 
 def test_a_proficiency_check_adds_the_rank_or_takes_the_items_penalty(sheet: Sheet) -> None:
     trained = sheet(proficiencies=("crossbow",), rank=3)
-    req = trained.check("BLS", proficiency="crossbow", untrained_penalty=-4)
+    req = trained.check("BLS", proficiency="crossbow", untrained_penalty=-4, scale="as-written")
     assert resolve(req).thresholds.target == 22 + 4
     assert req.label == "crossbow proficiency (BLS)"
-    untrained = sheet().check("BLS", proficiency="crossbow", untrained_penalty=-4)
+    untrained = sheet().check(
+        "BLS", proficiency="crossbow", untrained_penalty=-4, scale="as-written"
+    )
     res = resolve(untrained)
     assert res.thresholds.target == 22 - 4
     assert [m.kind for m in res.modifiers] == ["untrained", "difficulty"]
@@ -79,8 +81,10 @@ def test_a_characteristic_affinity_is_tested_against_its_own_characteristic(shee
 
 def test_the_affinity_bonus_variant_reads_five_per_rank(sheet: Sheet) -> None:
     assert "affinity_bonus" in [v.key for v in GAME.variants]
-    table = resolve(CheckRequest(score=30, rank=3))
-    five = resolve(CheckRequest(score=30, rank=3, affinity_bonus="five-per-rank"))
+    table = resolve(CheckRequest(score=30, rank=3, scale="as-written"))
+    five = resolve(
+        CheckRequest(score=30, rank=3, scale="as-written", affinity_bonus="five-per-rank")
+    )
     assert (table.thresholds.target, five.thresholds.target) == (34, 45)
     halved = resolve(CheckRequest(score=30, rank=3, scale="halved", affinity_bonus="five-per-rank"))
     assert halved.thresholds.target == 15 + 7

@@ -27,7 +27,7 @@ from rulebound.rulesets.legacy.rules import Outcome, Thresholds, classify
 from rulebound.rulesets.legacy.souls import pass_days
 from rulebound.rulesets.plays import TableRules
 
-from .conftest import Sheet
+from .conftest import Sheet, extras
 
 TABLE = TableRules(GAME)
 
@@ -50,7 +50,12 @@ def metropolitan_human() -> Character:
     lck_ren = d10(5, 5, 5)
     source = draws(*primaries, *secondaries, *lck_ren)
     made, _ = create_character(
-        source, name="Mira", race="human", origin="metropolitan", soul="human"
+        source,
+        name="Mira",
+        race="human",
+        origin="metropolitan",
+        soul="human",
+        affinities=extras("human", "metropolitan"),
     )
     assert source.exhausted
     return made.character
@@ -210,7 +215,7 @@ def test_a_critical_success_is_never_above_the_target() -> None:
 def test_one_helper_assists_a_check_once(sheet: Sheet) -> None:
     bo = sheet(name="Bo", affinities=("str",))
     kara = sheet()
-    helped = assist(bo, kara.check("STR"), mode="advantage")
+    helped = assist(bo, kara.check("STR", scale="as-written"), mode="advantage")
     with pytest.raises(RuleViolation, match="Bo already assists"):
         assist(bo, helped, mode="proficiency")
     cy = sheet(name="Cy", affinities=("str",), rank=5)

@@ -40,7 +40,7 @@ def test_the_helper_does_not_roll(sheet: Sheet) -> None:
 def test_lent_proficiency_removes_the_harder_class_and_adds_the_helpers_rank(sheet: Sheet) -> None:
     actor = sheet(name="Ann")
     helper = sheet(name="Bo", affinities=("stealth",), rank=3)
-    req = actor.check("DEX", affinity="stealth", difficulty="ordinary")
+    req = actor.check("DEX", affinity="stealth", difficulty="ordinary", scale="as-written")
     assert resolve(req).difficulty == "challenging"  # no affinity: one class harder
     helped = assist(helper, req, mode="proficiency", affinity="stealth")
     res = resolve(helped)
@@ -53,7 +53,7 @@ def test_lent_proficiency_removes_the_harder_class_and_adds_the_helpers_rank(she
 def test_lent_proficiency_avoids_the_untrained_penalty(sheet: Sheet) -> None:
     actor = sheet(name="Ann")
     pilot = sheet(name="Bo", proficiencies=("airship",), rank=5)
-    req = actor.check("DEX", proficiency="airship", untrained_penalty=-4)
+    req = actor.check("DEX", proficiency="airship", untrained_penalty=-4, scale="as-written")
     assert resolve(req).thresholds.target == 29 - 4
     helped = assist(pilot, req, mode="proficiency", proficiency="airship")
     assert resolve(helped).thresholds.target == 29 + 6

@@ -29,7 +29,7 @@ def test_the_game_satisfies_the_contract_and_rolls_a_raw_score() -> None:
     request = GAME.request({"score": 30}, {"scale": "as-written", "affinity_bonus": "rank-table"})
     result = GAME.roll(request, SeededSource(4))
     assert isinstance(result, CheckState)
-    assert result.result.request == CheckRequest(score=30)
+    assert result.result.request == CheckRequest(score=30, scale="as-written")
 
 
 def test_request_json_names_the_bad_field() -> None:
@@ -56,9 +56,9 @@ def test_both_edges_roll_one_die() -> None:
 
 
 def test_as_written_nearly_always_passes() -> None:
-    result = roll_check(CheckRequest(score=30), faces(19))
-    assert result.outcome is Outcome.SUCCESS
-    assert roll_check(CheckRequest(score=30), faces(20)).outcome is Outcome.CRITICAL_FAILURE
+    written = CheckRequest(score=30, scale="as-written")
+    assert roll_check(written, faces(19)).outcome is Outcome.SUCCESS
+    assert roll_check(written, faces(20)).outcome is Outcome.CRITICAL_FAILURE
 
 
 def test_critical_when_the_bonus_would_pass() -> None:

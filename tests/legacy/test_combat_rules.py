@@ -101,9 +101,9 @@ def test_only_pcs_and_important_npcs_use_fate_on_death_saves(sheet: Sheet) -> No
 
 def test_a_halfling_luck_save_turns_a_death_save_20_into_one_failure(sheet: Sheet) -> None:
     halfling = sheet(race="halfling", soul="halfling", lck=15, bleeding=True, wounds=0)
-    change, save = death_save(halfling, d(20, 20, 12))
+    change, save = death_save(halfling, d(20, 20, 12), scale="as-written")  # LCK save 12 <= 15
     assert (save.failures, change.character.death_failures) == (1, 1)
     assert change.results[0].succeeded
-    kept, _ = death_save(halfling, d(20, 20, 19))
+    kept, _ = death_save(halfling, d(20, 20, 19), scale="as-written")
     assert kept.character.death_failures == 2
     assert death_save(sheet(bleeding=True, wounds=0), d(20, 20))[0].character.death_failures == 2

@@ -90,6 +90,7 @@ def rolls_of(output: str) -> list[int]:
 
 def test_the_rolls_are_shown_then_assigned_from_flags(tmp_path: Path) -> None:
     plain = [*BASE, "--soul", "human", "--seed", "3", "--no-interactive"]
+    plain += ["--affinity", "arcane", "--affinity", "stealth"]
     shown = runner.invoke(app, plain)
     assert shown.exit_code == 0, shown.output
     rolls = rolls_of(shown.output)
@@ -145,8 +146,10 @@ def test_extra_affinities_from_repeated_flags(tmp_path: Path) -> None:
     assert saved["affinities"] == ["acrobatics", "arcane", "stealth"]
 
 
-def test_one_extra_affinity_from_a_flag(tmp_path: Path) -> None:
+def test_one_extra_affinity_from_a_flag_is_one_short(tmp_path: Path) -> None:
+    """A Human soul takes two more affinities (ruling 88): one is refused, naming the flag."""
     flags = ["--assign", "6,5,4,3,2,1,0", "--affinity", "arcane", "--no-interactive"]
     made = runner.invoke(app, [*BASE, "--soul", "human", "--seed", "3", *flags, "--json"])
-    assert made.exit_code == 0, made.output
-    assert json.loads(made.stdout)["affinities"] == ["acrobatics", "arcane"]
+    assert made.exit_code == 2, made.output
+    assert "--affinity" in made.output
+    assert "exactly 2" in made.output

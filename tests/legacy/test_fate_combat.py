@@ -70,7 +70,7 @@ def test_warlock_pays_stamina_but_never_below_zero() -> None:
 
 
 def test_luck_swap_is_unmodified_and_free_for_elf_souls_on_arcane() -> None:
-    change, result = luck_swap(hero(), d20(12))
+    change, result = luck_swap(hero(), d20(12), scale="as-written")
     assert result.thresholds.target == 24
     assert change.character.fate == 1
     elf = hero(race="elf", soul="elf")
@@ -91,15 +91,20 @@ def test_soulless_burn_becomes_a_spend_on_a_passed_check() -> None:
 
 def test_initiative_order_breaks_ties_by_bonus_score_then_pc() -> None:
     a, b = Combatant("a", 30, 3), Combatant("b", 35, 3, is_pc=True)
-    entries = roll_initiative([a, b], d20(10, 15))  # steps 20 and 20
+    entries = roll_initiative([a, b], d20(10, 15), "as-written")  # steps 20 and 20
     assert [e.combatant.name for e in entries] == ["b", "a"]
     c, d = Combatant("c", 30, 3), Combatant("d", 30, 3, is_pc=True)
-    assert [e.combatant.name for e in order(list(roll_initiative([c, d], d20(5, 5))))] == ["d", "c"]
+    assert [
+        e.combatant.name for e in order(list(roll_initiative([c, d], d20(5, 5), "as-written")))
+    ] == ["d", "c"]
 
 
 def test_surprised_act_last_only_on_a_difficult_ini_save() -> None:
     acting, stuck = surprise_round(
-        [Combatant("x", 10, 1)], [Combatant("y", 10, 1), Combatant("z", 10, 1)], d20(2, 8, 9)
+        [Combatant("x", 10, 1)],
+        [Combatant("y", 10, 1), Combatant("z", 10, 1)],
+        d20(2, 8, 9),
+        scale="as-written",
     )
     assert [e.combatant.name for e in acting] == ["x", "y"]  # y: 8 <= 10-2
     assert [e.combatant.name for e in stuck] == ["z"]

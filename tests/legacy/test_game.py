@@ -235,9 +235,9 @@ def test_an_extended_check_until_done_stops_at_the_end() -> None:
 
 
 def test_a_helper_sheet_lends_advantage_or_rank_only_if_they_hold_it() -> None:
-    helper = kara(name="Bo", affinities=["survival", "athletics"], rank="3")
+    helper = kara(name="Bo", affinities=["survival", "persuasion"], rank="3")
     lent = TABLE.request(
-        kara(), {"characteristic": "STR", "affinity": "athletics", "helper": helper}, {}
+        kara(), {"characteristic": "STR", "affinity": "persuasion", "helper": helper}, {}
     )
     assert lent.request.advantage
     assert lent.request.assists[0].helper == "Bo"
@@ -245,16 +245,16 @@ def test_a_helper_sheet_lends_advantage_or_rank_only_if_they_hold_it() -> None:
         kara(),
         {
             "characteristic": "STR",
-            "affinity": "athletics",
+            "affinity": "persuasion",
             "helper": helper,
             "assist.mode": "proficiency",
         },
         {},
     )
     assert rank.request.rank == 3
-    with pytest.raises(RuleViolation, match="Kara does not hold the Athletics affinity"):
+    with pytest.raises(RuleViolation, match="Kara does not hold the Persuasion affinity"):
         TABLE.request(
-            helper, {"characteristic": "STR", "affinity": "athletics", "helper": kara()}, {}
+            helper, {"characteristic": "STR", "affinity": "persuasion", "helper": kara()}, {}
         )
 
 

@@ -124,12 +124,13 @@ def new(*args: str) -> dict[str, Any]:
 
 
 def test_the_cli_creation_takes_feral_deep_dark_and_dragon_soul() -> None:
-    feral = new("--race", "Feral", "--origin", "deep dark", "--soul", "Human")
+    two = ("--affinity", "Arcane", "--affinity", "stealth")
+    feral = new("--race", "Feral", "--origin", "deep dark", "--soul", "Human", *two)
     assert (feral["race"], feral["origin"], feral["soul"]) == ("feral", "deep-dark", "human")
     dragon = new("--race", "dragonkin", "--origin", "AIR", "--soul", "dragon-soul")
     assert dragon["soul"] == "dragon"
-    extra = new("--race", "human", "--origin", "surface", "--soul", "human", "--affinity", "Arcane")
-    assert extra["affinities"] == ["survival", "arcane"]
+    extra = new("--race", "human", "--origin", "surface", "--soul", "human", *two)
+    assert extra["affinities"] == ["survival", "arcane", "stealth"]
 
 
 def test_the_cli_rolls_from_a_file_with_any_spelling(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def test_matches_icepool(target: int) -> None:
 
 
 def test_as_written_against_playable_variant() -> None:
-    plain = CheckRequest(score=30)
+    plain = CheckRequest(score=30, scale="as-written")
     assert p_success(plain) == Fraction(19, 20)
     assert p_success(CheckRequest(score=30, scale="halved")) == Fraction(15, 20)
     assert p_success(CheckRequest(score=30, scale="d100")) == Fraction(30, 100)

@@ -24,7 +24,7 @@ from rulebound.rulesets.legacy.recovery import heal
 from rulebound.rulesets.legacy.restrictions import check_soul
 from rulebound.rulesets.legacy.rules import characteristic_bonus, rank_bonus
 
-from .conftest import Sheet
+from .conftest import Sheet, extras
 
 CAT = catalogue()
 CODES = (*PRIMARIES, *SECONDARIES)
@@ -157,7 +157,7 @@ def made(race: str, origin: str, soul: str) -> Character:
     """Every die a 5: primaries 10 + the racial value, then the origin's modifiers."""
     draft = CreationDraft.start("N", race, origin, soul).roll_primaries(Fixed(5))
     draft = draft.assign(draft.primary_rolls).roll_secondaries(Fixed(5))
-    return draft.finish(Fixed(5))[0].character
+    return draft.finish(Fixed(5), extras(soul, origin))[0].character
 
 
 def soul_for(race: str) -> str:
@@ -210,8 +210,8 @@ def test_each_skill_affinity_lists_the_texts_characteristics(key: str, sheet: Sh
     assert set(CAT.affinity(key).uses) == AFFINITY_USES[key]
     holder, lacking = sheet(affinities=(key,)), sheet()
     for code in AFFINITY_USES[key]:
-        held = resolve(holder.check(code, affinity=key))
-        plain = resolve(lacking.check(code, affinity=key))
+        held = resolve(holder.check(code, affinity=key, scale="as-written"))
+        plain = resolve(lacking.check(code, affinity=key, scale="as-written"))
         assert held.thresholds.target == holder.score(code) + 2  # rank 1: +2, Challenging
         assert plain.difficulty == "difficult"  # no affinity: one class harder
 
@@ -255,7 +255,7 @@ def test_the_rank_bonus_table_as_written() -> None:
 
 def test_a_characteristic_and_a_skill_affinity_give_one_rank_bonus(sheet: Sheet) -> None:
     both = sheet(affinities=("stealth", "dex"), rank=3)
-    res = resolve(both.check("DEX", affinity="stealth"))
+    res = resolve(both.check("DEX", affinity="stealth", scale="as-written"))
     assert [m.kind for m in res.modifiers].count("rank") == 1
     assert res.thresholds.target == 29 + 4
 
@@ -264,10 +264,10 @@ def test_a_skill_checks_relevant_affinity_is_its_skill_affinity(sheet: Sheet) ->
     """Ruling 87: a DEX affinity alone does not make a Stealth (DEX) check one the character
     has the affinity for; it still counts on a plain DEX check."""
     dex = sheet(affinities=("dex",), rank=3)
-    skill = resolve(dex.check("DEX", affinity="stealth"))
+    skill = resolve(dex.check("DEX", affinity="stealth", scale="as-written"))
     assert [m.kind for m in skill.modifiers].count("rank") == 0
     assert (skill.difficulty, skill.thresholds.target) == ("difficult", 29 - 2)
-    plain = resolve(dex.check("DEX"))
+    plain = resolve(dex.check("DEX", scale="as-written"))
     assert (plain.difficulty, plain.thresholds.target) == ("challenging", 29 + 4)
 
 
@@ -286,7 +286,7 @@ def test_healing_restores_wounds_never_critical_damage(sheet: Sheet) -> None:
 
 def test_the_deep_dark_cavern_sense_is_a_survival_per_check() -> None:
     char = made("human", "deep-dark", "human")
-    res = resolve(char.check("PER", affinity="survival"))
+    res = resolve(char.check("PER", affinity="survival", scale="as-written"))
     assert (res.difficulty, res.thresholds.target) == ("challenging", char.score("PER") + 2)
 
 
@@ -363,7 +363,7 @@ def test_origin_traits_give_advantage_in_their_situation(
 def test_the_void_mutation_and_the_astrum_fate_point_at_creation() -> None:
     void = CreationDraft.start("V", "human", "void", "human").roll_primaries(Fixed(5))
     void = void.assign(void.primary_rolls).roll_secondaries(Fixed(5))
-    change, _ = void.finish(Fixed(5))
+    change, _ = void.finish(Fixed(5), extras("human", "void"))
     assert [e.kind for e in change.events] == [
         "mutation"
     ]  # "begins the game with a minor mutation"
@@ -401,8 +401,8 @@ def test_everyone_starts_at_san_and_cor_0_unless_the_soul_adds(soul: str) -> Non
 def test_a_drow_rolls_deception_as_if_holding_the_affinity(sheet: Sheet) -> None:
     drow, human = sheet(race="drow", soul="dark"), sheet()
     held, plain = (
-        resolve(drow.check("CHA", affinity="deception")),
-        resolve(human.check("CHA", affinity="deception")),
+        resolve(drow.check("CHA", affinity="deception", scale="as-written")),
+        resolve(human.check("CHA", affinity="deception", scale="as-written")),
     )
     assert (held.difficulty, held.thresholds.target) == ("challenging", 20 + 2)
     assert plain.difficulty == "difficult"

@@ -72,7 +72,9 @@ def test_natural_one_succeeds_even_when_impossible_and_twenty_fails_even_when_ea
 
 
 def test_target_adds_rank_difficulty_and_fatigue() -> None:
-    res = resolve(CheckRequest(score=32, rank=3, difficulty="hard", fatigued=True))
+    res = resolve(
+        CheckRequest(score=32, rank=3, difficulty="hard", fatigued=True, scale="as-written")
+    )
     assert res.thresholds.target == 32 + 4 - 4 - 1
     assert res.thresholds.crit_target == 3 + 4 - 4 - 1
     assert [m.kind for m in res.modifiers] == ["rank", "difficulty", "fatigue"]
@@ -80,7 +82,13 @@ def test_target_adds_rank_difficulty_and_fatigue() -> None:
 
 def test_skill_without_affinity_is_one_class_harder() -> None:
     res = resolve(
-        CheckRequest(score=30, difficulty="ordinary", skill=True, has_skill_affinity=False)
+        CheckRequest(
+            score=30,
+            difficulty="ordinary",
+            skill=True,
+            has_skill_affinity=False,
+            scale="as-written",
+        )
     )
     assert res.difficulty == "challenging"
     assert res.thresholds.target == 30

@@ -14,6 +14,8 @@ from rulebound.rulesets.legacy.damage import apply_damage
 from rulebound.rulesets.legacy.progression import gain_cor, gain_san, gain_unnatural
 from rulebound.rulesets.legacy.rules import Edge
 
+from .conftest import extras
+
 Sheet = Callable[..., Character]
 
 
@@ -47,7 +49,7 @@ def test_unnatural_raising_a_bonus_feeds_the_secondary(sheet: Sheet) -> None:
     ],
 )
 def test_the_difficulty_table_row_by_row(key: str, modifier: int, edge: Edge) -> None:
-    res = resolve(CheckRequest(score=30, difficulty=key))
+    res = resolve(CheckRequest(score=30, difficulty=key, scale="as-written"))
     assert (res.thresholds.target, res.edge) == (30 + modifier, edge)
 
 
@@ -97,7 +99,7 @@ class Ones:
 def _made(race: str, origin: str, soul: str, finish: list[Draw]) -> Change:
     draft = CreationDraft.start("N", race, origin, soul).roll_primaries(Ones())
     draft = draft.assign(draft.primary_rolls).roll_secondaries(Ones())
-    change, _ = draft.finish(ReplaySource(finish))
+    change, _ = draft.finish(ReplaySource(finish), extras(soul, origin))
     return change
 
 

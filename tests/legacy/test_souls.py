@@ -43,8 +43,9 @@ def test_tortured_soul_rerolls_a_failed_san_test_once(sheet: Sheet) -> None:
 
 def test_dwarf_soul_luck_check_saves_the_machine(sheet: Sheet) -> None:
     dwarf = sheet(race="dwarf", soul="dwarf", lck=12)
-    assert machine_luck(dwarf, d(20, 12)).events[-1].detail == "the machine does not fail"
-    assert machine_luck(dwarf, d(20, 13)).events[-1].detail == "the machine fails"
+    saved = machine_luck(dwarf, d(20, 12), "as-written")
+    assert saved.events[-1].detail == "the machine does not fail"
+    assert machine_luck(dwarf, d(20, 13), "as-written").events[-1].detail == "the machine fails"
     with pytest.raises(RuleViolation, match=r"soul power \(machine-luck\)"):
         machine_luck(sheet(), d(20, 1))
 
@@ -52,12 +53,12 @@ def test_dwarf_soul_luck_check_saves_the_machine(sheet: Sheet) -> None:
 def test_dark_soul_curse_gives_disadvantage_on_the_next_roll_only(sheet: Sheet) -> None:
     drow = sheet(race="drow", soul="dark", lck=10)
     foe = sheet(name="Foe")
-    curse = dark_curse(drow, d(20, 9), foe)
+    curse = dark_curse(drow, d(20, 9), foe, scale="as-written")
     assert curse.landed
     assert curse.target is not None
     assert curse.target.cursed
     assert curse.target.check("STR").disadvantage
-    assert not dark_curse(drow, d(20, 11), foe).landed
+    assert not dark_curse(drow, d(20, 11), foe, scale="as-written").landed
     with pytest.raises(RuleViolation, match="unconscious"):
         dark_curse(drow.model_copy(update={"unconscious": True}), d(20, 1), foe)
     with pytest.raises(RuleViolation, match="dark-curse"):
@@ -92,7 +93,7 @@ def test_orc_soul_burns_fate_to_alter_reality(sheet: Sheet) -> None:
 
 def test_halfling_luck_save_cancels_a_critical_failure(sheet: Sheet) -> None:
     halfling = sheet(race="halfling", soul="halfling", lck=15)
-    fumble = roll_check(CheckRequest(score=30), d(20, 20))
+    fumble = roll_check(CheckRequest(score=30, scale="as-written"), d(20, 20))
     change, judged = cancel_critical_failure(halfling, fumble, d(20, 15))
     assert change.results[-1] is judged
     assert judged.parent is fumble

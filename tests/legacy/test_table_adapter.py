@@ -16,6 +16,7 @@ OUTCOMES = ("critical success", "success", "partial success", "failure", "critic
 SURVIVAL = {"characteristic": "PER", "affinity": "survival", "difficulty": "hard"}
 """PER 30 with Survival held (rank 1: +2) at Hard (-4): target 28, or 13 on the halved scale."""
 HALVED = {"scale": "halved"}
+WRITTEN = {"scale": "as-written"}
 
 
 def kara(**form: Any) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def test_new_sheet_is_a_valid_starting_character() -> None:
     assert fresh["scores"]["PER"] == 30
     assert fresh["lck"] == 20
     assert fresh["fate"] == 2
-    assert fresh["affinities"] == ["survival"]
+    assert fresh["affinities"] == ["survival", "athletics", "inspection"]  # ruling 88
 
 
 def test_sheet_view_tracks_and_round_trip() -> None:
@@ -126,7 +127,7 @@ def test_chances_are_exact_per_outcome_under_the_scale_variant() -> None:
     def chances(sheet: dict[str, Any], form: dict[str, Any], variants: Any = None) -> Any:
         return TABLE.chances(sheet, form, variants or {}).as_mapping()
 
-    written = chances(kara(), SURVIVAL)
+    written = chances(kara(), SURVIVAL, WRITTEN)
     assert written == {
         SUCCESS_KEY: Fraction(19, 20),
         "critical success": Fraction(1, 20),
@@ -200,12 +201,12 @@ def test_roll_record_replays_to_the_same_card() -> None:
 
 
 def test_favour_and_a_curse_are_spent_by_the_roll_with_the_sheet() -> None:
-    favoured = TABLE.roll(kara(favour=True), SURVIVAL | {"favour": True}, {}, d20(15, 4))
+    favoured = TABLE.roll(kara(favour=True), SURVIVAL | {"favour": True}, WRITTEN, d20(15, 4))
     assert favoured.sheet is not None
     assert favoured.sheet["favour"] is False
     assert [d.face for d in favoured.card.dice] == [15, 4]
     assert "advantage: favour spent" in favoured.card.modifiers
-    both = TABLE.roll(kara(cursed=True), SURVIVAL | {"advantage": True}, {}, d20(6))
+    both = TABLE.roll(kara(cursed=True), SURVIVAL | {"advantage": True}, WRITTEN, d20(6))
     assert both.card.modifiers[-3:] == (
         "disadvantage: cursed (spent by this roll)",
         "advantage: called at the table",
@@ -214,7 +215,7 @@ def test_favour_and_a_curse_are_spent_by_the_roll_with_the_sheet() -> None:
     assert TABLE.card([favoured.record]) == favoured.card
     with pytest.raises(RuleViolation):
         TABLE.roll(kara(), SURVIVAL | {"favour": True}, {}, SeededSource(0))
-    cursed = TABLE.roll(kara(cursed=True), SURVIVAL, {}, d20(3, 17))
+    cursed = TABLE.roll(kara(cursed=True), SURVIVAL, WRITTEN, d20(3, 17))
     assert cursed.sheet is not None
     assert cursed.sheet["cursed"] is False
     assert cursed.card.steps[-1] == "d20 kept 17 (the higher of two): success"

@@ -126,7 +126,7 @@ def test_a_reload_never_rerolls_what_the_state_holds() -> None:
     two = step(identity.state, REVERSED, seed=7)
     assert one.state["draws"][:14] == two.state["draws"][:14] == held
     luck = step(one.state, {}, seed=8)
-    sheets = [step(luck.state, {"affinities": []}).sheet for _ in range(2)]
+    sheets = [step(luck.state, {"affinities": ["arcane", "faith"]}).sheet for _ in range(2)]
     assert sheets[0] == sheets[1]
     assert sheets[0] is not None
 
@@ -148,7 +148,7 @@ def test_extra_affinities_are_the_souls_to_grant() -> None:
     with pytest.raises(RuleViolation):
         step(luck.state, {"affinities": ["arcane", "stealth", "nature"]})
     with pytest.raises(InvalidInput):
-        step(luck.state, {"affinities": ["commerce"]})  # already held from the origin
+        step(luck.state, {"affinities": ["commerce", "arcane"]})  # commerce: held from the origin
     plain = step({"step": "identity"}, ELI | {"soul": "soulless"}, seed=31)
     luck = step(step(plain.state, REVERSED, seed=32).state, {}, seed=33)
     assert luck.fields == ()

@@ -208,7 +208,7 @@ def test_a_halfling_may_save_against_a_critical_failure_once() -> None:
     halfling = TABLE.apply_sheet_form(
         TABLE.new_sheet("Pip"), {"race": "halfling", "soul": "halfling"}
     )
-    roll = TABLE.roll(halfling, {"characteristic": "DEX"}, {}, d20(20))
+    roll = TABLE.roll(halfling, {"characteristic": "DEX"}, {"scale": "as-written"}, d20(20))
     assert "cancel-critical" in keys(roll)
     chain = [roll.record]
     saved = follow(halfling, list(chain), "cancel-critical", d20(19))  # LCK 20: 19 passes

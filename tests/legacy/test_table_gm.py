@@ -23,10 +23,14 @@ def d20(*faces: int) -> ReplaySource:
     return ReplaySource(Draw(20, f) for f in faces)
 
 
+WRITTEN = {"scale": "as-written"}
+"""The steps below are the text's arithmetic: a d20 against the full INI score."""
+
+
 def table_act(
     sheets: dict[str, Any], action: str, source: ReplaySource, **params: Any
 ) -> TablePlay:
-    play = TABLE.table_act(sheets, action, params, {}, source)
+    play = TABLE.table_act(sheets, action, params, WRITTEN, source)
     assert source.exhausted
     assert TABLE.card([play.record]) == play.card
     return play

@@ -19,7 +19,7 @@ def test_card_lists_dice_moves_ios_and_degree() -> None:
     assert [d.face for d in card.dice] == list(SEED_ROLL)
     assert card.dice[3].marks == ("bonus 1", "now 5", "success")
     assert card.dice[0].marks == ("failure",)
-    assert card.steps == ("d4: 6 -> 5 (bonus 1)", "d5: 6 -> 5 (bonus 1)")
+    assert card.steps == ("#4: 6 -> 5 (bonus 1)", "#5: 6 -> 5 (bonus 1)")  # places, not sizes
     assert "Successes: 2 rolled, 4 after 2 bonus point(s) (optimal, 1 unspent)" in card.details
     assert card.outcome == "Barely Succeeding: 4 successes vs DR 4, IoS 1"
     text = card_text(card).splitlines()
@@ -37,7 +37,7 @@ def test_reallocated_card_names_the_original_and_offers_alternatives_best_first(
     assert "(manual)" in card.details[0]
     (action,) = card.actions
     assert action.advice[0].startswith("4 successes, IoS 1, Barely Succeeding, 2 of 3 points")
-    assert action.advice[0].endswith("d4: 6 -> 5, d5: 6 -> 5")
+    assert action.advice[0].endswith("#4: 6 -> 5, #5: 6 -> 5")
 
 
 def test_chances_text_has_the_success_line_and_a_bar_per_degree() -> None:

@@ -75,7 +75,7 @@ COMMANDS: dict[str, tuple[list[str], dict[str, Option]]] = {
         {"--attribute": ("D8", "die"), "--modifier": ("1", "int"), "--push": ("never", "word")},
     ),
     "character new legacy": (
-        [*NEW_LEGACY, "--soul", "human", "--no-interactive"],
+        [*NEW_LEGACY, "--soul", "human", "--no-interactive", "--affinity", "stealth"],
         {
             "--assign": ("0,1,2,3,4,5,6", "assign"),
             "--reroll": ("INI", "word"),

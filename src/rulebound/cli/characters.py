@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from rulebound.cli.options import game_for
-from rulebound.cli.output import emit_json, emit_text, error_text, write_json_file
+from rulebound.cli.output import as_flags, emit_json, emit_text, error_text, write_json_file
 from rulebound.cli.session import sheet_from, source_for
 from rulebound.core.errors import InvalidForm, InvalidInput
 from rulebound.core.random_source import RandomSource
@@ -127,7 +127,7 @@ def new_character(key: str, options: Mapping[str, Any], args: Sequence[str]) -> 
             name = click.prompt("Name") if interactive else None
         if not name:
             raise InvalidInput("--name", None, "the character's name")
-        sheet = TableRules(game).new_sheet(str(name))
+        sheet = _edited(TableRules(game), TableRules(game).new_sheet(str(name)), given)
     while step is not None and step.sheet is None:
         if not options.get("as_json"):
             _show_step(step)
@@ -154,6 +154,24 @@ def new_character(key: str, options: Mapping[str, Any], args: Sequence[str]) -> 
         emit_text(f"saved to {out}")
 
 
+def _edited(rules: TableRules[Any, Any], sheet: Sheet, given: Given) -> Sheet:
+    """A game without guided creation: the options that name its sheet form's fields
+    (``--add-skill``, ``--traits-Dexterity``) edit the new sheet, as the web's form does;
+    a repeated option of a multi-line field gives one line each."""
+    fields = rules.sheet_view(sheet).fields
+    answers = _answers(fields, given)
+    if not answers:
+        return sheet
+    for field in fields:
+        value = answers.get(field.name)
+        if isinstance(value, list) and field.multiline:
+            answers[field.name] = "\n".join(str(v) for v in value)
+    try:
+        return rules.apply_sheet_form(sheet, answers)
+    except InvalidInput as exc:
+        raise as_flags(exc, {f.name: f"--{f.cli_flag}" for f in fields}) from None
+
+
 def _next_step(
     game: AnyGame,
     step: CreationStep,
@@ -168,8 +186,8 @@ def _next_step(
         try:
             return game.creation(step.state, forms.read(step.fields, answers), source)
         except InvalidInput as exc:
-            if not interactive:
-                raise
+            if not interactive:  # named by the option that sets it (--affinity)
+                raise as_flags(exc, {f.name: f"--{f.cli_flag}" for f in step.fields}) from None
             emit_text(f"  {error_text(exc)}")
             problems = exc.problems if isinstance(exc, InvalidForm) else (exc,)
             for problem in problems:

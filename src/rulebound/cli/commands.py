@@ -86,8 +86,16 @@ def _generic(game: Any, *, roll: bool) -> tuple[list[click.Option], set[str]]:
                 metavar="ACTION[:FIELD=VALUE;...]",
                 help="A follow-up after the roll (as offered on its card); repeatable.",
             ),
+            click.Option(
+                names("action", "action"),
+                default=None,
+                metavar="ACTION[:FIELD=VALUE;...]",
+                help="With --character, a sheet action instead of a roll (as the table offers "
+                "it: a rest, a repair, Killer's roll); --follow then follows it up.",
+            ),
         ]
     taken = {"character", "c", "content", "chain", "variant", "json", "seed", "save", "follow"}
+    taken.add("action")
     taken |= {a for group in aliases.values() for a in group}
     return options, taken
 

@@ -84,6 +84,9 @@ def variant_flags(variants: Sequence[Variant], taken: set[str]) -> list[Flag]:
         text = (
             f"Variant: {' | '.join(variant.choices)} (default {variant.default}). {variant.summary}"
         )
+        hints = [f"{c}: {variant.hint(c)}" for c in variant.choices if variant.hint(c)]
+        if hints:
+            text += " " + " ".join(hints)
         flags.append(Flag(flag, (), text, False, False, variant.key))
     return flags
 

@@ -24,13 +24,19 @@ from rulebound.cli.output import (
     read_json_file,
     write_json_file,
 )
-from rulebound.core.errors import ContentError, InvalidInput, RuleViolation, raise_all
+from rulebound.core.errors import (
+    ContentError,
+    InvalidInput,
+    RuleboundError,
+    RuleViolation,
+    raise_all,
+)
 from rulebound.core.random_source import RandomSource, SeededSource, SystemSource
 from rulebound.render.card_text import card_text
 from rulebound.render.json_view import result_json
 from rulebound.render.words import other_game, problems
 from rulebound.rulesets import forms
-from rulebound.rulesets.contract import Field, Record, Sheet
+from rulebound.rulesets.contract import ActionView, Card, Field, Record, Sheet
 from rulebound.rulesets.plays import (
     AnyGame,
     TableRules,
@@ -88,7 +94,10 @@ def _read(
 
 @dataclass
 class Chain:
-    """A result chain under way: the game, the records so far, and the sheet they leave."""
+    """A result chain under way: the game, the records so far, and the sheet they leave.
+
+    ``tool``: a sheet action started it (``--action``), so there is no roll result: its card
+    is rebuilt from the records and its follow-ups go through ``TableRules.act``."""
 
     game: AnyGame
     result: Any
@@ -96,8 +105,25 @@ class Chain:
     sheet: Sheet | None = None
     request: dict[str, Any] = field(default_factory=dict)
     shown: list[str] = field(default_factory=list)
+    variants: Mapping[str, str] = field(default_factory=dict)
+    tool: bool = False
+
+    def card(self) -> Card:
+        if self.tool:
+            return TableRules(self.game).card(self.records)
+        return self.game.card(self.result)
+
+    def offered(self) -> tuple[ActionView, ...]:
+        return self.card().actions if self.tool else self.game.follow_ups(self.result)
 
     def follow(self, action: str, params: Mapping[str, Any], source: RandomSource) -> None:
+        if self.tool:
+            rules = TableRules(self.game)
+            play = rules.act(self.sheet or {}, self.records, action, params, self.variants, source)
+            self.records.append(play.record)
+            self.sheet = play.sheet or self.sheet
+            self.shown.append(card_text(play.card))
+            return
         if self.sheet is not None:
             self.result, play = TableRules(self.game).followed(
                 self.sheet, self.result, action, params, source
@@ -138,6 +164,34 @@ def start(
     return Chain(game, result, [record], None, game.dump(request), [card_text(game.card(result))])
 
 
+def start_action(
+    game: AnyGame, options: Options, variants: Mapping[str, str], source: RandomSource
+) -> Chain:
+    """``--action ACTION[:FIELD=VALUE;...]``: a sheet action on ``--character``, not a roll."""
+    given = str(options.get("action"))
+    character = options.get("character")
+    if character is None:
+        raise InvalidInput("--action", given, "--character as well (the sheet it acts on)")
+    sheet = sheet_from(game, Path(character))
+    fields = (*game.fields, *(game.sheets.choice_fields if game.sheets else ()))
+    for f in fields:  # a roll's options: the action takes its own in ACTION:FIELD=VALUE
+        for value in values_for([f], options).values():
+            raise InvalidInput(f"--{f.cli_flag}", value, "nothing with --action (a roll's option)")
+    name, _, rest = given.partition(":")
+    params = pairs("action", [p for p in rest.split(";") if p]) if rest else {}
+    play = TableRules(game).sheet_act(sheet, name.strip(), params, variants, source)
+    return Chain(
+        game,
+        None,
+        [play.record],
+        play.sheet or sheet,
+        params_of(play.record),
+        [card_text(play.card)],
+        variants,
+        tool=True,
+    )
+
+
 def resume(game: AnyGame, path: Path, options: Options) -> Chain:
     data = read_json_file(path, "chain file")
     records = data.get("records") if isinstance(data, Mapping) else None
@@ -157,9 +211,13 @@ def resume(game: AnyGame, path: Path, options: Options) -> Chain:
         raise InvalidInput(
             f"--{flag}", value, "nothing with --chain: the chain file holds its roll"
         )
-    result = replay(game, records)
     sheet = options.get("character")
     loaded = sheet_from(game, Path(sheet)) if sheet is not None else None
+    if isinstance(records[0], Mapping) and records[0].get("kind") != "roll":  # a sheet action's
+        variants = variants_for(game, options, ())
+        TableRules(game).card(records)  # it replays, or it is refused here
+        return Chain(game, None, list(records), loaded, params_of(records[0]), [], variants, True)
+    result = replay(game, records)
     return Chain(game, result, list(records), loaded, params_of(records[0]), [])
 
 
@@ -212,7 +270,7 @@ def follow_ups(game: AnyGame, options: Options, *, resuming: bool = False) -> li
 
 def take(chain: Chain, wanted: Wanted, source: RandomSource, done: int) -> None:
     """Take one follow-up; errors name the option and how many of its uses went through."""
-    offered = {a.key for a in chain.game.follow_ups(chain.result)}
+    offered = {a.key for a in chain.offered()}
     if wanted.action not in offered:
         after = f"after {done} follow-up(s)" if done else "after the roll"
         now = ", ".join(sorted(offered)) or "none"
@@ -238,7 +296,7 @@ def skipped(game: AnyGame, options: Options) -> bool:
 def ask(chain: Chain, source: RandomSource, prompt: Callable[..., Any] = click.prompt) -> None:
     """At a terminal: offer each follow-up the result allows until the player keeps it."""
     while True:
-        offered = [a for a in chain.game.follow_ups(chain.result) if a.available]
+        offered = [a for a in chain.offered() if a.available]
         if not offered:
             return
         keys = ", ".join(a.key for a in offered)
@@ -278,7 +336,11 @@ def run_roll(key: str, options: Options, flags: Sequence[Flag]) -> None:
     as_json = bool(options.get("json"))
     resuming = chain_file is not None and Path(chain_file).exists()
     if chain_file is not None and resuming:
+        if options.get("action") is not None:
+            raise InvalidInput("--action", options["action"], "nothing with --chain of a file")
         chain = resume(game, Path(chain_file), options)
+    elif options.get("action") is not None:
+        chain = start_action(game, options, variants, source)
     else:
         chain = start(game, options, variants, source)
     if not as_json:
@@ -286,11 +348,16 @@ def run_roll(key: str, options: Options, flags: Sequence[Flag]) -> None:
             emit_text(text)
     chain.shown.clear()
     wanted = follow_ups(game, options, resuming=resuming)
-    for done, asked in enumerate(wanted):
-        take(chain, asked, source, done)
-        if not as_json:
-            emit_text("")
-            emit_text(chain.shown[-1])
+    try:
+        for done, asked in enumerate(wanted):
+            take(chain, asked, source, done)
+            if not as_json:
+                emit_text("")
+                emit_text(chain.shown[-1])
+    except RuleboundError:
+        # what was rolled (and shown) stands: its costs are saved before the refusal
+        save_results(chain, options)
+        raise
     interactive = not wanted and not as_json and not skipped(game, options) and sys.stdin.isatty()
     if interactive:
         ask(chain, source)
@@ -300,8 +367,8 @@ def run_roll(key: str, options: Options, flags: Sequence[Flag]) -> None:
             {
                 "ruleset": game.key,
                 "request": chain.request,
-                "result": result_json(chain.result),
-                "card": game.card(chain.result),
+                "result": None if chain.tool else result_json(chain.result),
+                "card": chain.card(),
                 "records": chain.records,
                 "character": chain.sheet,
             }

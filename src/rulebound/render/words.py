@@ -75,7 +75,8 @@ def other_game(exc: InvalidInput, title: str) -> str | None:
     """A file of another game fails on nearly every field: say that, once."""
     listed = problems(exc)
     missing = [p.field for p in listed if p.expected == MISSING]
-    extra = [p.field for p in listed if p.expected == EXTRA]
+    # a key unknown inside a known entry (augs.0.kind) is that entry's problem, not a sign
+    extra = [p.field for p in listed if p.expected == EXTRA and "." not in p.field]
     if len(missing) + len(extra) < max(2, len(listed) * 2 // 3) or not extra:
         return None
     return (

@@ -146,6 +146,12 @@ class Variant:
     """The variant in words ("Which banes risk the gear"); the key when empty."""
     choice_labels: tuple[str, ...] = ()
     """One label per choice, in order; the choices themselves when empty."""
+    hints: tuple[str, ...] = ()
+    """One line per choice, in order, shown beside it where it is chosen (what it does to a
+    typical check); none when empty."""
+    asked: bool = False
+    """Asked when a table is opened, beside the ruleset, rather than folded away with the
+    other variants: a choice that changes every roll."""
 
     @classmethod
     def of(cls, key: str, kind: type[StrEnum], label: str, summary: str, *words: str) -> Variant:
@@ -158,6 +164,11 @@ class Variant:
         if choice in self.choices and len(self.choice_labels) == len(self.choices):
             return self.choice_labels[self.choices.index(choice)]
         return choice
+
+    def hint(self, choice: str) -> str:
+        if choice in self.choices and len(self.hints) == len(self.choices):
+            return self.hints[self.choices.index(choice)]
+        return ""
 
 
 # --- chances -------------------------------------------------------------------------

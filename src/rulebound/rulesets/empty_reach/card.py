@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rulebound.core.trace import StepChange
 from rulebound.rulesets.contract import ActionView, Card, DieView
 from rulebound.rulesets.empty_reach.advisor import push_action
 from rulebound.rulesets.empty_reach.flow import BREAK_TIE, PUSH, SPLIT, Played, offers
@@ -64,6 +65,12 @@ def _details(result: EmptyReachResult) -> list[str]:
     return details
 
 
+def _step_words(step: StepChange) -> str:
+    """A step as the card says it: one the caps stopped says so once."""
+    said = step.applied or step.description.startswith("no effect")
+    return step.description if said else f"{step.description} (no effect)"
+
+
 def _check_card(result: EmptyReachResult, actions: tuple[ActionView, ...]) -> Card:
     pushing = any(a.key == PUSH for a in actions)
     rerollable = result.rerollable() if pushing else ()
@@ -74,7 +81,7 @@ def _check_card(result: EmptyReachResult, actions: tuple[ActionView, ...]) -> Ca
         succeeded=result.succeeded,
         dice=tuple(DieView.of(d, selectable=i in rerollable) for i, d in enumerate(result.dice)),
         modifiers=tuple(m.describe() for m in check.modifiers),
-        steps=tuple(s.description + ("" if s.applied else " (no effect)") for s in check.steps),
+        steps=tuple(map(_step_words, check.steps)),
         details=tuple(_details(result)),
         actions=actions,
         outcome_key=str(result.successes),
@@ -96,7 +103,10 @@ def _opposed_actions(contest: OpposedResult, advised: bool) -> tuple[ActionView,
 def _opposed_card(contest: OpposedResult) -> Card:
     card = _check_card(contest.active, _opposed_actions(contest, advised=True))
     defender = contest.defender
-    them = tuple(replace(DieView.of(d, "defender"), role="") for d in defender.dice)
+    them = tuple(  # only the active side pushes, so a defender's 1 is no bane
+        replace(DieView.of(d, "defender", marks=tuple(m for m in d.marks if m != "bane")), role="")
+        for d in defender.dice
+    )
     against = f"defender {defender.check.pool.describe()}: {defender.headline}"
     return replace(
         card,

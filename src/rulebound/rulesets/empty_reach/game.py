@@ -38,6 +38,7 @@ from rulebound.rulesets.forms import MISSING, coerce
 if TYPE_CHECKING:
     from rulebound.rulesets.contract import (
         Card,
+        Chain,
         ContentTable,
         Params,
         Play,
@@ -217,6 +218,10 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         effects = {self.game_content.specialty(s).effect for s in held.specialties}
         if held.broken and "second-wind" in effects and not held.second_wind_used:
             found.append(ActionView("second-wind", "Second Wind (a Stamina roll, no push)"))
+        if "roll-twice" in effects:
+            from rulebound.rulesets.empty_reach import twice
+
+            found += filter(None, [twice.action(held)])
         return tuple(found)
 
     def sheet_act(
@@ -228,6 +233,10 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         from rulebound.rulesets.views import Card, Play
 
         held, options = self.sheets.character(sheet), Options.of(variants)
+        if action == "roll-twice":
+            from rulebound.rulesets.empty_reach import twice
+
+            return twice.act(held, params, source)
         if action == "heal":
             health, resolve = params.get("health") or 0, params.get("resolve") or 0
             text = f"{held.name} recovers {health} Health, {resolve} Resolve"
@@ -241,10 +250,27 @@ class EmptyReach(Game[CheckRequest, "Played"]):
         elif action == "second-wind":
             request = second_wind_request(held, options)
         else:
-            raise InvalidInput("action", action, "one of heal, repair, second-wind")
+            raise InvalidInput("action", action, "one of heal, repair, second-wind, roll-twice")
         result, record = roll_play(self, request, source)
         card = self.card(result)
         return Play(record, card, self.sheets.settle(sheet, result), card.outcome)
+
+    def tool_follow(
+        self, chain: Chain, action: str, params: Params, variants: Variants, source: RandomSource
+    ) -> Play:
+        """Keep one result of Killer or Lucky (``twice``)."""
+        if chain and chain[0].get("kind") == "roll-twice":
+            from rulebound.rulesets.empty_reach import twice
+
+            return twice.follow(chain, action, params)
+        return super().tool_follow(chain, action, params, variants, source)
+
+    def tool_card(self, chain: Chain) -> Card:
+        if chain and chain[0].get("kind") == "roll-twice":
+            from rulebound.rulesets.empty_reach import twice
+
+            return twice.card(chain)
+        return super().tool_card(chain)
 
 
 GAME = EmptyReach()

@@ -103,7 +103,7 @@ def roll_opposed(
 
 
 def break_tie(contest: OpposedResult, source: RandomSource) -> OpposedResult:
-    """ "If a tie needs to be broken, re-roll the opposed roll": both sides roll again.
+    """A tie that must be broken is rolled again (Opposed Rolls): both sides roll anew.
 
     The re-roll is a new opposed roll of the same checks, so the active side may push it.
     """

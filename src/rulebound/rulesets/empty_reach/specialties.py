@@ -149,30 +149,51 @@ def share(
 
 @dataclass(frozen=True, slots=True)
 class TwiceRolled:
-    """Two rolls on a table; the player picks one."""
+    """Two results on a table; the player keeps one. ``rolled_before``: the first was rolled
+    already (an attacker's Killer pick) and only the second is drawn here."""
 
     specialty: str
     table: str
     faces: tuple[int, int]
     provenance: Provenance
+    sides: int = 0
+    rolled_before: bool = False
+
+
+MAX_TABLE_SIDES = 1000
+
+
+def draw_twice(
+    sides: int, source: RandomSource, first: int | None = None
+) -> tuple[tuple[int, int], Provenance]:
+    """Two results of a d``sides``: both drawn, or ``first`` (rolled already) and one more."""
+    if not 2 <= sides <= MAX_TABLE_SIDES:
+        raise InvalidInput("sides", sides, f"a table die from 2 to {MAX_TABLE_SIDES} sides")
+    if first is not None and not 1 <= first <= sides:
+        raise InvalidInput("first", first, f"a result a d{sides} can show: 1 to {sides}")
+    recorder = RecordingSource(source)
+    one = first if first is not None else recorder.draw(sides)
+    faces = (one, recorder.draw(sides))
+    return faces, Provenance.of(recorder.describe(), recorder.draws)
 
 
 def roll_twice(
-    character: Character, specialty: str, sides: int, source: RandomSource
+    character: Character,
+    specialty: str,
+    sides: int,
+    source: RandomSource,
+    first: int | None = None,
 ) -> TwiceRolled:
-    """Killer and Lucky: roll the table's die twice and let the player choose.
+    """Killer and Lucky: the table's die twice, and the player keeps one.
 
-    The critical injury tables are not in the text, so the caller names the die.
+    The critical injury tables are not in the text, so the caller names the die. Killer is
+    for an injury the character inflicts, Lucky for one they suffer; ``first`` is a result
+    rolled already (on one injury, the attacker's Killer pick), re-rolled once (ruling E34).
     """
     spec = character.content.specialty(specialty)
     if spec.effect != "roll-twice":
         raise InvalidInput("specialty", specialty, "a roll-twice specialty (Killer, Lucky)")
     if spec.name not in character.specialties:
         raise RuleViolation("specialties", f"{character.name} does not have {spec.name}")
-    if not 2 <= sides <= 1000:
-        raise InvalidInput("sides", sides, "a table die from 2 to 1000 sides")
-    recorder = RecordingSource(source)
-    faces = (recorder.draw(sides), recorder.draw(sides))
-    return TwiceRolled(
-        spec.name, spec.table or "", faces, Provenance.of(recorder.describe(), recorder.draws)
-    )
+    faces, provenance = draw_twice(sides, source, first)
+    return TwiceRolled(spec.name, spec.table or "", faces, provenance, sides, first is not None)

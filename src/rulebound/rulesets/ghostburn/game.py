@@ -166,7 +166,7 @@ class Ghostburn(Game[Check, GhostburnResult]):
     def card(self, result: GhostburnResult) -> Card:
         return card_for(result, self.catalogue)
 
-    # the GM's regain-luck sheet action (the rule text does not say how Luck Points come back)
+    # the GM's regain-luck sheet action: the text never says how Luck Points come back (G20)
 
     def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
         held = self.sheets.character(sheet)

@@ -1,7 +1,7 @@
 """Assisted checks: a helper lends advantage or their proficiency; the helper never rolls.
 
-"A character with the relevant affinity or proficiency can elect to assist another
-character in their check." ``assist`` therefore takes no random source: it returns
+Only a helper who holds the affinity or proficiency the check uses may assist, and the
+helper makes no check of their own. ``assist`` therefore takes no random source: it returns
 the assisted character's request with the help folded in, and that one roll
 decides the outcome for both (rulings 39-41 in docs/rulings/legacy.md).
 """
@@ -98,7 +98,7 @@ def assist(
     if not holds:
         raise RuleViolation(
             RULE,
-            f"{helper.name} does not hold the {relevant}; only a character with the "
-            "relevant affinity or proficiency can assist",
+            f"{helper.name} does not hold the {relevant}; a helper must hold the affinity "
+            "or proficiency the check uses",
         )
     return lend(request, helper.name, mode, relevant, helper.rank)

@@ -121,8 +121,13 @@ LABELS = {
 }
 
 
+CANNOT_BURN = "a critical success: burning fate cannot change it"
+
+
 def _check_actions(state: CheckState) -> tuple[ActionView, ...]:
     roller, why = state.roller, chain.offers(state)
+    if state.result.outcome is Outcome.CRITICAL_SUCCESS and why.get("burn-fate") == "":
+        why["burn-fate"] = CANNOT_BURN  # listed with why, as the spends are; not taken
     soul = catalogue().soul(roller.soul) if roller is not None else None
     lines = _lines(state, roller, why) if roller is not None else {}
     lines |= {"accept-partial": ["A success at a cost the GM names"]}

@@ -214,8 +214,13 @@ class CreationDraft:
         affinities: tuple[str, ...] = (),
         rank: int = 1,
         cat: Catalogue | None = None,
+        *,
+        preview: bool = False,
     ) -> tuple[Change, Provenance]:
-        """LCK, fate, REN, origin and soul; returns the character, its events and all draws."""
+        """LCK, fate, REN, origin and soul; returns the character, its events and all draws.
+
+        ``preview``: the soul's extra affinities may still be missing (a step showing LCK,
+        fate and REN before they are chosen); the character is not finished then."""
         if not self.secondaries:
             raise RuleViolation("creation order", "roll the secondaries before finishing")
         c = cat or catalogue()
@@ -226,7 +231,7 @@ class CreationDraft:
             scores[code] = max(scores[code] + delta, 0)
         lck = sum(roll_dice(rec, *LCK_DICE)) + race.base_lck
         ren = REN_BASE + rec.draw(10) + race.ren + (_roll(rec, soul.start_ren) or 0)
-        chosen = _affinities(origin.affinity, affinities, soul.extra_affinities, c)
+        chosen = _affinities(origin.affinity, affinities, soul.extra_affinities, c, preview=preview)
         events = list(self.events)
         if origin.starting_mutation:
             events.append(Event("mutation", "origin grants a minor mutation (GM's table)"))
@@ -265,12 +270,18 @@ def _roll(rec: RandomSource, expr: DiceExpr | None) -> int | None:
 
 
 def _affinities(
-    origin_affinity: str, extra: tuple[str, ...], allowed: int, c: Catalogue
+    origin_affinity: str, extra: tuple[str, ...], allowed: int, c: Catalogue, *, preview: bool
 ) -> tuple[str, ...]:
+    """The origin's affinity and the soul's extra ones: exactly as many as the soul grants
+    (a Human soul "take[s]" two, ruling 88); ``preview`` allows fewer, for a step that shows
+    the character before they are chosen."""
     if len(extra) > allowed:
         raise RuleViolation(
             "extra affinities", f"this soul grants {allowed} extra affinities; {len(extra)} chosen"
         )
+    if len(extra) < allowed and not preview:
+        others = "affinities other than the origin's, each once"
+        raise InvalidInput("affinities", list(extra), f"exactly {allowed} {others}")
     chosen = (origin_affinity, *(c.affinity(key).key for key in extra))
     if len(set(chosen)) != len(chosen):
         raise InvalidInput("affinities", list(extra), "affinities not already held, each once")

@@ -1,11 +1,10 @@
 """Damage: armour and soak, resistance and vulnerability, wounds and critical damage.
 
-Armour is natural + physical + magical on the location hit; soak is the CON bonus;
-an attack may ignore any of those ("some attacks can ignore different types of
-armour", soak "unless told otherwise"). What gets through is halved or doubled,
-wounds fall (never below 0), the excess and the flat critical points go to the
-location's critical damage track, and a GM-supplied lethal critical score kills
-outright. A Born Dead character heals from negative energy instead.
+Armour is natural + physical + magical on the location hit; soak is the CON bonus; an
+attack may ignore any of those (ruling 58; soak applies "unless told otherwise"). What gets
+through is halved or doubled, wounds fall (never below 0), the excess and the flat critical
+points go to the location's critical damage track, and a GM-supplied lethal critical score
+kills outright. A Born Dead character heals from negative energy instead.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def creation(
         ahead = dict(state) | {"reroll": reroll}
         draft, made = _rebuild(ahead, source, "reroll")
         start = len(made.made)
-        char, _ = _finish(draft, made, ())
+        char, _ = _finish(draft, made, (), preview=True)
         return _luck_page(_next(ahead, "luck", made), draft, char, made.made[start:])
     if step == "luck":
         draft, made = _rebuild(state, None, "reroll")
@@ -117,9 +117,13 @@ def creation(
 
 
 def _finish(
-    draft: CreationDraft, source: ResumeSource, affinities: tuple[str, ...]
+    draft: CreationDraft,
+    source: ResumeSource,
+    affinities: tuple[str, ...],
+    *,
+    preview: bool = False,
 ) -> tuple[Character, tuple[Event, ...]]:
-    change, _ = draft.finish(source, affinities)
+    change, _ = draft.finish(source, affinities, preview=preview)
     return change.character, change.events
 
 
@@ -136,10 +140,13 @@ REROLLS = choices({s: f"reroll {s}" for s in SECONDARIES}, Choice("", "keep them
 REROLL = Field("reroll", "Reroll one secondary (the better result is kept)", "select", REROLLS, "")
 
 
-def _affinities_field(label: str = "More affinities", exclude: str = "") -> Field:
+def _affinities_field(label: str = "More affinities", exclude: str = "", count: int = 0) -> Field:
     c = catalogue()
     options = tuple(Choice(k, a.name) for k, a in c.affinities.items() if k != exclude)
-    return Field("affinities", label, "multiselect", options, default=(), flag="affinity")
+    help_ = f"Choose exactly {count}, other than the origin's." if count else ""
+    return Field(
+        "affinities", label, "multiselect", options, default=(), flag="affinity", help=help_
+    )
 
 
 def _allowed(soul: str, race: str) -> bool:
@@ -220,6 +227,7 @@ def _luck_page(
     notes.append(f"{origin.name}: {mods}; affinity {c.affinity(origin.affinity).name}")
     fields: tuple[Field, ...] = ()
     if soul.extra_affinities:
-        label = f"{soul.name} soul: up to {soul.extra_affinities} more affinities"
-        fields = (_affinities_field(label, origin.affinity),)
+        count = soul.extra_affinities
+        label = f"{soul.name} soul: {count} more affinities"
+        fields = (_affinities_field(label, origin.affinity, count),)
     return CreationStep("Luck, fate and renown", fields, state, tuple(notes))

@@ -69,25 +69,40 @@ SCALES: dict[str, Scale] = {
     s.key: s
     for s in (
         Scale(
-            "as-written", 20, 1, False, 1, "d20 against the full score: almost every check passes"
+            "as-written", 20, 1, False, 1, "d20 against the full score: nearly every check passes"
         ),
         Scale("d100", 100, 5, False, 10, "d100 against the score; rank, difficulty and fatigue x5"),
         Scale("halved", 20, 1, True, 1, "d20 against half the score (rounded down)"),
     )
 }
 DEFAULT_SCALE = "halved"
+"""The playable reading closest to the text (ruling 1): every number the text gives stays on
+the d20 it names; only the 17-45 score is halved to meet it."""
+
+TYPICAL_SCORE = 30
+"""A new character's characteristic: 2d10 (11 on average) + a racial value (about 21)."""
+TYPICAL_CLASSES = ("challenging", "hard", "very-hard")
+"""The difficulty classes whose odds each scale's hint shows for ``TYPICAL_SCORE``."""
 
 SCALE_VARIANT = Variant(
     key="scale",
-    choices=tuple(SCALES),
+    choices=("halved", "d100", "as-written"),  # the default first, as every variant lists them
     default=DEFAULT_SCALE,
-    summary="How characteristics (about 20-45) meet the check die; the text as written is a d20.",
+    summary="How characteristics (about 17-45) meet the check die: the text's d20 against the "
+    "full score passes nearly every check, so the default halves the score.",
     label="How a characteristic meets the die",
     choice_labels=(
-        "as written: a d20 against the full score",
-        "a d100 against the score (modifiers x5)",
         "a d20 against half the score",
+        "a d100 against the score (modifiers x5)",
+        "as written: a d20 against the full score (nearly every check passes)",
     ),
+    hints=(
+        "A new character (score 30): Challenging 75%, Hard 55%, Very Hard 45%.",
+        "A new character (score 30): Challenging 30%, Hard 10%, Very Hard 1%.",
+        "A new character (score 30): Challenging 95%, Hard 95%, Very Hard 95%: "
+        "nearly every check passes.",
+    ),
+    asked=True,
 )
 
 AFFINITY_BONUSES: tuple[str, ...] = ("rank-table", "five-per-rank")
@@ -142,7 +157,7 @@ def rule_numbers(cat: Catalogue | None = None) -> dict[str, str]:
         "critical damage": "+1 when wounded, +1 for a critical hit or maximum damage",
         "death saves": f"d{DEATH_SAVE_DIE} against {DEATH_SAVE_TARGET}, criticals count 2, "
         f"{DEATH_SAVE_LIMIT} successes stable, {DEATH_SAVE_LIMIT} failures dead",
-        "surprised": "a Difficult (-2) INI save to act at the end of the surprise round",
+        "surprised": "a Difficult (-2) INI save to act last in the surprise round",
     }
 
 

@@ -27,6 +27,8 @@ from rulebound.rulesets.legacy.restrictions import validated
 from rulebound.rulesets.legacy.rules import DEATH_SAVE_LIMIT
 
 LISTS = ("proficiencies", "talents", "resistances", "vulnerabilities")
+STARTER_AFFINITIES = ("athletics", "inspection")
+"""A blank sheet's Human soul takes two more affinities (ruling 88): two broad ones to start."""
 STATES = ("unconscious", "bleeding", "dead", "unplayable", "cursed", "daily_heal_used")
 PARTS = {"physical": 0, "magical": 0, "metal": False}
 LAYOUT = {
@@ -175,9 +177,17 @@ class LegacySheets(Sheets[LegacyRoll, LegacyState]):
         return dump(validated(sheet))
 
     def new(self, name: str) -> Sheet:
-        """A Human of the Surface with a Human soul, every die at its middle face."""
+        """A Human of the Surface with a Human soul, every die at its middle face, and the
+        soul's two more affinities (``STARTER_AFFINITIES``, for the player to change)."""
         middle, name = MiddleSource(), name or "New character"
-        made, _ = create_character(middle, name=name, race="human", origin="surface", soul="human")
+        made, _ = create_character(
+            middle,
+            name=name,
+            race="human",
+            origin="surface",
+            soul="human",
+            affinities=STARTER_AFFINITIES,
+        )
         return dump(made.character)
 
     def view(self, sheet: Sheet) -> SheetView:

@@ -197,7 +197,7 @@ def befriend_animal(
     use_stamina: bool = False,
     cat: Catalogue | None = None,
 ) -> Change:
-    """Expend a fate point to befriend an animal."""
+    """Pay a fate point (God-Fragment and Warlock rules apply) and befriend ``animal``."""
     c = cat or catalogue()
     soul = _granting(char, "befriend-animal", c)
     _acting(char, soul.name)

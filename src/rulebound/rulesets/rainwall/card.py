@@ -22,23 +22,34 @@ def _title(result: RainwallResult) -> str:
     return f"{skill}: {trait}{request.dice}d10 vs {request.skill}, DR {request.dr}"
 
 
+def _number(index: int) -> str:
+    """A pool die as the card's words name it: by its place (#1), never "d1", which reads as
+    a die size. Words only: the dice keep their labels (a replayed card's dice must equal the
+    logged ones), and so do the reallocation's field names, which records hold."""
+    return f"#{index + 1}"
+
+
 def _die_view(die: DieRecord, spent: int) -> DieView:
     marks = (*die.marks[:-1], f"now {die.face - spent}", die.marks[-1]) if spent else die.marks
     return DieView.of(die, marks=marks)
 
 
-def allocation_text(allocation: Sequence[int], faces: Sequence[int]) -> str:
-    moves = [
-        f"d{n}: {face} -> {face - spent}"
-        for n, (face, spent) in enumerate(zip(faces, allocation, strict=True), start=1)
+def _moves(allocation: Sequence[int], faces: Sequence[int]) -> list[tuple[str, int]]:
+    """Each die the bonus lowers, as "#4: 6 -> 5", with the points spent on it."""
+    return [
+        (f"{_number(n)}: {face} -> {face - spent}", spent)
+        for n, (face, spent) in enumerate(zip(faces, allocation, strict=True))
         if spent
     ]
-    return ", ".join(moves) or "no points spent"
 
 
-def _points(die: DieRecord, spent: int, bonus: int) -> Field:
+def allocation_text(allocation: Sequence[int], faces: Sequence[int]) -> str:
+    return ", ".join(move for move, _ in _moves(allocation, faces)) or "no points spent"
+
+
+def _points(index: int, die: DieRecord, spent: int, bonus: int) -> Field:
     """What a die's face may be lowered by: at most the bonus, and never to 0."""
-    label, most = f"{die.label} (shows {die.face})", min(bonus, die.face - 1)
+    label, most = f"Die {_number(index)} (shows {die.face})", min(bonus, die.face - 1)
     return number(f"allocation.{die.label}", label, 0, most, default=spent, group="allocation")
 
 
@@ -47,7 +58,7 @@ def reallocate_action(result: RainwallResult) -> ActionView | None:
     if bonus <= 0:
         return None
     dice = zip(result.dice, result.allocation, strict=True)
-    fields = tuple(_points(die, spent, bonus) for die, spent in dice)
+    fields = tuple(_points(n, die, spent, bonus) for n, (die, spent) in enumerate(dice))
     options = alternatives(result.request, result.faces)
     advice = [
         f"{alt.successes} successes, IoS {alt.ios}, {alt.degree.label}, {alt.spent} of "
@@ -81,7 +92,9 @@ def card_for(result: RainwallResult) -> Card:
         succeeded=result.succeeded,
         dice=tuple(map(_die_view, result.dice, result.allocation)),
         modifiers=tuple(m.describe() for m in result.modifiers),
-        steps=tuple(s.description for s in result.steps),
+        steps=tuple(
+            f"{move} (bonus {spent})" for move, spent in _moves(result.allocation, result.faces)
+        ),
         details=tuple(details),
         actions=(action,) if action else (),
         outcome_key=result.degree.value,

@@ -1,5 +1,9 @@
 """A Rainwall character sheet: trait scores, skill scores and skill bonuses, checked against
-a catalogue (``load_character``)."""
+a catalogue (``load_character``).
+
+A sheet may hold traits and skills of its own beside the catalogue's (a group's, made at the
+table): a trait the catalogue lacks is the sheet's, and a skill the catalogue lacks names
+its ``trait``, one of the sheet's."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulebound.core.errors import InvalidInput, raise_all
+from rulebound.core.keys import find_key
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.rainwall import rules
 from rulebound.rulesets.rainwall.content import Catalogue, builtin_catalogue
@@ -18,19 +23,34 @@ from rulebound.rulesets.rainwall.rules import Options
 Score = Annotated[int, Field(ge=rules.MIN_SCORE, le=rules.MAX_SCORE, strict=True)]
 
 
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+
+
 class CharacterSkill(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     score: Score
     bonus: Annotated[int, Field(ge=0, strict=True)] = 0
+    trait: Name | None = None
+    """The trait a skill of the sheet's own rolls (None: the catalogue's skill and trait)."""
 
 
 class Character(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: Annotated[str, Field(min_length=1, max_length=80)]
-    traits: dict[str, Score]
-    skills: dict[str, CharacterSkill]
+    traits: dict[Name, Score]
+    skills: dict[Name, CharacterSkill]
+
+    def trait_of(self, skill: str, catalogue: Catalogue) -> str:
+        """The trait a held skill rolls: its own, else the catalogue's."""
+        entry = catalogue.skills.get(skill)
+        own = self.skills[skill].trait
+        return own if own is not None else entry.trait if entry is not None else ""
+
+    def dump(self) -> dict[str, Any]:
+        """The sheet as JSON: a catalogue skill's ``trait`` is left out (it is the catalogue's)."""
+        return self.model_dump(mode="json", exclude_none=True)
 
 
 def load_character(sheet: Mapping[str, Any], catalogue: Catalogue) -> Character:
@@ -44,20 +64,26 @@ def load_character(sheet: Mapping[str, Any], catalogue: Catalogue) -> Character:
     except ValidationError as exc:
         raise input_error(exc, root="sheet") from None
     problems: list[InvalidInput] = []
-    for trait in found.traits:
-        if trait not in catalogue.traits:
-            known = ", ".join(sorted(catalogue.traits))
-            problems.append(InvalidInput(f"traits.{trait}", trait, f"a known trait: {known}"))
-    for skill in found.skills:
+    skills = dict(found.skills)
+    for skill, held in found.skills.items():
         entry = catalogue.skills.get(skill)
-        if entry is None:
+        own = None if held.trait is None else find_key(found.traits, held.trait) or held.trait
+        if entry is None and own is None:
             known = ", ".join(sorted(catalogue.skills))
-            problems.append(InvalidInput(f"skills.{skill}", skill, f"a known skill: {known}"))
-        elif entry.trait not in found.traits:
-            expected = f"a skill whose trait ({entry.trait}) has a score"
+            expected = f"a known skill ({known}), or one of the sheet's own with its trait"
             problems.append(InvalidInput(f"skills.{skill}", skill, expected))
+            continue
+        if entry is not None and own is not None and own != entry.trait:
+            expected = f"{entry.trait} (the trait {skill} rolls), or no trait"
+            problems.append(InvalidInput(f"skills.{skill}.trait", held.trait, expected))
+            continue
+        trait = own if entry is None else entry.trait
+        if trait not in found.traits:
+            expected = f"a skill whose trait ({trait}) has a score"
+            problems.append(InvalidInput(f"skills.{skill}", skill, expected))
+        skills[skill] = held.model_copy(update={"trait": own if entry is None else None})
     raise_all(problems)
-    return found
+    return found.model_copy(update={"skills": skills})
 
 
 def request_for(
@@ -69,18 +95,17 @@ def request_for(
 ) -> RainwallRequest:
     """The check a character makes with one of its skills: trait dice, skill target, skill bonus."""
     catalogue = catalogue or builtin_catalogue()
-    skill = catalogue.skill_name(skill) or skill
+    skill = catalogue.skill_name(skill) or find_key(character.skills, skill) or skill
     held = character.skills.get(skill)
     if held is None:
         raise InvalidInput(
             "skill", skill, "one of the character's skills: " + ", ".join(character.skills)
         )
-    entry = catalogue.skills.get(skill)
-    if entry is None:
+    if skill not in catalogue.skills and held.trait is None:
         raise InvalidInput(
             "skill", skill, "a skill the catalogue defines: " + ", ".join(catalogue.skills)
         )
-    trait = entry.trait
+    trait = character.trait_of(skill, catalogue)
     return RainwallRequest(
         dice=character.traits[trait],
         skill=held.score,

@@ -1,7 +1,8 @@
 """Rainwall's traits and skills as data a game master can edit or extend.
 
-The seed names only one trait and one skill, so the built-in catalogue is
-small on purpose; a homebrew file uses the same models and the same checks.
+The text names only one trait and one skill; the rest of the built-in catalogue is a few
+examples of ours, marked ``example``. A sheet may hold its own traits and skills besides
+(``character``), and a homebrew file uses the same models and the same checks.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class TraitEntry(BaseModel):
 
     name: Name
     summary: Summary = ""
+    example: bool = False
+    """Ours, not the text's: on a ready-made sheet, labelled as an example."""
 
 
 class SkillEntry(BaseModel):
@@ -37,6 +40,8 @@ class SkillEntry(BaseModel):
     name: Name
     trait: Name
     summary: Summary = ""
+    example: bool = False
+    """Ours, not the text's: on a ready-made sheet, labelled as an example."""
 
 
 class ContentFile(BaseModel):
@@ -96,14 +101,20 @@ class Catalogue(BaseModel):
             ContentTable.of("Rules", "rule, number", RULE_NUMBERS),
             ContentTable.of("Degrees (the default readings)", "degree, when", degrees),
             ContentTable.of(
-                "Traits", "name, summary", [(t.name, t.summary) for t in self.traits.values()]
+                "Traits",
+                "name, summary, example",
+                [(t.name, t.summary, _source(t.example)) for t in self.traits.values()],
             ),
             ContentTable.of(
                 "Skills",
-                "name, trait, summary",
-                [(s.name, s.trait, s.summary) for s in self.skills.values()],
+                "name, trait, summary, example",
+                [(s.name, s.trait, s.summary, _source(s.example)) for s in self.skills.values()],
             ),
         )
+
+
+def _source(example: bool) -> str:
+    return "example (ours, not the text's)" if example else ""
 
 
 def _checked(catalogue: Catalogue, source: str) -> Catalogue:
