@@ -96,9 +96,10 @@ class RedisBuckets:
         then one request at a time, once the back-off has run, tries it again."""
         retry_at = self._retry_at
         falling_back = retry_at is not None
-        if retry_at is not None:
-            if time.monotonic() < retry_at or not self._trying.acquire(blocking=False):
-                return None
+        if retry_at is not None and (
+            time.monotonic() < retry_at or not self._trying.acquire(blocking=False)
+        ):
+            return None
         try:
             waits = self._shared(charges)
         except self._errors as exc:
