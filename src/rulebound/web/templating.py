@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
+from rulebound.core.canonical import fraction_text
 from rulebound.core.errors import RuleboundError
 from rulebound.rulesets.contract import ActionView, Field
 from rulebound.rulesets.forms import initial_values as form_values
+from rulebound.rulesets.plays import ROLL, params_of
 from rulebound.rulesets.registry import get_game
-from rulebound.web.views import PRIVACY_LABELS
+from rulebound.web.play import looks_blank
+from rulebound.web.views import PRIVACY_LABELS, chance_text
 
 DIE_SHAPES = {4: "d4", 6: "d6", 8: "d8", 10: "d10", 12: "d12", 20: "d20", 100: "d100"}
 
@@ -65,6 +68,47 @@ def unseen_follow_ups(ruleset: str) -> tuple[ActionView, ...]:
         return ()
 
 
+def chance_had(ruleset: str, record: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The chance a roll had to succeed before it was rolled, for its card: worked out from
+    its record through the game contract (``load``, then ``chances``), so every game and
+    plug-in gets it; None for anything but a roll's record, or where the game cannot say.
+    A record states the whole request, so the answer is the same for every viewer."""
+    if not isinstance(record, Mapping) or record.get("kind") != ROLL:
+        return None
+    return _chance_of(ruleset, json.dumps(params_of(record), sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=1024)
+def _chance_of(ruleset: str, params: str) -> dict[str, str] | None:
+    try:
+        game = get_game(ruleset)
+        chances = game.chances(game.load(json.loads(params)))
+    except (RuleboundError, ValueError, TypeError, KeyError):  # an old or foreign record
+        return None
+    p, label = chances.success, chances.success_label
+    shown = chance_text(p)
+    said = {"impossible": f"no chance of {label}", "certain": f"{label} was certain"}
+    return {
+        "shown": shown,
+        "exact": fraction_text(p),
+        "said": said.get(shown, f"{shown} chance of {label}"),
+    }
+
+
+def die_labels(dice: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The label under each die of a card: its own, unless the labels only count the dice
+    (d1, d2, ... in order, on dice of one size, as a pool's are): "d1" under a d10 reads as a
+    die size, so those show as #1, #2... Display only: the card, its record and a replay of
+    it keep the game's labels."""
+    labels = [str(die.get("label", "")) for die in dice]
+    counting = [f"d{n}" for n in range(1, len(dice) + 1)]
+    sizes = [f"d{die.get('sides')}" for die in dice]
+    one_size = len(set(sizes)) == 1
+    if dice and one_size and labels == counting and labels != sizes:
+        return [f"#{n}" for n in range(1, len(dice) + 1)]
+    return labels
+
+
 def configure(templates: Jinja2Templates) -> None:
     env = templates.env
     env.autoescape = True
@@ -77,3 +121,6 @@ def configure(templates: Jinja2Templates) -> None:
     env.globals["is_multiline"] = is_multiline
     env.globals["privacy_labels"] = PRIVACY_LABELS
     env.globals["unseen_follow_ups"] = unseen_follow_ups
+    env.globals["chance_had"] = chance_had
+    env.globals["die_labels"] = die_labels
+    env.globals["looks_blank"] = looks_blank

@@ -161,6 +161,17 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
     }
 
 
+def chance_text(p: Fraction) -> str:
+    """A chance in a few characters for a button or a card: "impossible" and "certain" for
+    0 and 1, else a whole percent that never rounds to either ("<1%", ">99%")."""
+    if p <= 0:
+        return "impossible"
+    if p >= 1:
+        return "certain"
+    shown = f"{float(p):.0%}"
+    return {"0%": "<1%", "100%": ">99%"}.get(shown, shown)
+
+
 def _chance(label: str, p: Fraction) -> dict[str, Any]:
     return {"label": label, "p": fraction_text(p), "percent": f"{float(p):.1%}", "float": float(p)}
 

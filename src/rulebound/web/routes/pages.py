@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from rulebound.core.dice_expr import parse as parse_dice
+from rulebound.core.dice import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
 from rulebound.render.words import plain
 from rulebound.rulesets.contract import Field
@@ -121,6 +121,12 @@ async def home(request: Request) -> HTMLResponse:
     service = service_of(request)
     seats = await off_loop(lambda: your_tables(request))
     return page(request, "home.html", games=list(service.games.values()), seats=seats, error=None)
+
+
+@router.get("/favicon.ico")
+async def favicon() -> RedirectResponse:
+    """Where a browser looks for an icon unasked (a JSON answer opened in a tab): ours."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
 @router.post("/tables", dependencies=[Depends(limit_anonymous)])
@@ -307,7 +313,7 @@ async def rotate_invite(table_id: int, role: Role, request: Request) -> Response
     viewer, form = await posted(request, table_id)
     disable = form.get("disable") == "on"
     await off_loop(lambda: service_of(request).rotate(viewer, role, disable=disable))
-    return back(f"/t/{table_id}#invites")
+    return back(f"/t/{table_id}?invites=open#invites")  # the links unfolded, as they were
 
 
 @router.post("/t/{table_id}/members/{member_id}")
@@ -376,8 +382,10 @@ async def talk(table_id: int, request: Request) -> Response:
 async def talk_odds(table_id: int, request: Request, text: str = "") -> JSONResponse:
     """The exact odds of a "/r" expression before it is rolled (reads nothing, writes nothing)."""
     await off_loop(lambda: viewer_for(request, table_id))
-    try:
-        found = expression_odds(parse_dice(text.removeprefix("/r").strip(), "text"))
+    try:  # bounded by the odds' caps, still off the loop: tens of milliseconds at most
+        found = await off_loop(
+            lambda: expression_odds(parse_dice(text.removeprefix("/r").strip(), "text"))
+        )
     except InvalidInput as exc:
         return JSONResponse({"message": plain(exc)}, status_code=400)
     return JSONResponse({"odds": found})

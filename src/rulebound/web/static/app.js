@@ -89,9 +89,25 @@ function setField(form, name, value) {
   input.value = value;
 }
 
+// A roll from the character's page loads that page again: its newest result, under the
+// buttons, is brought into view once it has loaded (the same page, so the URL stays as is).
+const REVEAL = "rulebound-reveal-recent";
+
+function revealRecent() {
+  let wanted = null;
+  try {
+    wanted = sessionStorage.getItem(REVEAL);
+    sessionStorage.removeItem(REVEAL);
+  } catch { return; }
+  if (wanted === location.pathname) $(".recent .entry")?.scrollIntoView({ block: "nearest" });
+}
+
 async function contribute(event) {
   const form = event.target;
   if (!(form instanceof HTMLFormElement)) return;
+  if (/\/roll$/.test(form.action) && !form.hasAttribute("data-stay") && $(".recent, #roll")) {
+    try { sessionStorage.setItem(REVEAL, location.pathname); } catch { /* storage off */ }
+  }
   if (!form.dataset.dice) {
     if (form.hasAttribute("data-stay")) { event.preventDefault(); stay(form); }
     return;
@@ -125,6 +141,7 @@ async function stay(form) {
   }
   const buttons = $$("button[type=submit]", form);
   buttons.forEach((b) => { b.disabled = true; });
+  expectOwn(1);
   try {
     const response = await fetch(form.action, {
       method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
@@ -137,6 +154,7 @@ async function stay(form) {
       }
       say.textContent = body.message || body.detail || "That did not work; reload the page.";
       say.hidden = false;
+      expectOwn(-1);
       return;
     }
     say.hidden = true;
@@ -146,6 +164,7 @@ async function stay(form) {
   } catch {
     say.textContent = "The table did not answer; check the connection and try again.";
     say.hidden = false;
+    expectOwn(-1);
   } finally {
     buttons.forEach((b) => { b.disabled = false; });
     $$("form.action", form.parentElement || document).forEach(wirePicker);
@@ -168,6 +187,8 @@ function checkContributions(root = document) {
       note.textContent = "(made by this browser under another commitment: the dice were " +
         "re-committed before this roll, so it is not the roll you made)";
       line.classList.add("dice-warning");
+      const folded = line.closest("details");
+      if (folded) folded.open = true;  // a warning is never left folded away
     }
   });
 }
@@ -187,6 +208,7 @@ function startFeed(list) {
     if (document.getElementById("e" + data.id)) return;
     list.prepend(inert(data.html));
     const item = list.firstElementChild;
+    if (!item) return;
     $$("form.action", item).forEach(wirePicker);
     checkContributions(item);
     if (data.parent_id) {
@@ -203,17 +225,14 @@ function startFeed(list) {
         if (entry !== item) closeFollowUps(entry);
       });
     }
-    (item && item.dataset.voids ? item.dataset.voids.split(",") : []).forEach((id) => {
-      const target = document.getElementById("e" + id);
-      if (!target || target.classList.contains("voided")) return;
-      target.classList.add("voided");
-      closeFollowUps(target);
-      $$(".gm-moves", target).forEach((box) => box.remove());
-      const tag = document.createElement("span");
-      tag.className = "tag void-tag";
-      tag.textContent = "void";
-      $(".meta", target)?.append(" ", tag);
-    });
+    if (item.dataset.voids) markVoid(list, item.dataset.voids.split(","));
+    if (isMine(list, data) && ownExpected()) {
+      expectOwn(-1);
+      bringIntoView(item);
+    } else {
+      cue(list, item);
+    }
+    announce(item);
     refreshFragments();
     chime(item);
   }
@@ -237,6 +256,124 @@ function startFeed(list) {
 
   list.dataset.ready = "1";
   connect();
+}
+
+// A void marks the chain it names, and the follow-ups made on it stand marked void with it
+// (oldest first, so a follow-up's parent is marked before it), as the server renders them.
+function markVoid(list, ids) {
+  const voided = new Set(ids);
+  $$(".entry", list).reverse().forEach((entry) => {
+    if (entry.dataset.parent && voided.has(entry.dataset.parent)) voided.add(entry.id.slice(1));
+    if (!voided.has(entry.id.slice(1)) || entry.classList.contains("voided")) return;
+    entry.classList.add("voided");
+    closeFollowUps(entry);
+    $$(".gm-moves", entry).forEach((box) => box.remove());
+    const tag = document.createElement("span");
+    tag.className = "tag void-tag";
+    tag.textContent = "void";
+    $(".meta", entry)?.append(" ", tag);
+  });
+}
+
+// ---- the result where the roller looks ----
+// A play sent from this page (stay) expects an entry of this member: when it arrives it is
+// scrolled just into view, on a phone under the buttons that made it, on a desktop back up
+// to the log's top after a follow-up confirmed lower down. Anyone else's entry never moves
+// the page: it lights up, and a button offers to go to it if the log's top is out of sight.
+let ownPending = 0;
+let ownUntil = 0;
+let inView = null;
+
+function expectOwn(step) {
+  ownPending = Math.max(0, ownPending + step);
+  if (step > 0) ownUntil = Date.now() + 20000;
+}
+
+const ownExpected = () => ownPending > 0 && Date.now() < ownUntil;
+const isMine = (list, data) => String(data.actor_id) === list.dataset.member;
+const still = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function bringIntoView(item) {
+  $$(".entry[data-mine-now]").forEach((old) => old.removeAttribute("data-mine-now"));
+  item.dataset.mineNow = "";  // data, not a class: an entry's classes are the server's
+  inView = { item, until: Date.now() + 2500 };
+  item.scrollIntoView({ block: "nearest", behavior: still() ? "auto" : "smooth" });
+  hideArrivals();
+}
+
+// the panels above the log may change height as they refresh: keep the new result in view
+function keepInView() {
+  if (!inView || Date.now() > inView.until || !inView.item.isConnected) return;
+  inView.item.scrollIntoView({ block: "nearest" });
+}
+
+function cue(list, item) {
+  $$(".entry[data-arrived]", list).forEach((old) => { if (old !== item) old.removeAttribute("data-arrived"); });
+  item.dataset.arrived = "";
+  const top = list.getBoundingClientRect().top;
+  if (top < 0) showArrivals(item);
+}
+
+function showArrivals(item) {
+  const box = $(".arrivals");
+  const button = $("[data-arrivals]");
+  if (!box || !button) return;
+  const words = sentence(item);
+  button.textContent = "New in the log: " + (words.length > 70 ? words.slice(0, 67) + "…" : words);
+  box.hidden = false;
+}
+
+function hideArrivals() {
+  const box = $(".arrivals");
+  if (box) box.hidden = true;
+}
+
+function watchArrivals(list) {
+  const button = $("[data-arrivals]");
+  if (!button) return;
+  button.addEventListener("click", () => {
+    const first = list.firstElementChild;
+    hideArrivals();
+    if (first) {
+      first.scrollIntoView({ block: "start", behavior: still() ? "auto" : "smooth" });
+      $("summary, button, a", first)?.focus({ preventScroll: true });
+    }
+  });
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((seen) => { if (seen.some((e) => e.isIntersecting)) hideArrivals(); })
+      .observe($(".feed-head") || list);
+  }
+}
+
+// ---- each new entry in words, for screen readers (the role="log" region) ----
+function sentence(item) {
+  const text = (selector) => ($(selector, item)?.textContent || "").replace(/\s+/g, " ").trim();
+  const who = text(".meta .who");
+  const character = text(".meta .char");
+  const privacy = text(".meta .privacy");
+  const title = text(".card .title");
+  let said;
+  if (title) {
+    const chance = $(".card .chance", item)?.dataset.said;
+    const what = item.dataset.parent ? "followed up" : item.dataset.kind === "reveal" ? "revealed" : "rolled";
+    said = `${who}${character ? ` for ${character}` : ""} ${what}: ${title}. ${text(".card .outcome")}.`;
+    if (chance) said += ` It had ${chance}.`;
+  } else {
+    const summary = text(".summary");
+    said = who && !summary.startsWith(who) ? `${who}: ${summary}` : summary;
+  }
+  if (privacy) said += ` (${privacy})`;
+  if (item.classList.contains("voided")) said += " Void.";
+  return said;
+}
+
+function announce(item) {
+  const region = $("[data-announce]");
+  if (!region) return;
+  const line = document.createElement("p");
+  line.textContent = sentence(item);
+  region.append(line);
+  while (region.childElementCount > 20) region.firstElementChild.remove();
 }
 
 function closeFollowUps(entry) {
@@ -271,6 +408,7 @@ function refreshBox(box) {
       box.replaceChildren(fresh);
       wire(box);
       if (label) $$("[aria-label]", box).find((el) => el.getAttribute("aria-label") === label)?.focus();
+      keepInView();
     })
     .catch(() => {});
 }
@@ -318,11 +456,12 @@ function watchChances(form) {
       const th = document.createElement("th");
       th.scope = "row";
       th.textContent = row.label;
+      const impossible = row.float === 0;  // "impossible", never "0.0% 0/1"
       const percent = document.createElement("td");
-      percent.textContent = row.percent;
+      percent.textContent = impossible ? "impossible" : row.percent;
       const exact = document.createElement("td");
       exact.className = "exact";
-      exact.textContent = row.p;
+      exact.textContent = impossible ? "" : row.p;
       tr.append(th, percent, exact);
       return tr;
     }));
@@ -455,10 +594,12 @@ function shortcuts(event) {
 
 function init() {
   const feed = $("#feed[data-feed]");
-  if (feed) startFeed(feed);
+  if (feed) { startFeed(feed); watchArrivals(feed); }
+  if (location.hash === "#invites") { const fold = $("#invites details"); if (fold) fold.open = true; }
   document.addEventListener("submit", contribute);
   document.addEventListener("keydown", shortcuts);
   checkContributions();
+  revealRecent();
   showRecommits();
   soundToggle();
   wire();
