@@ -1,1 +1,3 @@
 """The command line: the only part of rulebound that prints."""
+
+__all__: list[str] = []

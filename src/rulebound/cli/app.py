@@ -7,7 +7,7 @@ until a command needs it.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import click
 
@@ -20,15 +20,18 @@ from rulebound.cli.commands import (
     odds_command,
     roll_command,
 )
+from rulebound.cli.extras import named_extras
 
 
 class LazyCommands(click.Group):
-    """Top-level commands whose modules load only when the command runs."""
+    """Top-level commands whose modules load only when the command runs; a command that
+    needs an extra that is not installed says which (``cli.extras``)."""
 
     LAZY: ClassVar[dict[str, tuple[str, str]]] = {
         "serve": ("rulebound.cli.serve", "Run the virtual table in the browser."),
         "verify": ("rulebound.cli.verify", "Check an exported table log, entry by entry."),
         "discord": ("rulebound.cli.discord", "The Discord app: register its commands."),
+        "dice": ("rulebound.cli.dice", "Roll free dice (4d6kh3, 1d20+5 adv) with exact odds."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -48,12 +51,21 @@ class LazyCommands(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(sorted(rows))
 
+    def invoke(self, ctx: click.Context) -> Any:
+        def command() -> str:
+            return " ".join([ctx.command_path, ctx.invoked_subcommand or ""]).strip()
+
+        with named_extras(command):
+            return super().invoke(ctx)
+
 
 app = LazyCommands(
     "rulebound",
     help="Exact rules and exact odds for tabletop skill checks.",
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+click.version_option(__version__, "--version", prog_name="rulebound")(app)
 app.add_command(GameGroup("roll", roll_command, "Roll a check, with its full trace."))
 app.add_command(GameGroup("odds", odds_command, "Exact odds before you roll."))
 app.add_command(

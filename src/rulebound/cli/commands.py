@@ -56,9 +56,13 @@ def _generic(game: Any, *, roll: bool) -> tuple[list[click.Option], set[str]]:
         return [*short, f"--{flag}", *(f"--{a}" for a in aliases.get(flag, ())), dest]
 
     options = [
-        _path_option(names("character", "character", "-c"), "A character file (JSON)."),
         _path_option(
-            names("content", "content"), "A homebrew content file merged over the game's own."
+            names("character", "character", "-c"),
+            "A character file (JSON; - reads standard input).",
+        ),
+        _path_option(
+            names("content", "content"),
+            "A homebrew content file merged over the game's own (- reads standard input).",
         ),
         _path_option(
             names("chain", "chain"),
@@ -168,8 +172,8 @@ def character_command(key: str) -> click.Command:
     return click.Command(
         key,
         params=[
-            click.Argument(["path"], type=click.Path(path_type=Path)),
-            _path_option(["--content", "content"], "A homebrew content file."),
+            click.Argument(["path"], type=click.Path(path_type=Path, allow_dash=True)),
+            _path_option(["--content", "content"], "A homebrew content file (- reads stdin)."),
             click.Option(["--json", "as_json"], is_flag=True, help=JSON_HELP),
         ],
         callback=callback,
@@ -219,7 +223,7 @@ def content_command(key: str) -> click.Command:
     return click.Command(
         key,
         params=[
-            _path_option(["--content", "content"], "A homebrew content file."),
+            _path_option(["--content", "content"], "A homebrew content file (- reads stdin)."),
             click.Option(["--json", "as_json"], is_flag=True, help=JSON_HELP),
         ],
         callback=callback,

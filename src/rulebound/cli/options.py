@@ -62,6 +62,8 @@ def flags_for(fields: Iterable[Field], taken: set[str]) -> list[Flag]:
         text = first.help or first.label
         if first.kind not in ("bool", "text", "sheet"):
             text = f"{text} [{what(first)}]"
+        elif first.kind == "sheet":
+            text = f"{text} [a character file; - reads standard input]"
         flags.append(
             Flag(
                 flag,

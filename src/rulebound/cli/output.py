@@ -77,15 +77,37 @@ def as_flags(exc: InvalidInput, flags: Mapping[str, str]) -> InvalidInput:
     return renamed[0] if len(renamed) == 1 else InvalidForm(renamed)
 
 
+STDIN = "-"
+"""The file name that means standard input, wherever a command reads a file."""
+
+
+def is_stdin(path: object) -> bool:
+    return path is not None and str(path) == STDIN
+
+
+def read_text(path: Path) -> str:
+    """A file's text (UTF-8, a byte-order mark dropped), or standard input's for ``-``.
+
+    Raises OSError and UnicodeDecodeError as reading the file would."""
+    if is_stdin(path):
+        return sys.stdin.buffer.read().decode("utf-8-sig")
+    return path.read_text(encoding="utf-8-sig")
+
+
 def read_json_file(path: Path, what: str = "file") -> Any:
+    where = f"{what} on standard input" if is_stdin(path) else f"{what} {path}"
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        text = read_text(path)
     except OSError as exc:
-        fail(f"{what} {path}: cannot read it ({exc.strerror})")
+        fail(f"{where}: cannot read it ({exc.strerror})")
     except UnicodeDecodeError:
-        fail(f"{what} {path}: not a JSON file (it is not text in UTF-8)")
+        fail(f"{where}: not a JSON file (it is not text in UTF-8)")
+    if is_stdin(path) and not text.strip():
+        fail(f"{where}: nothing there (standard input gives one file, once)")
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        fail(f"{what} {path}: not a JSON file (it breaks at line {exc.lineno}, column {exc.colno})")
+        fail(f"{where}: not a JSON file (it breaks at line {exc.lineno}, column {exc.colno})")
 
 
 def write_json_file(path: Path, value: Any) -> None:

@@ -19,8 +19,10 @@ import click
 
 from rulebound.cli.options import Flag, game_for, pairs, values_for, variants_for
 from rulebound.cli.output import (
+    STDIN,
     emit_json,
     emit_text,
+    is_stdin,
     read_json_file,
     write_json_file,
 )
@@ -329,6 +331,7 @@ def _shown(default: Any) -> str:
 
 
 def run_roll(key: str, options: Options, flags: Sequence[Flag]) -> None:
+    unwritable(options)
     game = game_for(key, options.get("content"))
     variants = variants_for(game, options, flags)
     source = source_for(options.get("seed"))
@@ -373,6 +376,15 @@ def run_roll(key: str, options: Options, flags: Sequence[Flag]) -> None:
                 "character": chain.sheet,
             }
         )
+
+
+def unwritable(options: Options) -> None:
+    """Refuse, before rolling, to save back to standard input (``-``): a roll's chain file
+    is written after it, and so is the character file with ``--save``."""
+    if is_stdin(options.get("chain")):
+        raise InvalidInput("--chain", STDIN, "a file: the roll's chain is saved to it")
+    if options.get("save") and is_stdin(options.get("character")):
+        raise InvalidInput("--save", True, "a --character file to write back, not standard input")
 
 
 def save_results(chain: Chain, options: Options) -> None:

@@ -263,6 +263,13 @@ class Distribution(Generic[T]):
         body = ", ".join(f"{k!r}: {w}" for k, w in self._weights.items())
         return f"Distribution({{{body}}})"
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: each outcome with its weight and exact chance, in order."""
+        from rulebound.core.display import html_table
+
+        rows = [(str(k), w, self.probability(k)) for k, w in self._weights.items()]
+        return html_table(["outcome", "weight", "chance"], rows, f"total weight {self._total}")
+
 
 def add_outcomes(a: T, b: T) -> T:
     """Add numbers, or tuples element by element (joint counts such as (successes, banes))."""

@@ -6,3 +6,5 @@ and the follow-up buttons, through the same ``TableService`` as the web table; `
 keeps which channel plays at which table and which member a Discord user is;
 ``register`` sends the command definitions to Discord. See docs/discord.md.
 """
+
+__all__: list[str] = []

@@ -13,22 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from rulebound.core.canonical import fraction_text
+from rulebound.core.display import percent
 from rulebound.rulesets.grid import Cell, OddsGrid
-
-MISSING = "-"
-
-
-def percent(cell: Cell, digits: int = 1) -> str:
-    """A percentage that never rounds a possible result to 0% or a risky one to 100%."""
-    if cell is None:
-        return MISSING
-    text = f"{float(cell):.{digits}%}"
-    step = f"{10.0**-digits:.{digits}f}".rstrip("0").rstrip(".") if digits else "1"
-    if cell > 0 and float(text[:-1]) == 0:
-        return f"<{step}%"
-    if cell < 1 and float(text[:-1]) == 100:
-        return f">{100 - float(step):g}%"
-    return text
 
 
 def grid_text(grid: OddsGrid) -> str:

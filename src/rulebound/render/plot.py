@@ -7,12 +7,13 @@ canvas without pyplot, so no window, no global state and no display is needed.
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from rulebound.core.display import percent
 from rulebound.core.errors import InvalidInput, RuleboundError
-from rulebound.render.grid import percent
 from rulebound.rulesets.grid import OddsGrid
 
 FORMATS = {".png": "png", ".svg": "svg"}
@@ -45,7 +46,17 @@ def plot_format(path: Path) -> str:
 
 def write_heatmap(grid: OddsGrid, path: Path) -> None:
     """One heatmap per panel, on a shared 0-100% colour scale, each cell labelled."""
-    fmt = plot_format(path)
+    _draw(grid, path, plot_format(path))
+
+
+def heatmap_png(grid: OddsGrid) -> bytes:
+    """The heatmap as PNG bytes (a notebook shows it beside the grid's tables)."""
+    out = io.BytesIO()
+    _draw(grid, out, "png")
+    return out.getvalue()
+
+
+def _draw(grid: OddsGrid, target: Path | BinaryIO, fmt: str) -> None:
     figure_class, canvas_class, colormaps, rc_context = _matplotlib()
     per_row = max(1, min(grid.panels_per_row, len(grid.panels)))
     lines = math.ceil(len(grid.panels) / per_row)
@@ -81,4 +92,4 @@ def write_heatmap(grid: OddsGrid, path: Path) -> None:
     figure.suptitle(f"{grid.title}: {grid.measure}")
     # SVG keeps its text as text (searchable, small); no dates, so the same grid, the same file
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "rulebound"}):
-        figure.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else {})
+        figure.savefig(target, format=fmt, metadata={"Date": None} if fmt == "svg" else {})

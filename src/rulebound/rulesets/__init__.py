@@ -2,3 +2,5 @@
 
 Nothing is imported here, so that loading one game never loads the others.
 """
+
+__all__: list[str] = []

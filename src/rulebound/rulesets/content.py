@@ -151,14 +151,20 @@ def packaged_text(package: str, filename: str) -> str:
     return found.read_text(encoding="utf-8-sig")
 
 
+STDIN = "-"
+"""The file name that means standard input, as on the command line."""
+
+
 def load_file(path: Path, model: Validates[ModelT]) -> ModelT:
-    """Load a homebrew data file from disk."""
+    """Load a homebrew data file from disk, or from standard input when it is ``-``."""
+    where = "standard input" if str(path) == STDIN else str(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        if str(path) == STDIN:
+            text = sys.stdin.buffer.read().decode("utf-8-sig")
+        else:
+            text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise ContentError(str(path), f"cannot read: {exc.strerror}") from None
+        raise ContentError(where, f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        raise ContentError(
-            str(path), f"not UTF-8 text (byte {exc.start}); save it as UTF-8"
-        ) from None
-    return parse_content(str(path), text, model)
+        raise ContentError(where, f"not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    return parse_content(where, text, model)

@@ -35,9 +35,11 @@ if TYPE_CHECKING:
     from rulebound.rulesets.views import ContentTable as ContentTable
     from rulebound.rulesets.views import CreationStep as CreationStep
     from rulebound.rulesets.views import DieView as DieView
+    from rulebound.rulesets.views import Initiative as Initiative
     from rulebound.rulesets.views import Play as Play
     from rulebound.rulesets.views import QuickRoll as QuickRoll
     from rulebound.rulesets.views import SheetView as SheetView
+    from rulebound.rulesets.views import Standing as Standing
     from rulebound.rulesets.views import TablePlay as TablePlay
 
 _VIEWS = frozenset(
@@ -46,14 +48,16 @@ _VIEWS = frozenset(
         "ContentTable",
         "CreationStep",
         "DieView",
+        "Initiative",
         "Play",
         "QuickRoll",
         "SheetView",
+        "Standing",
         "TablePlay",
     )
 )
 """What a front end shows (``views``): imported on first use, so that an odds question's
-process does not build eight more frozen classes."""
+process does not build ten more frozen classes."""
 
 
 def __getattr__(name: str) -> Any:
@@ -183,6 +187,9 @@ class Outcome:
     probability: Fraction
     success: bool
     """Whether this outcome counts as the check succeeding."""
+    critical: bool = False
+    """A critical success (``success``) or a critical failure: the ledger counts how often
+    these came up against how often they were expected to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,10 +249,14 @@ class Chances:
         *,
         success_label: str = "success",
         outcome_name: str = "outcomes",
+        critical: Collection[Any] = (),
     ) -> Chances:
         """The chances of named outcomes (each key, as text, names and labels its outcome);
-        those in ``succeeding`` count as the check succeeding."""
-        outcomes = tuple(Outcome(str(k), str(k), p, k in succeeding) for k, p in chances.items())
+        those in ``succeeding`` count as the check succeeding, those in ``critical`` are
+        critical successes or failures."""
+        outcomes = tuple(
+            Outcome(str(k), str(k), p, k in succeeding, k in critical) for k, p in chances.items()
+        )
         return cls(outcomes, extras, success_label=success_label, outcome_name=outcome_name)
 
     @property
@@ -271,6 +282,23 @@ class Chances:
         mapping |= {e.label: e.value for e in self.extras if e.kind == "probability"}
         return mapping
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: P(success) and each outcome, the figures, the breakdowns, as
+        tables of percentages with their exact fractions."""
+        from rulebound.core.display import expectation, html_table
+
+        rows: list[tuple[str, Fraction | str]] = [(self.success_label, self.success)]
+        rows += [(o.label, o.probability) for o in self.outcomes]
+        tables = [html_table([self.outcome_name, "chance"], rows)]
+        if self.extras:
+            figures = [
+                (e.label, e.value if e.kind == "probability" else expectation(e.value))
+                for e in self.extras
+            ]
+            tables.append(html_table(["figure", "value"], figures))
+        tables += [html_table([b.label, "chance"], b.values) for b in self.breakdowns]
+        return "".join(tables)
+
 
 # --- views ---------------------------------------------------------------------------
 
@@ -294,6 +322,27 @@ class ActionView:
 
 
 FollowUp = ActionView
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a follow-up did to its check's chance of success, as the odds stood when it was
+    taken (``Game.decision``): the ledger's "what the decisions bought"."""
+
+    before: Fraction
+    """P(success) of the result as it stood: 0 or 1 once its dice are down, or the odds from
+    where it stands (an extended check under way)."""
+    after: Fraction
+    """P(success) of the result the follow-up makes, before any of its own dice: the odds the
+    player was shown for the choice they made."""
+    succeeded: bool | None
+    """Whether the new result succeeded, in the sense ``after`` measures (None: undecided)."""
+    paid: tuple[tuple[str, int], ...] = ()
+    """What it cost, by name, as the new result shows it (("damage", 2), ("fate point", 1))."""
+    rolls: bool = True
+    """Whether its own dice decide success (a push, a reroll): then it counts as a check of its
+    own, at chance ``after``. False for a choice the dice do not decide (a Luck Point spent
+    after the roll, accepting a partial success, moving bonus points)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,6 +503,12 @@ class Game(Generic[Req, Res]):
         """The odds from where a result stands (an extended check under way), if any."""
         return None
 
+    def decision(self, result: Res, action: str, params: Params, after: Res) -> Decision | None:
+        """What the follow-up ``action`` (its ``params`` as its record stores them) did to the
+        chance of success of ``result``, the new result being ``after``; None (the default)
+        when the game does not say: the ledger then counts it with its chance unknown."""
+        return None
+
     def follow_params(self, result: Res, action: str, params: Params) -> Record:
         """Validate and normalise a follow-up's params into what its record stores."""
         raise self.no_follow_up(result, action)
@@ -499,6 +554,12 @@ class Game(Generic[Req, Res]):
         self, sheets: Roster, action: str, params: Params, variants: Variants, source: RandomSource
     ) -> TablePlay:
         raise InvalidInput("action", action, f"a game-master tool {self.title} offers (none)")
+
+    def initiative(self, sheets: Roster, variants: Variants, source: RandomSource) -> Initiative:
+        """Roll initiative for these characters by the game's own rules, for the table's turn
+        tracker (``rulesets.turns``). A game without initiative rules keeps this default: the
+        tracker then takes an order the game master sets, or a plain die for each."""
+        raise RuleViolation("initiative", f"{self.title} has no initiative rules")
 
     def tool_follow(
         self, chain: Chain, action: str, params: Params, variants: Variants, source: RandomSource

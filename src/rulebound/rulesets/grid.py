@@ -8,9 +8,11 @@ setting of the remaining knobs (a modifier, a push policy, a rules variant).
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from html import escape
 from typing import TypeVar
 
 from rulebound.core.errors import InvalidInput
@@ -54,6 +56,33 @@ class OddsGrid:
                     (len(panel.cells), sorted(widths)),
                     f"{len(self.rows)} rows of {len(self.columns)} cells",
                 )
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: each panel as a table of percentages (the exact fraction on
+        hover), and the heatmap beside them when matplotlib is installed (``[plot]``)."""
+        from rulebound.core.display import html_table
+
+        corner = f"{self.row_axis} \\ {self.column_axis}"
+        parts = [f"<p><strong>{escape(self.title)}</strong>: {escape(self.measure)}</p>"]
+        for panel in self.panels:
+            rows = [(row, *cells) for row, cells in zip(self.rows, panel.cells, strict=True)]
+            parts.append(html_table([corner, *self.columns], rows, panel.title, exact=False))
+        chart = self._chart()
+        if chart:
+            parts.append(
+                f'<img alt="{escape(self.title)}: heatmap" src="data:image/png;base64,{chart}">'
+            )
+        return "".join(parts)
+
+    def _chart(self) -> str:
+        """The heatmap as base64 PNG, or empty without matplotlib. (The renderer sits above
+        this module: it is imported here only when a notebook asks for the view.)"""
+        from rulebound.render.plot import PlotUnavailable, heatmap_png
+
+        try:
+            return base64.b64encode(heatmap_png(self)).decode("ascii")
+        except PlotUnavailable:
+            return ""
 
     def records(self) -> Iterator[tuple[str, str, str, Cell]]:
         """(panel, row, column, chance) for every cell, panel by panel, row by row."""

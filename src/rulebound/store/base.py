@@ -164,6 +164,9 @@ class NewEntry:
     parent_id: int | None = None
     record: dict[str, Any] | Stored = field(default_factory=dict)
     card: dict[str, Any] | Stored | None = None
+    to_id: int | None = None
+    """A whisper's addressee: the member its record names as ``to`` (the store refuses a
+    whisper whose record does not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +196,8 @@ class LogEntry:
     client_seed: str | None = None
     nonce: int | None = None
     """Plays logged before per-roll contributions: the table's client seed and nonce."""
+    to_id: int | None = None
+    """A whisper's addressee (``NewEntry.to_id``)."""
 
     @property
     def dice(self) -> dict[str, Any] | None:
@@ -412,9 +417,10 @@ class Store(Protocol):
         after: int | None = None,
         before: int | None = None,
         limit: int = 50,
+        kind: str | None = None,
     ) -> list[LogEntry]:
         """Entries ``scope`` may know of, ascending by seq when ``after`` is given, else the
-        newest first (paginate with ``before``)."""
+        newest first (paginate with ``before``); ``kind``: of that kind only."""
         ...
 
     def tail(self, table_id: int, after: int, limit: int = 100) -> list[LogEntry]:

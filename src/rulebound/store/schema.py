@@ -120,6 +120,7 @@ log_entries = Table(
     Column("contribution", String(64), nullable=True),
     Column("server_chosen", Boolean, nullable=True),
     Column("deltas", JSON(none_as_null=True), nullable=True),
+    Column("to_id", Integer, ForeignKey("members.id"), nullable=True),
     UniqueConstraint("table_id", "seq"),
     Index("uq_log_entries_table_id_nonce", "table_id", "nonce", unique=True),
     Index("uq_log_entries_table_id_contribution", "table_id", "contribution", unique=True),
@@ -131,6 +132,13 @@ log_entries = Table(
         sqlite_where=text("deltas IS NOT NULL"),
         postgresql_where=text("deltas IS NOT NULL"),
     ),
+    Index(
+        "ix_log_entries_turns",
+        "table_id",
+        "seq",
+        sqlite_where=text("kind = 'turn'"),
+        postgresql_where=text("kind = 'turn'"),
+    ),
 )
 """``UNIQUE(table_id, seq)`` orders each table's log; ``UNIQUE(parent_id)`` means a result
 is followed up at most once, so a chain of follow-ups never forks. ``prev_hash``/``hash``
@@ -139,7 +147,9 @@ chain the entries and ``salt`` hides a result inside its hash (``rulebound.trust
 roller's own random value (``server_chosen`` when the roller sent none), never used twice at
 a table; plays logged before per-roll contributions name the table's ``client_seed`` and a
 ``nonce`` instead. ``deltas`` holds, per character id, the sheet leaves the entry changed;
-``ix_log_entries_sheet_changes`` indexes the entries that have them."""
+``ix_log_entries_sheet_changes`` indexes the entries that have them. ``to_id`` is a
+whisper's addressee (the member its record names ``to``), so the read filters can use it;
+``ix_log_entries_turns`` indexes the turn tracker's entries, which its state folds."""
 
 revealed_entries = Table(
     "revealed_entries",

@@ -105,7 +105,7 @@ class Row:
 WRITTEN = (
     *("table_id", "seq", "kind", "privacy", "actor_id", "character_id", "parent_id"),
     *("summary", "created_at", "prev_hash", "hash", "salt"),
-    *("commitment", "contribution", "server_chosen"),
+    *("commitment", "contribution", "server_chosen", "to_id"),
 )
 """The fields of a written entry that are its inserted row's values as they are."""
 
@@ -117,6 +117,7 @@ def sealed(
     after it. Its record and card are serialised once (``Stored``): the seal commits to them
     as they will be read back, the insert writes that text, the entry answers with it parsed."""
     record = entry.record if type(entry.record) is Stored else Stored.of(entry.record)
+    addressed(entry, record.value)
     card = entry.card if entry.card is None or type(entry.card) is Stored else Stored.of(entry.card)
     values: dict[str, Any] = {
         "kind": entry.kind,
@@ -144,11 +145,20 @@ def sealed(
         "client_seed": None,
         "nonce": None,
         "prev_hash": head.hash,
+        "to_id": entry.to_id,
     }
     shown = dice_of(values["commitment"], values["contribution"], values["server_chosen"])
     content = entry_content(entry.table_id, seq, entry.privacy, shown, digest)
     values["hash"] = chain_hash(head.hash, content, parsed=True)
     return Row(values), replace(head, seq=seq, hash=values["hash"])
+
+
+def addressed(entry: NewEntry, record: dict[str, Any]) -> None:
+    """A whisper names its addressee in its record (what the chain commits to) and in
+    ``to_id`` (what the read filters use), the same member; no other entry has one."""
+    whisper = entry.privacy == "whisper"
+    if whisper != (entry.to_id is not None) or (whisper and record.get("to") != entry.to_id):
+        raise ValueError("a whisper, and only a whisper, names its addressee as to_id and to")
 
 
 def parts_changed(kind: str, sheets: bool) -> tuple[Part, ...]:

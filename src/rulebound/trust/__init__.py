@@ -5,3 +5,5 @@ seal entries with it; ``export`` names the export format; ``verify`` checks an
 export and needs the rulesets (to replay cards). Import the module you need:
 this package imports nothing on its own.
 """
+
+__all__: list[str] = []

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, func, literal, select, update
 from sqlalchemy.exc import IntegrityError
 
 from rulebound.store.base import (
@@ -238,9 +238,12 @@ class LogPart(StoreBase):
         after: int | None = None,
         before: int | None = None,
         limit: int = 50,
+        kind: str | None = None,
     ) -> list[LogEntry]:
         c = log_entries.c
         query = select(log_entries).where(c.table_id == table_id, visible_to(scope))
+        if kind is not None:  # inline, so a partial index on one kind can serve it
+            query = query.where(c.kind == literal(kind, literal_execute=True))
         if after is not None:
             query = query.where(c.seq > after).order_by(c.seq)
         else:

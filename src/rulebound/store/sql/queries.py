@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Integer, Select, and_, bindparam, exists, not_, or_, select
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from rulebound.store.base import Scope
 from rulebound.store.schema import characters, log_entries, members, revealed_entries
@@ -22,24 +22,41 @@ SESSION = select(members).where(
 
 
 def visible_to(scope: Scope) -> ColumnElement[bool]:
-    """The log rows a viewer may know of. Blind rows reach their roller only to be redacted."""
+    """The log rows a viewer may know of. Blind rows reach their roller only to be redacted;
+    a whisper reaches its sender, its addressee and the game masters."""
     c = log_entries.c
     mine = c.actor_id == scope.member_id
     if scope.is_gm:
-        return or_(c.privacy.in_(("public", "gm", "blind")), and_(c.privacy == "self", mine))
-    return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "blind", "self")), mine))
+        return or_(
+            c.privacy.in_(("public", "gm", "blind", "whisper")), and_(c.privacy == "self", mine)
+        )
+    return or_(
+        c.privacy == "public",
+        and_(c.privacy.in_(("gm", "blind", "self", "whisper")), mine),
+        _to_me(scope.member_id),
+    )
 
 
 def shown_to(scope: Scope) -> ColumnElement[bool]:
     """The log rows a viewer sees whole (``Viewer.sees_fully``): a blind roll is the GMs'."""
-    return _shown(scope.is_gm, log_entries.c.actor_id == scope.member_id)
+    c = log_entries.c
+    return _shown(scope.is_gm, c.actor_id == scope.member_id, _to_me(scope.member_id))
 
 
-def _shown(is_gm: bool, mine: ColumnElement[bool]) -> ColumnElement[bool]:
+def _to_me(member_id: int | BindParameter[int]) -> ColumnElement[bool]:
+    c = log_entries.c
+    return and_(c.privacy == "whisper", c.to_id == member_id)
+
+
+def _shown(
+    is_gm: bool, mine: ColumnElement[bool], to_me: ColumnElement[bool]
+) -> ColumnElement[bool]:
     c = log_entries.c
     if is_gm:
-        return or_(c.privacy.in_(("public", "gm", "blind")), and_(c.privacy == "self", mine))
-    return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "self")), mine))
+        return or_(
+            c.privacy.in_(("public", "gm", "blind", "whisper")), and_(c.privacy == "self", mine)
+        )
+    return or_(c.privacy == "public", and_(c.privacy.in_(("gm", "self", "whisper")), mine), to_me)
 
 
 def revealed() -> ColumnElement[bool]:
@@ -60,13 +77,13 @@ def _hidden_query(is_gm: bool) -> Select[Any]:
     What is hidden is never public (nor, from a game master, anything but "self"): saying
     so lets the query run on the index of the entries that changed a sheet."""
     c = log_entries.c
-    mine = c.actor_id == bindparam("member_id", type_=Integer)
-    private = c.privacy == "self" if is_gm else c.privacy.in_(("gm", "blind", "self"))
+    member = bindparam("member_id", type_=Integer)
+    private = c.privacy == "self" if is_gm else c.privacy.in_(("gm", "blind", "self", "whisper"))
     return select(c.deltas).where(
         c.table_id == bindparam("table_id", type_=Integer),
         c.deltas.is_not(None),
         private,
-        not_(_shown(is_gm, mine)),
+        not_(_shown(is_gm, c.actor_id == member, _to_me(member))),
         not_(revealed()),
     )
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import psycopg
 from sqlalchemy.engine import make_url
 
 from rulebound.store.sql import NOTIFY_CHANNEL
@@ -27,6 +26,8 @@ class PgListener(ListenerThread):
     what = "PostgreSQL"
 
     def __init__(self, url: str, callback: Callable[[int, str, str, str], None]) -> None:
+        import psycopg  # the postgres extra: a table on SQLite runs without it
+
         parsed = make_url(url)
         where = f"{parsed.host or 'localhost'}:{parsed.port or 5432}/{parsed.database or ''}"
         super().__init__("rulebound-pg-listen", (psycopg.Error,), where)
@@ -34,6 +35,8 @@ class PgListener(ListenerThread):
         self._callback = callback
 
     def _listen(self) -> None:
+        import psycopg
+
         with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
             self._link()

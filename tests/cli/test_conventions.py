@@ -1,0 +1,158 @@
+"""The command line's conventions: ``--version``, ``-h``, ``-`` for standard input wherever
+a file is read, and a missing extra named rather than a traceback."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rulebound
+from rulebound.cli.app import app
+from rulebound.cli.extras import extra_for
+from rulebound.rulesets.plays import TableRules
+from rulebound.rulesets.registry import get_game
+
+runner = CliRunner()
+EXPORT = Path(__file__).parents[1] / "trust" / "data" / "format1-observer.json"
+HOMEBREW = '[[tricks]]\nkey = "hotwire"\nname = "Hotwire"\nskill = "drive"\ndl = "Hard"\n'
+
+
+def test_version_is_the_package_version() -> None:
+    answer = runner.invoke(app, ["--version"])
+    assert answer.exit_code == 0
+    assert answer.output == f"rulebound, version {rulebound.__version__}\n"
+    assert version("rulebound") == rulebound.__version__
+
+
+@pytest.mark.parametrize(
+    "args", [["-h"], ["roll", "-h"], ["odds", "rainwall", "-h"], ["verify", "-h"], ["dice", "-h"]]
+)
+def test_dash_h_is_help_everywhere(args: list[str]) -> None:
+    answer = runner.invoke(app, args)
+    assert answer.exit_code == 0, answer.output
+    assert answer.output.startswith("Usage: rulebound")
+    assert "-h, --help" in answer.output
+
+
+def test_verify_reads_the_export_from_standard_input() -> None:
+    answer = runner.invoke(app, ["verify", "-"], input=EXPORT.read_bytes())
+    assert answer.exit_code == 0, answer.output
+    assert answer.output.startswith("standard input: table 'Night run' (empty-reach)")
+    assert answer.output.endswith("OK\n")
+    earlier = runner.invoke(
+        app, ["verify", str(EXPORT), "--earlier", "-"], input=EXPORT.read_bytes()
+    )
+    assert earlier.exit_code == 0, earlier.output
+
+
+def test_standard_input_gives_one_file() -> None:
+    answer = runner.invoke(app, ["verify", "-", "--earlier", "-"], input=EXPORT.read_bytes())
+    assert answer.exit_code == 2
+    assert "standard input gives one file" in answer.output
+
+
+def test_a_broken_export_on_standard_input_is_named_so() -> None:
+    answer = runner.invoke(app, ["verify", "-"], input=b"{")
+    assert answer.exit_code == 2
+    assert "standard input" in answer.output
+    assert "Traceback" not in answer.output
+
+
+def _sheet() -> bytes:
+    sheet = TableRules(get_game("ghostburn")).sheets.starter("Vex")
+    return json.dumps(sheet).encode()
+
+
+def test_a_character_file_from_standard_input() -> None:
+    shown = runner.invoke(app, ["character", "ghostburn", "-"], input=_sheet())
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.startswith("Vex\n")
+    rolled = runner.invoke(
+        app,
+        ["roll", "ghostburn", "-c", "-", "--skill", "drive", "--dl", "Hard", "--seed", "3"],
+        input=_sheet(),
+    )
+    assert rolled.exit_code == 0, rolled.output
+    assert "Result:" in rolled.output
+
+
+def test_an_empty_standard_input_says_so() -> None:
+    answer = runner.invoke(app, ["character", "ghostburn", "-"], input=b"")
+    assert answer.exit_code == 2
+    assert "character file on standard input: nothing there" in answer.output
+
+
+def test_a_homebrew_content_file_from_standard_input() -> None:
+    listed = runner.invoke(app, ["content", "ghostburn", "--content", "-"], input=HOMEBREW)
+    assert listed.exit_code == 0, listed.output
+    assert "hotwire" in listed.output
+    broken = runner.invoke(app, ["content", "ghostburn", "--content", "-"], input="[[tricks]")
+    assert broken.exit_code == 2
+    assert "standard input" in broken.output
+
+
+def test_files_a_roll_writes_back_cannot_be_standard_input() -> None:
+    chain = runner.invoke(app, ["roll", "legacy", "--target", "12", "--chain", "-"])
+    assert chain.exit_code == 2
+    assert "--chain" in chain.output
+    assert "saved" in chain.output
+    saved = runner.invoke(
+        app, ["roll", "ghostburn", "-c", "-", "--skill", "drive", "--save"], input=_sheet()
+    )
+    assert saved.exit_code == 2
+    assert "--save" in saved.output
+    assert "Result:" not in saved.output  # refused before rolling
+
+
+def test_odds_of_a_chain_from_standard_input(tmp_path: Path) -> None:
+    chain = tmp_path / "check.json"
+    args = ["--success-threshold", "3", "--failure-threshold", "3", "--max-rolls", "5"]
+    started = runner.invoke(
+        app, ["roll", "legacy", "--score", "30", *args, "--seed", "1", "--chain", str(chain)]
+    )
+    assert started.exit_code == 0, started.output
+    from_file = runner.invoke(app, ["odds", "legacy", "--chain", str(chain)])
+    from_stdin = runner.invoke(app, ["odds", "legacy", "--chain", "-"], input=chain.read_bytes())
+    assert from_stdin.exit_code == 0, from_stdin.output
+    assert from_stdin.output.startswith("Legacy Machines and Magic: chain -\n")
+    assert from_stdin.output.splitlines()[1:] == from_file.output.splitlines()[1:]
+
+
+def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # `import uvicorn` now fails
+    answer = runner.invoke(app, ["serve", "--port", "1"])
+    assert answer.exit_code == 1
+    assert answer.output == (
+        "error: rulebound serve needs the web extra, which is not installed "
+        "(no module named 'uvicorn'): pip install 'rulebound[web]'\n"
+    )
+
+
+def test_only_our_extras_are_named() -> None:
+    assert extra_for(ModuleNotFoundError(name="psycopg")) == "postgres"
+    assert extra_for(ModuleNotFoundError(name="redis.asyncio")) == "redis"
+    assert extra_for(ModuleNotFoundError(name="nacl")) == "discord"
+    assert extra_for(ModuleNotFoundError(name="matplotlib")) == "plot"
+    assert extra_for(ModuleNotFoundError(name="numpy")) is None
+
+
+def test_shell_completion_completes_games_and_their_options() -> None:
+    def complete(words: str) -> str:
+        env = {
+            "_RULEBOUND_COMPLETE": "bash_complete",
+            "COMP_WORDS": words,
+            "COMP_CWORD": str(len(words.split()) - 1),
+        }
+        return runner.invoke(app, [], env=env, prog_name="rulebound").output
+
+    assert complete("rulebound odds ra") == "plain,rainwall\n"
+    assert complete("rulebound odds rainwall --sk") == "plain,--skill\nplain,--skill-name\n"
+    source = runner.invoke(
+        app, [], env={"_RULEBOUND_COMPLETE": "bash_source"}, prog_name="rulebound"
+    )
+    assert "_rulebound_completion()" in source.output
