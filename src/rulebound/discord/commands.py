@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebound.core.errors import InvalidInput
+from rulebound.discord.luck import COMMAND as LUCK
 from rulebound.rulesets.contract import Field
-from rulebound.store import PRIVACY_MODES
 from rulebound.web.settings import TableGame
 
 SUBCOMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
@@ -36,6 +36,7 @@ PRIVACY_WORDS = {
     "self": "only you",
     "blind": "the game master alone sees the result",
 }
+"""The privacy a roll from Discord may take (a whisper is the web table's talk)."""
 
 
 def option_name(field: Field) -> str:
@@ -222,7 +223,7 @@ def _privacy_option() -> dict[str, Any]:
         "name": PRIVACY,
         "description": "Who sees the result (default: everyone)",
         "choices": [
-            {"name": f"{mode}: {PRIVACY_WORDS[mode]}", "value": mode} for mode in PRIVACY_MODES
+            {"name": f"{mode}: {words}", "value": mode} for mode, words in PRIVACY_WORDS.items()
         ],
     }
 
@@ -311,17 +312,35 @@ def _commands(games: Mapping[str, TableGame]) -> list[dict[str, Any]]:
         {
             "name": "r",
             "type": 1,
-            "description": "Roll a dice expression such as 2d6+3",
+            "description": "Roll dice such as 4d6kh3, 1d20+5 adv or 10d10>=7, with exact odds",
             "options": [
                 {
                     "type": STRING,
                     "name": "dice",
-                    "description": "Dice and numbers joined by + or -, e.g. 2d6+3 or d20-1",
+                    "description": "Dice such as 2d6+3, 4d6kh3, 8d6 [fire] (docs/notation.md)",
                     "required": True,
                 },
                 _privacy_option(),
             ],
         },
+        {
+            "name": "turn",
+            "type": 1,
+            "description": "The table's turn order: whose turn it is, and ending it",
+            "options": [
+                {
+                    "type": SUBCOMMAND,
+                    "name": "show",
+                    "description": "The order, whose turn it is and the round",
+                },
+                {
+                    "type": SUBCOMMAND,
+                    "name": "next",
+                    "description": "End the turn under way (the game master, or its player)",
+                },
+            ],
+        },
+        LUCK,
     ]
 
 

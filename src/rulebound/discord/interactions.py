@@ -25,10 +25,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from rulebound.core.canonical import to_jsonable
-from rulebound.core.dice_expr import parse as parse_dice
+from rulebound.core.dice import parse as parse_dice
 from rulebound.core.errors import InvalidInput, RuleboundError
 from rulebound.discord import embeds
 from rulebound.discord.commands import CHARACTER, PRIVACY, GameOptions, flat, game_options
+from rulebound.discord.luck import luck_text
 from rulebound.discord.signature import (
     MAX_AGE_SECONDS,
     SIGNATURE_HEADER,
@@ -38,6 +39,7 @@ from rulebound.discord.signature import (
 )
 from rulebound.rulesets.contract import Chances
 from rulebound.rulesets.plays import ROLL, params_of, replay
+from rulebound.rulesets.turns import lines
 from rulebound.store import CharacterRow, LogEntry, Member, NewEntry, Role, TableRow
 from rulebound.web.auth import Viewer
 from rulebound.web.caps import MAX_NAME, clean_name
@@ -151,6 +153,10 @@ class Interactions:
             return self.rulebound(payload, str(sub.get("name")), given)
         if name == "r":
             return self.free_roll(payload, given)
+        if name == "turn" and sub is not None:
+            return self.turn(payload, str(sub.get("name")))
+        if name == "luck":
+            return said(luck_text(self.service, self.viewer(payload)))
         if name in ("roll", "odds") and sub is not None:
             viewer = self.viewer(payload)
             game = self.game_of(viewer, str(sub.get("name")))
@@ -273,6 +279,18 @@ class Interactions:
         privacy = str(given.get(PRIVACY) or "public")
         entry = self.service.talk(viewer, "/r " + expression.text(), privacy)
         return self.posted(viewer, entry, None)
+
+    def turn(self, payload: Payload, sub: str) -> Answer:
+        """``/turn show`` (to the user alone) and ``/turn next`` (to the channel): the same
+        tracker as the web table's panel, its moves logged alike."""
+        viewer = self.viewer(payload)
+        if sub == "next":
+            entry = self.service.turn(viewer, "next", {})
+            now = lines(self.service.turn_order(viewer))
+            return said(f"{entry.summary}\n" + "\n".join(now[1:]), ephemeral=False)
+        if sub == "show":
+            return said("\n".join(lines(self.service.turn_order(viewer))))
+        return said(f"`/turn` has no subcommand {sub!r}: show or next.")
 
     def posted(self, viewer: Viewer, entry: LogEntry, chances: Chances | None) -> Answer:
         """The message of a new roll, as its privacy allows: a blind roll says only that it

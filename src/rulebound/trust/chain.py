@@ -32,11 +32,12 @@ from typing import Any, Literal
 from rulebound.core.canonical import canonical_json, json_text
 from rulebound.core.stored import Stored, stored_text
 
-Privacy = Literal["public", "gm", "blind", "self"]
-PRIVACY_MODES: tuple[Privacy, ...] = ("public", "gm", "blind", "self")
+Privacy = Literal["public", "gm", "blind", "self", "whisper"]
+PRIVACY_MODES: tuple[Privacy, ...] = ("public", "gm", "blind", "self", "whisper")
 """Who may see an entry, which its content names: public: everyone; gm: the roller and the
 game masters; blind: the game masters only (the roller sees that a roll happened); self:
-the roller only."""
+the roller only; whisper (table talk): its sender, its addressee (the member its record
+names as ``to``, so the hashed body commits to it) and the game masters."""
 GENESIS = "0" * 64
 SALT_BYTES = 32
 MIN_SALT_BYTES = 16

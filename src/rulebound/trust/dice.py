@@ -39,6 +39,10 @@ if TYPE_CHECKING:
     from rulebound.trust.verify import Report
 
 REPLAYED = ("roll", "follow-up")
+TURN = "turn"
+"""The turn tracker's moves: a start or an add that rolled is rolled again (``turns.replay``)."""
+FREE_ROLL = "free-roll"
+"""Rolls of typed dice ("/r 4d6kh3", inline [[1d20+3]]): rebuilt from their own record."""
 COMPARED = ("outcome", "succeeded", "dice")
 CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
 HASH = re.compile(DIGEST_PATTERN)
@@ -111,6 +115,10 @@ class DiceCheck:
     def _play(
         self, seq: int, item: Mapping[str, Any], body: Mapping[str, Any], record: Mapping[str, Any]
     ) -> None:
+        if body.get("kind") == FREE_ROLL:
+            self._free_roll(seq, body)
+        elif body.get("kind") == TURN and self.rules is not None:
+            self._turn(seq, record)
         dice, draws = item.get("dice"), record.get("draws") or []
         if dice is None:
             if draws:
@@ -124,8 +132,9 @@ class DiceCheck:
         if body.get("kind") in REPLAYED and self.rules is not None:
             self._replay(seq, item.get("id"), body)
 
-    def hidden(self, seq: int, dice: Any, *, withheld: bool) -> None:
-        """A play this export does not show whole (sealed, or a withheld link)."""
+    def hidden(self, seq: int, dice: Any, *, withheld: bool, disclosed: bool = True) -> None:
+        """A play this export does not show whole (sealed, or a withheld link); ``disclosed``:
+        a reveal of its seed must disclose it (every hidden play but a whisper)."""
         if dice is None:
             if not self.allow_uncommitted:
                 self.report.add(
@@ -136,7 +145,8 @@ class DiceCheck:
             return
         if self._dice_in_force(seq, dice):
             self.report.pending += 1
-            self.kept.append((seq, str(dice["commitment"])))
+            if disclosed:
+                self.kept.append((seq, str(dice["commitment"])))
 
     def unknown(self) -> None:
         """A format-1 withheld link: it may have used the next nonce, or no dice at all."""
@@ -333,6 +343,54 @@ class DiceCheck:
                 self.report.add(seq, f"replaying its record gives a different {key} than it logged")
                 return
         self.report.cards += 1
+
+    def _free_roll(self, seq: int, body: Mapping[str, Any]) -> None:
+        """A free roll: its logged expression (or message) parsed again, its draws fed back,
+        its card (all but the odds) and summary rebuilt and compared with the log's."""
+        from rulebound.core.random_source import ReplaySource
+        from rulebound.rulesets.free_roll import REBUILT, replayed_parts
+        from rulebound.rulesets.plays import record_draws
+        from rulebound.rulesets.views import card_json
+
+        record, card, summary = body.get("record"), body.get("card"), body.get("summary")
+        if not isinstance(record, Mapping) or not isinstance(card, Mapping):
+            self.report.add(seq, "a free roll must show its record and its card")
+            return
+        try:
+            source = ReplaySource(record_draws(record))
+            parts = replayed_parts(record, source)
+            unused = not source.exhausted
+        except BROKEN as exc:
+            self.report.add(seq, f"its free roll does not replay: {exc}"[:200])
+            return
+        if unused:
+            self.report.add(seq, "its free roll does not use every draw its record holds")
+            return
+        rebuilt = card_json(parts.card)
+        for key in REBUILT:
+            if rebuilt.get(key) != card.get(key):
+                self.report.add(seq, f"replaying its free roll gives a different {key} than logged")
+                return
+        said = parts.summary
+        after = " " if record.get("emote") is True else ": "  # "Pia ducks [..]", "Pia: [..]"
+        if summary != said and not ("message" in record and str(summary).endswith(after + said)):
+            self.report.add(seq, "replaying its free roll gives a different summary than logged")
+            return
+        self.report.free_rolls += 1
+
+    def _turn(self, seq: int, record: Mapping[str, Any]) -> None:
+        """A turn order's start or newcomer: its ranks rolled again from its draws (by the
+        game's initiative rules, or the plain die) and its order sorted again."""
+        from rulebound.rulesets.turns import replay
+
+        assert self.rules is not None
+        variants = self.variants if isinstance(self.variants, Mapping) else {}
+        try:
+            problem = replay(record, self.rules.game, variants)
+        except BROKEN as exc:
+            problem = f"its turn order does not replay: {exc}"[:200]
+        if problem is not None:
+            self.report.add(seq, problem)
 
 
 def _draw(pair: Any) -> Draw:

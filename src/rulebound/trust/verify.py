@@ -80,6 +80,8 @@ class Report:
     """Committed plays whose seed is not revealed yet."""
     uncommitted: int = 0
     cards: int = 0
+    free_rolls: int = 0
+    """Free rolls rebuilt from their expression and draws."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -97,6 +99,7 @@ class Report:
             f"dice: {self.rolls} committed plays, {self.dice} dice recomputed from revealed"
             f" seeds; {self.pending} plays await a reveal",
             f"cards: {self.cards} results replayed through the ruleset",
+            f"free rolls: {self.free_rolls} rebuilt from their expressions and draws",
         ]
         if self.server_chosen:
             lines.append(
@@ -122,10 +125,19 @@ class Report:
 
 def load_export(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput("file", str(path), f"a readable JSON log export ({exc})") from None
+    return parse_export(text, str(path))
+
+
+def parse_export(text: str, where: str) -> dict[str, Any]:
+    """An export's JSON text (read from ``where``: a file, standard input), its shape checked."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise InvalidInput("file", str(path), f"a readable JSON log export ({why})") from None
+        raise InvalidInput("file", where, f"a readable JSON log export ({why})") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise InvalidInput("format", _get(data, "format"), f"a log export in format {FORMATS[0]}")
     if not isinstance(data.get("entries"), list) or not _is_int(data.get("table_id")):
@@ -222,7 +234,11 @@ class _Walk:
         if item["privacy"] == "public":
             self.report.add(seq, "a public entry is never withheld from an export")
             return
-        self.dice.hidden(seq, item.get("dice"), withheld=True)
+        if item.get("dice") is None and item["privacy"] != "blind":
+            return  # table talk to a few (a whisper, a word to the game master): no dice
+        # a whisper stays among its few: no reveal discloses it
+        disclosed = item["privacy"] != "whisper"
+        self.dice.hidden(seq, item.get("dice"), withheld=True, disclosed=disclosed)
 
 
 def _content_matches(table_id: Any, seq: int, item: Mapping[str, Any], report: Report) -> bool:
@@ -270,6 +286,11 @@ def _check_entry(table_id: Any, seq: int, item: Mapping[str, Any], report: Repor
         if key in item and item[key] != body.get(key):
             report.add(seq, f"the {key} it shows is not the {key} it hashed")
             return
+    if item.get("privacy") == "whisper":
+        record = body.get("record")
+        to = record.get("to") if isinstance(record, Mapping) else None
+        if not _is_int(to) or item.get("to_id", to) != to:
+            report.add(seq, "a whisper must name its addressee (its record's to, its to_id)")
 
 
 def compare_earlier(doc: Mapping[str, Any], earlier: Mapping[str, Any], report: Report) -> None:

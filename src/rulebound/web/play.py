@@ -10,15 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import segno
 
-from rulebound.core.dice_expr import Expression
+from rulebound.core.canonical import fraction_text
+from rulebound.core.dice import Expression, NotComputed, Odds, odds, preview
 from rulebound.core.errors import InvalidInput, RuleboundError
 from rulebound.core.random_source import RandomSource
-from rulebound.rulesets.contract import Card, DieView, Field, Play
+from rulebound.rulesets.contract import Field, Play
 from rulebound.rulesets.forms import initial_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
-from rulebound.rulesets.plays import make_record, recorded
 from rulebound.store import CharacterRow, LogEntry, Member
 from rulebound.web.auth import Viewer
+from rulebound.web.views import chance_text
 
 if TYPE_CHECKING:
     from rulebound.web.service import TableService
@@ -61,11 +62,20 @@ def quick_rolls(service: TableService, viewer: Viewer, row: CharacterRow) -> lis
             {
                 "label": quick.label,
                 "fields": hidden_fields(values),
-                "percent": f"{float(chances.success):.0%}",
+                "percent": chance_text(chances.success),
+                "exact": fraction_text(chances.success),
                 "success": chances.success_label,
             }
         )
     return shown
+
+
+def looks_blank(quick: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a sheet's one-click rolls say nothing yet: none at all, or three or more with
+    the same exact chance (a sheet still on its starting values: twelve skills at D8). Read
+    from the quick rolls alone, so it holds for every game without asking it; two equal
+    skills are common on a real sheet, three or more all alike are not."""
+    return not quick or (len(quick) >= 3 and len({q["exact"] for q in quick}) == 1)
 
 
 def quick_basis(fields: Sequence[Field], values: Mapping[str, Any], quick: set[str]) -> list[str]:
@@ -129,10 +139,15 @@ def _count(n: int, noun: str) -> str:
 
 def close_superseded(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Follow-ups close once the character makes its next roll: entries older than that roll
-    (``views`` newest first, as the pages show them) no longer offer theirs."""
+    (``views`` newest first, as the pages show them) no longer offer theirs. A voided roll's
+    follow-ups stand in the log, marked void with it (a void names the chain up to the
+    entry it was made on; what follows that entry is void through its parent)."""
     newest: dict[int, int] = {}
     parents = {view.get("parent_id") for view in views}
     void = {i for view in views if view["kind"] == "void" for i in _voids(view)}
+    for view in reversed(views):  # oldest first: a parent before its follow-ups
+        if view.get("parent_id") in void:
+            void.add(view["id"])
     scene = max((int(v["seq"]) for v in views if v["kind"] == "scene"), default=0)
     for view in views:
         character = view.get("character_id")
@@ -177,23 +192,17 @@ def qr_svg(text: str) -> bytes:
 
 
 def expression_odds(expression: Expression) -> str:
-    """The exact odds of a free roll in a line: its mean and its range."""
-    low, high = expression.bounds()
-    return f"{expression.text()}: average {float(expression.mean()):.2f}, {low} to {high}"
+    """The exact odds of a free roll in a line: P(total >= x), or a comparison's chance of
+    success (or why they were not worked out: the roll still happens)."""
+    return preview(expression)
 
 
-def free_roll(expression: Expression, source: RandomSource) -> Play:
-    """A table-talk roll ("/r 2d6+3") as a play: its record (the expression and its draws)
-    and its card, with the chance of a total at least as high."""
-    rolled, draws = recorded(expression.roll, source)
-    record = make_record("free-roll", {"expression": expression.text()}, draws)
-    dice = tuple(DieView(f"d{sides}", sides, face) for sides, face in rolled.faces)
-    high = expression.at_least(rolled.total)
-    card = Card(
-        title=f"/r {expression.text()}",
-        outcome=f"Total {rolled.total}",
-        succeeded=None,
-        dice=dice,
-        details=(expression_odds(expression), f"{rolled.total} or more: {float(high):.1%}"),
-    )
-    return Play(record, card, None, f"rolled {expression.text()}: {rolled.total}")
+def free_roll(
+    expression: Expression, source: RandomSource, found: Odds | NotComputed | None = None
+) -> Play:
+    """A table-talk roll ("/r 4d6kh3") as a play: its record (the expression and its draws)
+    and its card, with the chance of a total at least as high. Pass ``found`` (the odds,
+    worked out before the dice are drawn) to keep that work out of the log's transaction."""
+    from rulebound.rulesets.free_roll import free_roll_play
+
+    return free_roll_play(expression, source, odds(expression) if found is None else found)

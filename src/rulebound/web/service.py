@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
@@ -29,6 +29,7 @@ from rulebound.core.dice import parse_inline
 from rulebound.core.errors import InvalidInput, RuleViolation, UnknownRuleset
 from rulebound.core.random_source import RandomSource
 from rulebound.core.verifiable import CONTRIBUTION_PATTERN, DIGEST_PATTERN
+from rulebound.rulesets import turns
 from rulebound.rulesets.contract import Chances, Play, TablePlay
 from rulebound.rulesets.free_roll import inline_play
 from rulebound.rulesets.views import card_json
@@ -57,6 +58,9 @@ from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
 MAX_TALK = 500
+EMOTE = "/me "
+TURN_PAGE = 200
+"""Turn entries read at a time, newest first, back to the latest start of an order."""
 CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
 COMMITMENT = re.compile(DIGEST_PATTERN)
 
@@ -74,11 +78,18 @@ def contribution_of(value: object, commitment: object) -> Contribution | None:
     return Contribution(value, commitment)
 
 
-def privacy_of(value: object) -> Privacy:
-    for mode in PRIVACY_MODES:
+PLAY_MODES = tuple(mode for mode in PRIVACY_MODES if mode != "whisper")
+"""Who may see a play: a whisper is table talk, sent to one member (``TableService.talk``)."""
+
+
+def privacy_of(value: object, modes: tuple[Privacy, ...] = PLAY_MODES) -> Privacy:
+    for mode in modes:
         if value == mode:
             return mode
-    raise InvalidInput("privacy", value, "one of " + ", ".join(PRIVACY_MODES))
+    expected = "one of " + ", ".join(modes)
+    if value == "whisper":
+        expected += " (a whisper is table talk: say it with the member it is for)"
+    raise InvalidInput("privacy", value, expected)
 
 
 def capped(form: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -420,7 +431,7 @@ class TableService:
         self.require_gm(viewer)
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
-        if not viewer.knows_of(leaf) or leaf.card is None:
+        if not viewer.knows_of(leaf) or leaf.card is None or root.kind == turns.KIND:
             raise RuleViolation("void", "only a roll or another play with a result is voided")
         later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
         if voided(later, root.id):
@@ -469,7 +480,7 @@ class TableService:
         self.require_gm(viewer)
         chain = self.store.chain(viewer.table.id, entry_id)
         root, leaf = chain[0], chain[-1]
-        if not viewer.sees_fully(leaf) or root.privacy == "public":
+        if not viewer.sees_fully(leaf) or root.privacy not in ("gm", "blind"):
             raise RuleViolation("reveal", "only a blind or game-master-only result is revealed")
         if leaf.card is None:
             raise RuleViolation("reveal", "this entry has no result to reveal")
@@ -489,34 +500,71 @@ class TableService:
         return self.store.append(entry)
 
     def talk(
-        self, viewer: Viewer, text: str, privacy: object, contribution: Contribution | None = None
+        self,
+        viewer: Viewer,
+        text: str,
+        privacy: object,
+        contribution: Contribution | None = None,
+        *,
+        to: int | None = None,
     ) -> LogEntry:
-        """Table talk: a short message, or "/r 2d6+3" rolled with the table's dice (a free
-        roll needs no sheet, so the game master rolls for an NPC with it)."""
-        mode = privacy_of(privacy)
+        """Table talk: a short message; "/me ducks" (an emote: "Pia ducks"); "/r 2d6+3" rolled
+        with the table's dice (a free roll needs no sheet, so the game master rolls for an
+        NPC with it); inline "[[1d20+3]]" rolls in a message. ``to``: a whisper to that
+        member, which only they, the sender and the game masters ever see."""
+        mode = privacy_of(privacy, PRIVACY_MODES)
+        if to is not None or mode == "whisper":
+            mode, addressee = "whisper", self._addressee(viewer, to, mode)
         try:
             words = clean_name("text", text, MAX_TALK)
         except InvalidInput as exc:
             raise InvalidInput("text", exc.value, exc.expected.replace("name", "message")) from None
+        addressed: dict[str, Any] = {} if mode != "whisper" else {"to": addressee}
         if words[:3].lower() == "/r ":
             expression = parse_dice(words[3:], "text")
             found = dice_odds(expression)  # bounded, and worked out before the dice are drawn
 
             def stage(source: RandomSource) -> Staged:
                 play = free_roll(expression, source, found)
-                return Staged(_entry(viewer, "free-roll", mode, play))
+                return Staged(_entry(viewer, "free-roll", mode, play, addressed=addressed))
 
             return self._logged_play(viewer, stage, contribution)
+        emote = words[: len(EMOTE)].lower() == EMOTE
+        if emote:
+            words = clean_name("text", words[len(EMOTE) :], MAX_TALK)
+            addressed["emote"] = True
         message = parse_inline(words, "text")
         if message is not None:  # "Opening the door [[1d20+3]]": its rolls are logged plays
 
             def say(source: RandomSource) -> Staged:
                 play = inline_play(message, source, viewer.member.name)
-                return Staged(_entry(viewer, "free-roll", mode, play))
+                if emote:  # "Pia swings [1d20+3 = 17]", an action line
+                    said = play.summary.removeprefix(f"{viewer.member.name}: ")
+                    play = replace(play, summary=f"{viewer.member.name} {said}")
+                return Staged(_entry(viewer, "free-roll", mode, play, addressed=addressed))
 
             return self._logged_play(viewer, say, contribution)
-        summary = f"{viewer.member.name}: {words}"
-        return self.store.append(NewEntry(viewer.table.id, "talk", mode, viewer.member.id, summary))
+        summary = f"{viewer.member.name}{' ' if emote else ': '}{words}"
+        return self.store.append(
+            NewEntry(
+                viewer.table.id,
+                "talk",
+                mode,
+                viewer.member.id,
+                summary,
+                record=addressed,
+                to_id=addressed.get("to"),
+            )
+        )
+
+    def _addressee(self, viewer: Viewer, to: int | None, mode: Privacy) -> int:
+        """The member a whisper is for: another seated member of this table."""
+        if mode not in ("public", "whisper"):
+            raise InvalidInput("privacy", mode, "public or whisper with to (a whisper's own)")
+        seated = {m.id: m for m in self.store.members(viewer.table.id) if not m.revoked}
+        if to is None or isinstance(to, bool) or to not in seated or to == viewer.member.id:
+            raise InvalidInput("to", to, "the id of another member seated at this table")
+        return to
 
     def _logged_play(
         self,
@@ -569,6 +617,112 @@ class TableService:
 
         return self._logged_play(viewer, stage, contribution)
 
+    # the turn tracker
+
+    def turn_order(self, viewer: Viewer) -> turns.TurnState:
+        """The table's turn order, folded from its turn entries (``rulesets.turns``)."""
+        return turns.fold(entry.record for entry in self._turn_entries(viewer.table.id))
+
+    def _turn_entries(self, table_id: int) -> list[LogEntry]:
+        """The turn entries from the latest start or end of an order on, oldest first (read
+        newest first, a page at a time: nothing before one of those matters)."""
+        found: list[LogEntry] = []
+        before = None
+        while True:
+            page = self.store.entries(
+                table_id, Scope(0, True), before=before, limit=TURN_PAGE, kind=turns.KIND
+            )
+            for entry in page:
+                found.append(entry)
+                if entry.record.get("kind") in turns.BOUNDS:
+                    return found[::-1]
+            if len(page) < TURN_PAGE:
+                return found[::-1]
+            before = page[-1].seq
+
+    @fresh_on_stale
+    def turn(
+        self,
+        viewer: Viewer,
+        action: str,
+        params: Mapping[str, Any],
+        contribution: Contribution | None = None,
+    ) -> LogEntry:
+        """One move of the turn tracker, logged as a public "turn" entry: the game master's,
+        or "next" by the player of the character whose turn it is. A start or an add that
+        rolls draws the table's committed dice, and changes the sheets its rolls change,
+        in the transaction that logs it."""
+        params = capped(params)
+        state = self.turn_order(viewer)
+        if action == "next" and not viewer.is_gm:
+            self._may_end_turn(viewer, state)
+        else:
+            self.require_gm(viewer)
+        if action in ("start", "add"):
+            return self._turn_roll(viewer, state, action, params, contribution)
+        key, place = str(params.get("key") or ""), _place(params.get("place"))
+        ends = params.get("ends")
+        moves: dict[str, Callable[[], turns.Move]] = {
+            "next": lambda: turns.advance(state, None if ends in (None, "") else str(ends)),
+            "round": lambda: turns.new_round(state),
+            "remove": lambda: turns.remove(state, key),
+            "move": lambda: turns.move(state, key, place or 0),
+            "end": lambda: turns.end(state),
+        }
+        if action not in moves:
+            raise InvalidInput("action", action, "one of " + ", ".join(turns.MOVES))
+        return self.store.append(_turn_entry(viewer, moves[action]()))
+
+    def _may_end_turn(self, viewer: Viewer, state: turns.TurnState) -> None:
+        current = state.current
+        cid = None if current is None else current.character_id
+        if cid is None or not viewer.may_edit(self.store.character(viewer.table.id, cid)):
+            raise Forbidden("only the game master, or the player whose turn it is, ends a turn")
+
+    def _turn_roll(
+        self,
+        viewer: Viewer,
+        state: turns.TurnState,
+        action: str,
+        params: Mapping[str, Any],
+        contribution: Contribution | None,
+    ) -> LogEntry:
+        """A start or an add: its combatants (characters as the game master sees them, and
+        others by name), rolled as the method says."""
+        rows = {row.id: row for row in self.characters(viewer)}
+        chosen = _ids(params.get("characters" if action == "start" else "character"))
+        unknown = [cid for cid in chosen if cid not in rows]
+        if unknown:
+            raise InvalidInput("characters", unknown[0], "characters of this table")
+        names = params.get("others" if action == "start" else "name") or ""
+        named = names if isinstance(names, list) else str(names).replace("\n", ",").split(",")
+        entrants = [turns.Entrant(rows[cid].name, cid, rows[cid].sheet) for cid in chosen]
+        entrants += [turns.Entrant(clean_name("others", n)) for n in named if str(n).strip()]
+        rules = self.game(viewer.table.ruleset).table
+        variants = viewer.table.variants
+        if action == "add" and len(entrants) != 1:
+            raise InvalidInput("character", len(entrants), "one character, or one name")
+        method = str(params.get("method") or ("game" if rules.has_initiative else "roll"))
+        die = str(params.get("die") or "")
+        by_key = {f"c{cid}": rows[cid] for cid in chosen}
+
+        def stage(source: RandomSource) -> Staged:
+            if action == "start":
+                made = turns.start(rules, entrants, method, die, variants, source)
+            else:
+                place = _place(params.get("place"))
+                made = turns.add(state, rules, entrants[0], variants, source, place)
+            changes = [SheetChange.of(by_key[k], dict(sheet)) for k, sheet in made.sheets.items()]
+            changed = {change.character_id for change in changes}
+            read = [(r.id, r.stored_version) for r in by_key.values() if r.id not in changed]
+            return Staged(_turn_entry(viewer, made), changes, read)
+
+        how = method if action == "start" else state.method
+        if how == "set" or (how == "game" and not chosen):  # nobody rolls: no dice drawn
+            staged = stage(self.source(viewer.table.id))
+            return self.store.append(staged.entry, staged.changes, read=staged.read)
+        return self._logged_play(viewer, stage, contribution)
+
     def _staged(
         self,
         viewer: Viewer,
@@ -586,6 +740,45 @@ class TableService:
         return Staged(entry, [SheetChange.of(row, play.sheet)])
 
 
+def _turn_entry(viewer: Viewer, move: turns.Move) -> NewEntry:
+    """A turn move's entry: public, for the whole table, its card (when it rolled) stored."""
+    card = None if move.card is None else Stored.native(card_json(move.card))
+    summary = f"{viewer.member.name} {move.summary}"
+    return NewEntry(
+        viewer.table.id,
+        turns.KIND,
+        "public",
+        viewer.member.id,
+        summary,
+        None,
+        None,
+        move.record,
+        card,
+    )
+
+
+def _ids(value: object) -> list[int]:
+    """Character ids as a form or a JSON body gives them: numbers, or text of numbers."""
+    given = value if isinstance(value, list | tuple) else [] if value in (None, "") else [value]
+    found = []
+    for item in given:
+        text = str(item).strip()
+        if isinstance(item, bool) or not text.isdecimal():
+            raise InvalidInput("characters", shown(item), "character ids")
+        found.append(int(text))
+    return found
+
+
+def _place(value: object) -> int | None:
+    """A place in the order (1 first) as a form or a JSON body gives it; None: not given."""
+    if value in (None, ""):
+        return None
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdecimal():
+        raise InvalidInput("place", shown(value), "a place in the order, 1 first")
+    return int(text)
+
+
 def _entry(
     viewer: Viewer,
     kind: str,
@@ -593,9 +786,13 @@ def _entry(
     play: Play | TablePlay,
     row: CharacterRow | None = None,
     parent: int | None = None,
+    *,
+    addressed: Mapping[str, Any] | None = None,
 ) -> NewEntry:
-    """A play's log entry: its record and card, summed up (after its character's name)."""
+    """A play's log entry: its record and card, summed up (after its character's name).
+    ``addressed``: what table talk adds to its record (a whisper's ``to``, an emote)."""
     summary = play.summary or play.card.outcome
+    record = dict(play.record) | dict(addressed or {})
     return NewEntry(
         viewer.table.id,
         kind,
@@ -604,6 +801,7 @@ def _entry(
         summary if row is None else f"{row.name}: {summary}",
         None if row is None else row.id,
         parent,
-        dict(play.record),
+        record,
         Stored.native(card_json(play.card)),
+        record.get("to") if privacy == "whisper" else None,
     )

@@ -21,6 +21,7 @@ from rulebound.render.words import plain
 from rulebound.rulesets.contract import Field
 from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
+from rulebound.rulesets.turns import state_json
 from rulebound.store import ROLES, CharacterRow, Role
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
 from rulebound.web.caps import clean_name
@@ -51,6 +52,8 @@ from rulebound.web.views import chances_view
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")
+WHISPER = "whisper:"
+"""The talk form's "To" value of a whisper: ``whisper:`` and the member's id."""
 COOKIE_AGE = 60 * 60 * 24 * 365
 
 
@@ -240,17 +243,21 @@ def table_context(request: Request, viewer: Viewer) -> dict[str, Any]:
     table = service.store.table(viewer.table.id)
     entries = service.store.entries(table.id, viewer.scope, limit=30)
     game = service.game(table.ruleset)
-    return side_context(request, viewer) | {
-        "table": table,
-        "game": game,
-        "variant_words": variant_words(service, table.ruleset, table.variants),
-        "entries": close_superseded(entry_views(request, viewer, entries)),
-        "after": entries[0].seq if entries else 0,
-        "older": entries[-1].seq if len(entries) == 30 else None,
-        "guided": has_guided_creation(service, table.ruleset),
-        "roles": ROLES,
-        "dice": dice_state(service, table.id),
-    }
+    return (
+        side_context(request, viewer)
+        | {
+            "table": table,
+            "game": game,
+            "variant_words": variant_words(service, table.ruleset, table.variants),
+            "entries": close_superseded(entry_views(request, viewer, entries)),
+            "after": entries[0].seq if entries else 0,
+            "older": entries[-1].seq if len(entries) == 30 else None,
+            "guided": has_guided_creation(service, table.ruleset),
+            "roles": ROLES,
+            "dice": dice_state(service, table.id),
+        }
+        | turns_context(request, viewer)
+    )
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
@@ -370,12 +377,62 @@ async def close_scene(table_id: int, request: Request) -> Response:
 
 @router.post("/t/{table_id}/talk")
 async def talk(table_id: int, request: Request) -> Response:
-    """A message to the table, or "/r 2d6+3": a free roll with the table's dice."""
+    """A message to the table, an emote, or "/r 2d6+3": a free roll with the table's dice.
+    "To" is a privacy mode, or "whisper:ID": a whisper to that member."""
     viewer, form = await posted(request, table_id)
     text, privacy = str(form.get("text", "")), form.get("privacy", "public")
+    to = None
+    if isinstance(privacy, str) and privacy.startswith(WHISPER):
+        whom = privacy.removeprefix(WHISPER)
+        privacy, to = "whisper", int(whom) if whom.isdecimal() else -1
     dice = posted_dice(form)
-    entry = await off_loop(lambda: service_of(request).talk(viewer, text, privacy, dice))
+    service = service_of(request)
+    entry = await off_loop(lambda: service.talk(viewer, text, privacy, dice, to=to))
     return back(return_to(form, table_id) or f"/t/{table_id}#e{entry.id}")
+
+
+def turns_context(request: Request, viewer: Viewer) -> dict[str, Any]:
+    """The turn order panel: the order as the log folds it, and what this viewer may do."""
+    service = service_of(request)
+    rows = service.characters(viewer)
+    state = service.turn_order(viewer)
+    current = state.current
+    playing = {row.id for row in rows if viewer.may_edit(row)}
+    mine = current is not None and current.character_id in playing
+    may_end = viewer.member.role == "player" and mine
+    rules = service.game(viewer.table.ruleset).table
+    placed = {c.character_id for c in state.order}
+    return {
+        "viewer": viewer,
+        "turns": state_json(state),
+        "current": current,
+        "may_end": may_end,
+        "initiative": rules.has_initiative,
+        "ruleset_title": rules.title,
+        "fighters": [(row.id, row.name) for row in rows],
+        "newcomers": [(row.id, row.name) for row in rows if row.id not in placed],
+    }
+
+
+@router.get("/t/{table_id}/fragments/turns", response_class=HTMLResponse)
+async def turns_fragment(table_id: int, request: Request) -> HTMLResponse:
+    viewer = await off_loop(lambda: viewer_for(request, table_id))
+    context = await off_loop(lambda: turns_context(request, viewer))
+    return page(request, "_turns.html", table=viewer.table, **context)
+
+
+TURN_FIELDS = ("others", "method", "die", "character", "name", "place", "key", "ends")
+
+
+@router.post("/t/{table_id}/turns/{action}")
+async def turn(table_id: int, action: str, request: Request) -> Response:
+    """A move of the turn tracker from the table's panel (``TableService.turn``)."""
+    viewer, form = await posted(request, table_id)
+    params: dict[str, Any] = {k: str(form.get(k)) for k in TURN_FIELDS if form.get(k)}
+    params["characters"] = [str(v) for v in form.getlist("characters")]
+    dice = posted_dice(form)
+    await off_loop(lambda: service_of(request).turn(viewer, action, params, dice))
+    return back(return_to(form, table_id) or f"/t/{table_id}#turns")
 
 
 @router.get("/t/{table_id}/talk/odds")
