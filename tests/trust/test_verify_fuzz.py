@@ -5,8 +5,8 @@ The exports are genuine: the server's own (the game master's, a player's and an
 observer's, of a table with public, hidden, follow-up, server-chosen and post-reveal
 plays) and ``data/format1-observer.json`` (made by the server before issue 14). Hypothesis
 mutates them: the issue's crafted entries (an entry that is its own parent, ``dice: [1]``,
-``record: [1]``, an odd-length salt, a bad ``record.request``) and parent cycles across
-entries at any entry, and random edits anywhere in an entry (a value replaced by any JSON
+``record: [1]``, an odd-length salt, a bad ``record.request``, a renamed id, a parent no
+entry is, a card and summary reworded) and parent cycles across entries at any entry, and random edits anywhere in an entry (a value replaced by any JSON
 value, lone surrogates and huge numbers included; a key removed; entries removed, swapped
 or duplicated), each either left as is or resealed as a forger would.
 
@@ -178,7 +178,25 @@ def _setter(*path: str, value: Any) -> Callable[[dict[str, Any], Doc], None]:
     return change
 
 
+def _renamed(item: dict[str, Any], _doc: Doc) -> None:
+    """The entry's top-level id (not hashed) made another entry's, or none's."""
+    item["id"] = 1 if item.get("id") != 1 else 999_999
+
+
+def _reworded(item: dict[str, Any], _doc: Doc) -> None:
+    """What a reader sees of a play: its card's words and its summary, told otherwise."""
+    body = item.get("body")
+    if isinstance(body, dict) and isinstance(body.get("card"), dict):
+        body["card"] = dict(body["card"], title="forged", details=["forged"])
+        item["card"] = body["card"]
+    if isinstance(body, dict):
+        body["summary"] = item["summary"] = "Ana: Success: 3 successes"
+
+
 CRAFTED: dict[str, Callable[[dict[str, Any], Doc], None]] = {
+    "an id renamed": _renamed,
+    "a parent nobody holds": _setter("body", "parent_id", value=999_999),
+    "a card and summary reworded": _reworded,
     "its own parent": _own_parent,
     "a parent cycle": _cycle,
     "dice: [1]": _setter("dice", value=[1]),

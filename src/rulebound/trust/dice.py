@@ -73,6 +73,14 @@ class DiceCheck:
         self.kept: list[tuple[int, str]] = []
         """Plays this export does not show whole: (seq, commitment)."""
         self.bodies: dict[int, Mapping[str, Any]] = {}
+        self.ids: dict[int, int] = {}
+        """The seq of each entry the export shows (whole or sealed), by its id."""
+        self.followed: dict[int, int] = {}
+        """The seq of the follow-up of each entry followed up, by the entry's id."""
+        self.worded = False
+        """A replayed card named its outcome's key: every later one must (the same words)."""
+        self.recommit: tuple[int, Any] | None = None
+        """The last re-commit of the dice: its seq and who made it."""
         self.rules = _rules(self.ruleset, report)
         seeds = doc.get("seeds")
         for seed in seeds if isinstance(seeds, list) else ():
@@ -95,6 +103,7 @@ class DiceCheck:
     # entries, in chain order
 
     def entry(self, seq: int, item: Mapping[str, Any]) -> None:
+        self._identify(seq, item)
         body = item.get("body")
         if not isinstance(body, Mapping):
             self.hidden(seq, item.get("dice"), withheld=False)
@@ -103,8 +112,10 @@ class DiceCheck:
         record: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         if seq == 1:
             self._table(record)
+        self._parent(seq, body)
         if body.get("kind") == "seed":
             self._seed_entry(seq, record)
+            self.recommit = seq, body.get("actor_id")
         elif body.get("kind") == "client-seed":
             self.client_seed, self.client_seed_at = str(record.get("client_seed")), seq
         self._play(seq, item, body, record)
@@ -128,9 +139,52 @@ class DiceCheck:
             return
         if not self._dice_in_force(seq, dice):
             return
+        self._recommitted_before(seq, body)
         self._faces(seq, dice, draws)
         if body.get("kind") in REPLAYED and self.rules is not None:
             self._replay(seq, item.get("id"), body)
+
+    def _identify(self, seq: int, item: Mapping[str, Any]) -> None:
+        """An entry's id is not hashed: it must be its own, and come after the ids before it
+        (the store gives them in the order it writes), or a follow-up could be pinned on
+        another entry than its own."""
+        entry_id = item.get("id")
+        if entry_id is None:
+            return
+        if not isinstance(entry_id, int) or isinstance(entry_id, bool):
+            self.report.add(seq, "its id must be a whole number")
+            return
+        last = max(self.ids, default=0)
+        if entry_id in self.ids or entry_id <= last:
+            self.report.add(
+                seq, f"its id {entry_id} does not come after entry {self.ids.get(last)}'s id {last}"
+            )
+            return
+        self.ids[entry_id] = seq
+
+    def _parent(self, seq: int, body: Mapping[str, Any]) -> None:
+        """What an entry follows up must be an earlier entry this export holds, followed up
+        once: a story pinned on an entry nobody can see, or on one already followed, fails."""
+        parent = body.get("parent_id")
+        if parent is None:
+            return
+        if body.get("kind") == "roll":
+            self.report.add(seq, "a roll follows nothing up: it starts its own chain")
+        elif not isinstance(parent, int) or parent not in self.ids:
+            self.report.add(seq, f"it follows up entry {parent}, which this export does not hold")
+        elif (first := self.followed.setdefault(parent, seq)) != seq:
+            self.report.add(seq, f"it follows up an entry that entry {first} already followed up")
+
+    def _recommitted_before(self, seq: int, body: Mapping[str, Any]) -> None:
+        """A re-commit of the dice right before another member's play is how a host that saw
+        the play coming would pick its dice: said in the report (the roller's own page says
+        whether the play it sent was made under the commitment it saw)."""
+        if self.recommit is None:
+            return
+        at, by = self.recommit
+        if seq == at + 1 and body.get("actor_id") != by:
+            self.report.recommits.append(seq)
+        self.recommit = None
 
     def hidden(self, seq: int, dice: Any, *, withheld: bool, disclosed: bool = True) -> None:
         """A play this export does not show whole (sealed, or a withheld link); ``disclosed``:
@@ -319,7 +373,7 @@ class DiceCheck:
                 return
             found = self.bodies.get(parent) if isinstance(parent, int) else None
             if found is None:
-                return  # a link the exporting member may not see: nothing to replay
+                return  # sealed, or absent (``_parent`` says so): nothing to replay
             if len(chain) >= MAX_CHAIN:
                 self.report.add(seq, f"its chain of follow-ups is longer than {MAX_CHAIN}")
                 return
@@ -338,11 +392,34 @@ class DiceCheck:
         except BROKEN as exc:
             self.report.add(seq, f"its record does not replay: {exc}"[:200])
             return
-        for key in COMPARED:
+        if self._card_differs(seq, replayed, card):
+            return
+        summary, outcome = str(body.get("summary") or ""), str(replayed.get("outcome") or "")
+        if summary != outcome and not summary.endswith(": " + outcome):
+            self.report.add(seq, "its summary does not end with the outcome its record replays")
+            return
+        self.report.cards += 1
+
+    def _card_differs(self, seq: int, replayed: Mapping[str, Any], card: Mapping[str, Any]) -> bool:
+        """Whether the logged card is not the replayed one, every word of it; a card from
+        before cards named their outcome's key (``Card.outcome_key``) is compared by its
+        outcome, success and dice (its words are an earlier version's), and only while no
+        card before it named one."""
+        keyed = bool(card.get("outcome_key"))
+        if self.worded and not keyed:
+            self.report.add(
+                seq, "its card names no outcome key though the cards before it do (reworded?)"
+            )
+            return True
+        self.worded = self.worded or keyed
+        shown = sorted(set(replayed) | set(card)) if keyed else COMPARED
+        for key in shown:
             if replayed.get(key) != card.get(key):
                 self.report.add(seq, f"replaying its record gives a different {key} than it logged")
-                return
-        self.report.cards += 1
+                return True
+        if not keyed:
+            self.report.cards_worded_before += 1
+        return False
 
     def _free_roll(self, seq: int, body: Mapping[str, Any]) -> None:
         """A free roll: its logged expression (or message) parsed again, its draws fed back,

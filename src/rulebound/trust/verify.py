@@ -80,6 +80,11 @@ class Report:
     """Committed plays whose seed is not revealed yet."""
     uncommitted: int = 0
     cards: int = 0
+    cards_worded_before: int = 0
+    """Replayed cards from before cards named their outcome: compared by outcome, success
+    and dice, not word for word."""
+    recommits: list[int] = field(default_factory=list)
+    """Plays that came right after another member re-committed the dice."""
     free_rolls: int = 0
     """Free rolls rebuilt from their expression and draws."""
     notes: list[str] = field(default_factory=list)
@@ -113,6 +118,20 @@ class Report:
             )
         if self.uncommitted:
             lines.append(f"uncommitted: {self.uncommitted} plays with dice from no committed seed")
+        if self.cards_worded_before:
+            lines.append(
+                f"earlier cards: {self.cards_worded_before} replayed cards come from before cards"
+                " named their outcome: their outcome, success and dice were compared, not their"
+                " words"
+            )
+        if self.recommits:
+            at = ", ".join(str(seq) for seq in self.recommits[:10])
+            lines.append(
+                f"re-commits: the dice were re-committed right before another member's play"
+                f" {len(self.recommits)} time(s) (entries {at}): a host that saw the play"
+                " coming could have chosen its dice so; the player's own page says whether"
+                " each play it sent was made under the commitment it saw"
+            )
         return lines + self.notes
 
     def as_json(self) -> dict[str, Any]:
