@@ -6,9 +6,10 @@ observer's, of a table with public, hidden, follow-up, server-chosen and post-re
 plays) and ``data/format1-observer.json`` (made by the server before issue 14). Hypothesis
 mutates them: the issue's crafted entries (an entry that is its own parent, ``dice: [1]``,
 ``record: [1]``, an odd-length salt, a bad ``record.request``, a renamed id, a parent no
-entry is, a card and summary reworded) and parent cycles across entries at any entry, and random edits anywhere in an entry (a value replaced by any JSON
-value, lone surrogates and huge numbers included; a key removed; entries removed, swapped
-or duplicated), each either left as is or resealed as a forger would.
+entry is, a card and summary reworded) and parent cycles across entries at any entry, and
+random edits anywhere in an entry (a value replaced by any JSON value, lone surrogates and
+huge numbers included; a key removed; entries removed, swapped or duplicated), each either
+left as is or resealed as a forger would.
 
 Pass criteria, for every example: the command ends within ``BUDGET`` seconds with exit 0
 and ``OK`` or exit 1 and at least one ``FAIL`` line (text), and the same verdict as
