@@ -24,8 +24,8 @@ and HTTP, uvloop and httptools here; log level warning, no access log):
 Workloads, through the public JSON API only, each player with a sheet of its own and a
 cycle of ``--forms`` forms of its own, drawn from the sheet (seeded, so the old and the new
 tree get the same ones). A sheet and a form make a roll's request, which rulebound keeps
-per (sheet, form) (``web/rollcache``): one form from identical sheets hits every memo
-and flatters the caches. Every player's every form is rolled once, and must answer 201,
+per (sheet, form) (``rulesets.plays.Remembered``): one form from identical sheets hits the
+memo every time and flatters it. Every player's every form is rolled once, and must answer 201,
 before anything is timed.
 
 - rainwall: ``traits.Dexterity`` 4-10 dice, ``skills.Lockpicking`` score 3-8 and bonus

@@ -4,7 +4,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from rulebound.store.testing import BACKENDS, PG_ENV, postgres_url, reset_postgres, sqlite_url
+from rulebound.store.testing import (
+    BACKENDS,
+    PG_ENV,
+    copied_sqlite,
+    migrated_sqlite,
+    postgres_url,
+    reset_postgres,
+    sqlite_url,
+)
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100
@@ -21,6 +29,11 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
+TESTS = Path(__file__).parent
+FROM_BASE = {"trust/test_migration.py"}
+"""Modules that build their SQLite databases up from an old revision themselves: their
+files start empty, not as a copy of the migrated template."""
+
 
 @pytest.fixture(scope="session")
 def pg_url() -> str | None:
@@ -31,11 +44,29 @@ def pg_url() -> str | None:
     return url
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One SQLite file migrated to head per run; the tests get copies of it. The migrations
+    themselves stay tested: tests/store/test_migrations.py migrates new files from nothing
+    and tests/trust/test_migration.py from revision 0001."""
+    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
+
+
+@pytest.fixture
+def sqlite_db_url(tmp_path: Path, sqlite_template: Path) -> str:
+    """A SQLite file of the test's own, already at head (a copy of the template)."""
+    return copied_sqlite(sqlite_template, tmp_path)
+
+
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
-    """Each persistence test runs on a fresh SQLite file and on the real PostgreSQL server."""
+    """Each persistence test runs on a SQLite file of its own (a copy of the migrated
+    template) and on the real PostgreSQL server (one database for the run, already at head
+    after the first store opens it)."""
     if request.param == "sqlite":
-        return sqlite_url(tmp_path)
+        if request.path.relative_to(TESTS).as_posix() in FROM_BASE:
+            return sqlite_url(tmp_path)
+        return str(request.getfixturevalue("sqlite_db_url"))
     if pg_url is None:
         if os.environ.get("CI"):
             pytest.fail(f"{PG_ENV} is not set: CI must test PostgreSQL (.ci/run sets it)")

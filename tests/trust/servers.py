@@ -18,16 +18,25 @@ import httpx2
 
 LAUNCH = textwrap.dedent(
     """
+    import os
     import sys
+    from dataclasses import replace
     import uvicorn
     from rulebound.web.app import create_app
     from rulebound.web.settings import Settings
-    app = create_app(Settings.from_env())
+    settings = Settings.from_env()
+    keepalive = os.environ.get("RULEBOUND_TEST_KEEPALIVE_SECONDS")
+    if keepalive:
+        settings = replace(settings, keepalive_seconds=float(keepalive))
+    app = create_app(settings)
     uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
                 timeout_graceful_shutdown=1)
     """
 )
 START_SECONDS = 60
+KEEPALIVE = "RULEBOUND_TEST_KEEPALIVE_SECONDS"
+"""The feeds' keep-alive period, in seconds (the server's default: 15). A feed's first
+keep-alive comes once it has read its backlog and is subscribed: a test may wait for it."""
 NO_RATE_LIMITS = {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
 
 

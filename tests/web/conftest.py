@@ -109,6 +109,7 @@ class GuidedGame(Game[Any, Any]):
         name = form.get("name")
         if not name:
             return CreationStep("Name", (Field("name", "Name", "text"),), state)
+        assert self.sheets is not None
         sheet = self.sheets.validate(dict(state, name=name))
         return CreationStep("Done", (), state, sheet=sheet)
 

@@ -279,11 +279,22 @@ def test_notices_wait_for_redis_the_oldest_dropped_past_max_queued(
     monkeypatch.setattr(publisher_module, "MAX_QUEUED", 10)
     monkeypatch.setattr(publisher_module, "RETRY_FIRST", 30.0)
     publisher = Publisher(connect(own_redis.url))
+    failed: list[BaseException] = []
+    send = publisher._send
+
+    def sent(batch: Any) -> Any:
+        try:
+            return send(batch)
+        except BaseException as exc:
+            failed.append(exc)
+            raise
+
+    publisher._send = sent  # type: ignore[method-assign]
     try:
         own_redis.kill()
         for n in range(15):
             publisher.publish(CHANNEL, f"{OTHER}:1:{n}:")
-        time.sleep(0.5)  # the first try failed: the next is 30 s away
+        assert _until(lambda: failed, 10)  # the first try failed: the next is 30 s away
         own_redis.start()
         outside = _listener(own_redis.url, CHANNEL)
         try:

@@ -180,6 +180,16 @@ def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings: Se
             party = seat_party(client)  # type: ignore[arg-type]
         store: SqlStore = app.state.store
         last = store.last_seq(party.table_id)
+        backlogs: list[int] = []  # the stream's reads of the log (its backlog) that returned
+        entries = store.entries
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return entries(*args, **kwargs)
+            finally:
+                backlogs.append(1)
+
+        store.entries = read  # type: ignore[method-assign]
         viewer = socket.socket()
         viewer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         viewer.settimeout(20)
@@ -192,7 +202,10 @@ def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings: Se
         got = viewer.recv(65536)
         while b"retry: 1000" not in got:
             got += viewer.recv(65536)
-        time.sleep(0.3)  # the stream has read its backlog and waits: live from here
+        deadline = time.monotonic() + 20
+        while not backlogs:  # the stream has read its backlog and waits: live from here
+            assert time.monotonic() < deadline, "the stream did not read its backlog"
+            time.sleep(0.005)
         count = 200
         for n in range(count):
             store.append(

@@ -5,7 +5,7 @@ behind (issue 13)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,17 @@ class Table:
             return render(viewer, view)
 
         self.hub.render_html = counted
+        self.backlogs: list[int] = []
+        """One item per read of the log's entries (a feed's backlog) that has returned."""
+        entries = self.store.entries
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return entries(*args, **kwargs)
+            finally:
+                self.backlogs.append(1)
+
+        self.store.entries = read
 
     def viewer(self, member: Member, session: str) -> Viewer:
         csrf = csrf_token(self.store.secret("csrf"), self.table.id, session)
@@ -70,6 +81,21 @@ async def _open(hub: Hub, viewer: Viewer, after: int) -> AsyncGenerator[bytes]:
 
 async def _next(stream: AsyncIterator[bytes]) -> bytes:
     return await asyncio.wait_for(anext(stream), 10)
+
+
+async def _until(test: Callable[[], object], seconds: float = 10) -> None:
+    """Until ``test()`` holds: the feed's task and the store's threads run meanwhile."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not test():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+async def _backlogs_read(table: Table, count: int) -> None:
+    """Until ``count`` feeds have read their backlog (each reads the log's entries once):
+    they wait for pushes from here."""
+    await _until(lambda: len(table.backlogs) >= count)
 
 
 async def _written_elsewhere(
@@ -107,8 +133,9 @@ def test_an_entry_is_rendered_once_per_scope_and_read_by_no_subscriber(table: Ta
     async def run() -> dict[str, bytes]:
         last = table.store.last_seq(table.table.id)
         streams = {name: await _open(table.hub, v, last) for name, v in table.viewers.items()}
+        read = len(table.backlogs)
         first = {name: asyncio.create_task(_next(s)) for name, s in streams.items()}
-        await asyncio.sleep(0.2)  # every stream has read its (empty) backlog and waits
+        await _backlogs_read(table, read + len(streams))  # every stream read its (empty) backlog
         table.renders = 0
         roller = table.viewers["Pia"].member.id
         table.store.members_by_id(table.table.id, [roller])  # as the roll's own answer does
@@ -140,8 +167,9 @@ def test_a_private_roll_reaches_only_its_scope(table: Table) -> None:
         last = table.store.last_seq(table.table.id)
         names = ["Pia", "Oz", "gm", "O0"]
         streams = {name: await _open(table.hub, table.viewers[name], last) for name in names}
+        read = len(table.backlogs)
         waiting = {name: asyncio.create_task(_next(streams[name])) for name in names}
-        await asyncio.sleep(0.2)
+        await _backlogs_read(table, read + len(names))
         own = await asyncio.to_thread(table.roll, "self")
         public = await asyncio.to_thread(table.roll, "public")
         mine = await waiting["Pia"]
@@ -166,12 +194,14 @@ def test_a_subscriber_that_falls_behind_reads_the_log_and_misses_nothing(
     async def run() -> list[int]:
         last = table.store.last_seq(table.table.id)
         stream = await _open(table.hub, gm, last)
+        read = len(table.backlogs)
         pending = asyncio.create_task(_next(stream))  # subscribes, then waits
-        await asyncio.sleep(0.2)
+        await _backlogs_read(table, read + 1)
+        feed = table.hub.feeds[table.table.id]
         for n in range(6):
             entry = NewEntry(table.table.id, "note", "public", gm.member.id, f"n{n}")
             await asyncio.to_thread(table.store.append, entry)
-        await asyncio.sleep(0.3)  # the feed pushes all six: the queue overflows
+        await _until(lambda: feed.last == last + 6)  # the feed pushed all six: the queue overflows
         seen: list[int] = []
         data = await pending
         while True:
@@ -198,7 +228,8 @@ def test_a_feed_reads_writes_of_other_processes_once_per_table(table: Table) -> 
 
     table.store.tail = counted  # type: ignore[method-assign]
     viewers = [f"O{n}" for n in range(10)]
-    run_async(_written_elsewhere(table, viewers, "from afar", asyncio.sleep(0.1), 10))
+    ready = _backlogs_read(table, len(table.backlogs) + len(viewers))
+    run_async(_written_elsewhere(table, viewers, "from afar", ready, 10))
     assert len(tails) == 1
 
 
@@ -258,13 +289,14 @@ def test_an_entry_pushed_while_a_keepalive_is_being_sent_is_not_held_back(table:
     async def run() -> bytes:
         last = table.store.last_seq(table.table.id)
         stream = await _open(table.hub, table.viewers["O0"], last)
+        read = len(table.backlogs)
         waiting = asyncio.create_task(_next(stream))
-        await asyncio.sleep(0.2)  # the stream has read its backlog and waits
+        await _backlogs_read(table, read + 1)  # the stream has read its backlog and waits
         (sub,) = table.hub.feeds[table.table.id].subscribers
         sub.keepalive()
         assert await waiting == b": keepalive\n\n"
         seq = await asyncio.to_thread(table.roll, "public")  # pushed while the stream is held
-        await asyncio.sleep(0.2)
+        await _until(lambda: sub.queue)
         data = await asyncio.wait_for(anext(stream), 2)
         await stream.aclose()
         assert f"id: {seq}\n".encode() in data

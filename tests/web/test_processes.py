@@ -25,7 +25,7 @@ import pytest
 
 from rulebound.store import Scope, SqlStore
 
-from ..trust.servers import NO_RATE_LIMITS, ServerProcess
+from ..trust.servers import KEEPALIVE, NO_RATE_LIMITS, ServerProcess
 from .conftest import Party, free_port, seat_party
 from .throwaway import OwnPostgres, OwnRedis
 
@@ -64,7 +64,7 @@ class Pair:
         self.listeners: list[Listener] = []
 
     def start(self, tmp_path: Path, backends: dict[str, str], **env: str) -> list[ServerProcess]:
-        extra = backends | {"RULEBOUND_POLL_SECONDS": "60"} | env
+        extra = backends | {"RULEBOUND_POLL_SECONDS": "60", KEEPALIVE: "0.2"} | env
         url = extra.pop("RULEBOUND_DATABASE_URL")
         for n in range(2):
             server = ServerProcess(url, tmp_path, str(n), extra)
@@ -119,6 +119,8 @@ class Listener(threading.Thread):
         self.url, self.headers, self.after = url, headers, after
         self.got: list[tuple[str, dict[str, Any]]] = []
         self.open = threading.Event()
+        self.live = threading.Event()
+        """Set at the first keep-alive: the feed has read its backlog and is subscribed."""
         self.done = threading.Event()
 
     def run(self) -> None:
@@ -128,12 +130,18 @@ class Listener(threading.Thread):
                 lines = stream.iter_lines()
                 assert next(lines).startswith("retry:")
                 self.open.set()
-                for kind, data in _events(lines):
+                for kind, data in _events(self._marked(lines)):
                     self.got.append((kind, data))
                     if self.done.is_set() or kind == "revoked":
                         return
         except httpx2.HTTPError:
             return
+
+    def _marked(self, lines: Iterator[str]) -> Iterator[str]:
+        for line in lines:
+            if line.startswith(": keepalive"):
+                self.live.set()
+            yield line
 
     def summaries(self) -> list[str]:
         return [d.get("summary", "") for kind, d in self.got if kind == "entry"]
@@ -168,7 +176,8 @@ def test_a_roll_through_one_process_reaches_a_viewer_on_the_other(
         who: pair.listen(_feed(other, party), getattr(party, who), last)
         for who in ("observer", "other", "gm", "player")
     }
-    time.sleep(0.3)  # the feeds are subscribed once their backlog (empty) is read
+    for watcher in watchers.values():  # subscribed once their backlog (empty) is read
+        assert watcher.live.wait(10)
     roll = party.url(f"/characters/{cid}/roll")
     public = party.client.post(roll, json=ROLL, headers=party.player)
     assert public.status_code == 201, public.text
@@ -197,7 +206,7 @@ def test_a_revoke_through_one_process_ends_the_feed_on_the_other(
     one, other = pair.start(tmp_path, backends)
     party = pair.party(one)
     watcher = pair.listen(_feed(other, party), party.other)
-    time.sleep(0.3)
+    assert watcher.live.wait(10)  # subscribed once its backlog is read
     revoked = party.client.patch(
         party.url(f"/members/{party.ids['other']}"), json={"revoked": True}, headers=party.gm
     )
@@ -234,7 +243,7 @@ def test_a_killed_process_loses_nothing_acknowledged(
     cids = [_character(party, who, f"C{n}") for n, who in enumerate(players)]
     last = party.client.get(party.url(), headers=party.gm).json()["last_seq"]
     watcher = pair.listen(_feed(survivor, party), party.gm, last)
-    time.sleep(0.3)
+    assert watcher.live.wait(10)  # subscribed once its backlog (empty) is read
     acked: dict[int, int] = {}
     lock, stop = threading.Lock(), threading.Event()
 
@@ -469,7 +478,7 @@ def test_redis_restarted_while_two_processes_roll_loses_nothing_and_pushes_again
     cids = [_character(party, who, f"C{n}") for n, who in enumerate([party.player, party.other])]
     last = party.client.get(party.url(), headers=party.gm).json()["last_seq"]
     watcher = pair.listen(_feed(other, party), party.gm, last)
-    time.sleep(0.3)
+    assert watcher.live.wait(10)  # subscribed once its backlog (empty) is read
     rolling = Rolling(party, [one, other], cids)
     try:
         rolling.wait_for(20)
@@ -543,7 +552,13 @@ def test_a_rate_limited_write_during_a_redis_outage_answers_201(
         assert shared, "the rate limits did not go back to Redis"
     finally:
         client.close()
-    time.sleep(6)  # the other process's buckets are back too, at its next write
+    deadline = time.monotonic() + 15
+    for process in (one, other):  # each goes back to Redis's buckets once its back-off has run
+        while "rate limits shared" not in process.output():
+            assert time.monotonic() < deadline, "a process's rate limits stayed its own"
+            time.sleep(0.3)
+            answer = httpx2.post(process.url + path, json=ROLL, headers=party.player)
+            assert answer.status_code == 201, answer.text
     for process in (one, other):
         answer = httpx2.post(process.url + path, json=ROLL, headers=party.player)
         assert answer.status_code == 201, answer.text

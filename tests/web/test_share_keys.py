@@ -24,15 +24,29 @@ members = st.builds(
     st.booleans(),
 )
 entries = st.builds(
-    lambda kind, privacy, actor, character, card, commitment: LogEntry(
-        7, 1, 3, kind, privacy, actor, character, None, {}, card, "s", NOW, commitment=commitment
+    lambda kind, privacy, actor, character, card, commitment, to: LogEntry(
+        7,
+        1,
+        3,
+        kind,
+        privacy,
+        actor,
+        character,
+        None,
+        {},
+        card,
+        "s",
+        NOW,
+        commitment=commitment,
+        to_id=to if privacy == "whisper" else None,
     ),
-    st.sampled_from(["roll", "note", "reveal", "void", "push"]),
-    st.sampled_from(["public", "gm", "blind", "self"]),
+    st.sampled_from(["roll", "note", "reveal", "void", "push", "talk", "free-roll", "turn"]),
+    st.sampled_from(["public", "gm", "blind", "self", "whisper"]),
     st.none() | IDS,
     st.none() | st.integers(1, 2),
     st.sampled_from([None, {}, {"actions": []}, {"actions": [{"kind": "push"}]}]),
     st.sampled_from([None, "c" * 64]),
+    IDS,
 )
 characters = st.dictionaries(
     st.integers(1, 2),
@@ -58,6 +72,12 @@ def _player(id_: int, grant_all: bool = False) -> Member:
     found=characters,
     followed=st.sets(st.just(7)),
     seated=st.lists(members, min_size=1, max_size=12),
+)
+@example(  # a whisper's addressee knows of it; another player of the same standing does not
+    entry=LogEntry(7, 1, 3, "talk", "whisper", 1, None, None, {"to": 2}, None, "s", NOW, to_id=2),
+    found={},
+    followed=set(),
+    seated=[_player(3), _player(2)],
 )
 @example(  # the character's owner may act on it; another player may not
     entry=LogEntry(7, 1, 3, "roll", "public", None, 1, None, {}, ACTS, "s", NOW),

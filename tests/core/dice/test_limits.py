@@ -8,8 +8,16 @@ import time
 
 import pytest
 
-from rulebound.core.dice import DEFAULT_LIMITS, NotComputed, Odds, odds, parse, roll
-from rulebound.core.dice import multisets, pools
+from rulebound.core.dice import (
+    DEFAULT_LIMITS,
+    NotComputed,
+    Odds,
+    multisets,
+    odds,
+    parse,
+    pools,
+    roll,
+)
 from rulebound.core.dice.checks import reroll_risk
 from rulebound.core.errors import InvalidInput, LimitExceeded
 from rulebound.core.random_source import SeededSource
