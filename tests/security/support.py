@@ -69,6 +69,7 @@ READ_ONLY = {
 ANY_PLAYER = {
     "/api/tables/{table_id}/characters",
     "/api/tables/{table_id}/creation",
+    "/api/tables/{table_id}/talk",
     "/t/{table_id}/characters",
     "/t/{table_id}/characters/import",
     "/t/{table_id}/characters/starter",
@@ -104,6 +105,8 @@ API_BODIES: dict[str, dict[str, Any]] = {
     "/api/tables/{table_id}/actions/{action}": {},
     "/api/tables/{table_id}/creation": {},
     "/api/tables/{table_id}/dice/reveal": {},
+    "/api/tables/{table_id}/talk": {"text": "/r 2d6+3"},
+    "/api/tables/{table_id}/turns/{action}": {},
 }
 """A well-formed body for each API route, so a refusal is not a 422 for its shape."""
 
@@ -129,8 +132,15 @@ PAGE_FORMS: dict[str, dict[str, str]] = {
     "/t/{table_id}/c/{character_id}/act/{action}": {},
     "/t/{table_id}/create": {},
     "/t/{table_id}/dice/reveal": {},
+    "/t/{table_id}/turns/{action}": {},
 }
 """Form fields for each page route (the CSRF token is added per session)."""
+
+ACTIONS = {
+    "/api/tables/{table_id}/turns/{action}": "round",
+    "/t/{table_id}/turns/{action}": "round",
+}
+"""The ``{action}`` of a route whose actions are not a game's follow-ups (default "push")."""
 
 
 def body_for(route: Route) -> dict[str, Any]:
@@ -155,14 +165,15 @@ class Scene:
     def client(self) -> TestClient:
         return self.party.client
 
-    def values(self) -> dict[str, Any]:
+    def values(self, path: str = "") -> dict[str, Any]:
+        """Real values for a route's path parameters (``path``: the route, for its action)."""
         return {
             "table_id": self.party.table_id,
             "character_id": self.character_id,
             "entry_id": self.entry_id,
             "member_id": self.party.ids["other"],
             "role": "player",
-            "action": "push",
+            "action": ACTIONS.get(path, "push"),
             "token": self.token,
         }
 
@@ -194,7 +205,7 @@ class Scene:
                 body["csrf"] = token
         elif who is not None:
             headers |= getattr(self.party, who)
-        url = route.url(self.values())
+        url = route.url(self.values(route.path))
         if route.api:
             return self.client.request(
                 route.method, url, json=body, headers=headers, follow_redirects=False

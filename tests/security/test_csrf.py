@@ -70,7 +70,7 @@ def test_cookie_writes_need_this_sessions_token(party: Party, route: Route) -> N
 
 
 def _without_token(scene: Scene, route: Route) -> Response:
-    url = route.url(scene.values())
+    url = route.url(scene.values(route.path))
     headers = scene.cookie_headers("player")
     if route.api:
         return scene.client.post(url, json={"name": "Bo"}, headers=headers)

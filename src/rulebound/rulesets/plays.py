@@ -33,6 +33,7 @@ from rulebound.rulesets.contract import (
     Chances,
     CreationStep,
     Game,
+    Initiative,
     Params,
     Play,
     Record,
@@ -397,6 +398,14 @@ class TableRules(Generic[Req, Res]):
     ) -> TablePlay:
         typed = _typed(self.game.table_actions(), action, params, "none (this game has no tools)")
         return self.game.table_act(sheets, action, typed, self.variants(variants), source)
+
+    @property
+    def has_initiative(self) -> bool:
+        """Whether the game rolls initiative by rules of its own (overrides ``initiative``)."""
+        return type(self.game).initiative is not Game.initiative
+
+    def initiative(self, sheets: Roster, variants: Variants, source: RandomSource) -> Initiative:
+        return self.game.initiative(sheets, self.variants(variants), source)
 
     def creation(
         self, state: Mapping[str, Any], form: Mapping[str, Any], source: RandomSource

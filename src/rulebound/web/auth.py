@@ -78,6 +78,8 @@ class Viewer:
             return True
         if entry.privacy == "self":
             return mine
+        if entry.privacy == "whisper" and entry.to_id == self.member.id:
+            return True
         return mine or self.is_gm
 
     def sees_fully(self, entry: LogEntry) -> bool:

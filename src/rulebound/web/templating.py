@@ -16,7 +16,7 @@ from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.plays import ROLL, params_of
 from rulebound.rulesets.registry import get_game
 from rulebound.web.play import looks_blank
-from rulebound.web.views import PRIVACY_LABELS, chance_text
+from rulebound.web.views import PLAY_LABELS, chance_text
 
 DIE_SHAPES = {4: "d4", 6: "d6", 8: "d8", 10: "d10", 12: "d12", 20: "d20", 100: "d100"}
 
@@ -119,7 +119,7 @@ def configure(templates: Jinja2Templates) -> None:
     env.globals["grouped"] = grouped
     env.globals["defaults"] = defaults
     env.globals["is_multiline"] = is_multiline
-    env.globals["privacy_labels"] = PRIVACY_LABELS
+    env.globals["privacy_labels"] = PLAY_LABELS
     env.globals["unseen_follow_ups"] = unseen_follow_ups
     env.globals["chance_had"] = chance_had
     env.globals["die_labels"] = die_labels

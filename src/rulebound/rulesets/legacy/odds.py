@@ -321,6 +321,7 @@ def _tally_of(t: Thresholds) -> Callable[[int], tuple[int, int]]:
 SUCCESS_KEY = "success (critical included)"
 """The first key of ``roll_chances().as_mapping()``; the others are the five outcomes."""
 PASSED = frozenset(o for o in OUTCOMES if o.passed)
+CRITICAL = frozenset(o for o in OUTCOMES if o.critical)
 
 
 def roll_chances(roll: LegacyRoll) -> Chances:
@@ -335,7 +336,9 @@ def roll_chances(roll: LegacyRoll) -> Chances:
     check = roll.as_rolled()
     fails = {o: Fraction(int(o is Outcome.FAILURE)) for o in OUTCOMES}
     outcomes = fails if check is None else check_chances(check)
-    return Chances.over(outcomes, PASSED, success_label=SUCCESS_KEY, outcome_name="degrees")
+    return Chances.over(
+        outcomes, PASSED, success_label=SUCCESS_KEY, outcome_name="degrees", critical=CRITICAL
+    )
 
 
 def ends_chances(req: CheckRequest, spec: ExtendedSpec, *tally: int) -> Chances:

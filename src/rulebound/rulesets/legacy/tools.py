@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource
+from rulebound.core.wording import failures, successes
 from rulebound.rulesets import forms, plays
 from rulebound.rulesets.contract import (
     ActionView,
@@ -29,11 +30,13 @@ from rulebound.rulesets.contract import (
     CreationStep,
     DieView,
     Field,
+    Initiative,
     Params,
     Play,
     Record,
     Roster,
     Sheet,
+    Standing,
     TablePlay,
     Variants,
 )
@@ -114,7 +117,7 @@ def _death_advice(char: Character, scale: str) -> tuple[str, ...]:
         cancel = p_success(luck_request(char.lck, scale))
     odds = death_save_odds(char.death_successes, char.death_failures, cancel)
     return (
-        f"From {char.death_successes} successes and {char.death_failures} failures: stable "
+        f"From {successes(char.death_successes)} and {failures(char.death_failures)}: stable "
         f"{pct(odds.p_stable)}, dead {pct(odds.p_dead)}, "
         f"{float(odds.expected_rolls):.2f} saves on average",
         f"Fate {char.fate}, LCK {char.lck}: spend passes one save, burn counts three",
@@ -166,8 +169,8 @@ def _death_save(char: Character, p: Mapping[str, Any], scale: str, source: Rando
     dice = [] if save.face is None else [DieView("death save d20", DEATH_SAVE_DIE, save.face)]
     how = f"d20 {save.face} vs 10" if save.face is not None else f"fate {p['fate']}"
     steps = [
-        f"{how}: +{save.successes} successes, +{save.failures} failures",
-        f"Tally {after.death_successes} successes, {after.death_failures} failures",
+        f"{how}: +{successes(save.successes)}, +{failures(save.failures)}",
+        f"Tally {successes(after.death_successes)}, {failures(after.death_failures)}",
     ]
     state = "dead" if after.dead else "stable" if not after.bleeding else "still bleeding out"
     passed = None if after.bleeding else not after.dead
@@ -236,12 +239,22 @@ def _initiative(record: Mapping[str, Any], source: RandomSource) -> list[combat.
     return combat.initiative_as(combatants, source, **chosen, allies=allies)
 
 
-def _line(n: int, r: combat.Rolled) -> str:
+def _standing(r: combat.Rolled) -> str:
     c, result = r.entry.combatant, r.entry.result
     return (
-        f"{n}. {c.name}: step {r.entry.step:+d} ({result.outcome.value}), "
+        f"step {r.entry.step:+d} ({result.outcome.value}), "
         f"INI bonus {c.ini_bonus}, INI {c.ini_score}, {c.side}"
     )
+
+
+def _line(n: int, r: combat.Rolled) -> str:
+    return f"{n}. {r.entry.combatant.name}: {_standing(r)}"
+
+
+def _rank(r: combat.Rolled) -> tuple[int, int, int, int]:
+    """``combat.order``'s sort key as a rank (greater first)."""
+    c = r.entry.combatant
+    return (r.entry.step, c.ini_bonus, c.ini_score, int(c.friendly))
 
 
 def _initiative_card(rolled: list[combat.Rolled]) -> Card:
@@ -413,6 +426,25 @@ class Tools:
         card = _initiative_card(rolled)
         new = {r.key: dump(r.after) for r in rolled if r.after != chars[r.key]}
         return TablePlay(record, card, new, card.outcome)
+
+    def initiative(self, sheets: Roster, variants: Variants, source: RandomSource) -> Initiative:
+        """The turn tracker's order: each rolls INI as the character (fatigue, affinity, a
+        curse spent); ranked by step, then INI bonus, then INI score, then a PC before an
+        NPC. Equal ranks are left to the table: friendly ties are the PCs' choice."""
+        chars = {key: validated(sheet) for key, sheet in sheets.items()}
+        dead = [char.name for char in chars.values() if char.dead]
+        if dead:
+            raise RuleViolation("initiative", f"{dead[0]} is dead")
+        chosen = {key: variants[key] for key in ("scale", "affinity_bonus")}
+        combatants = [(key, char, False) for key, char in chars.items()]
+        rolled = combat.initiative_as(combatants, source, **chosen)
+        return Initiative(
+            tuple(Standing(r.key, _rank(r), _standing(r)) for r in rolled),
+            tuple(
+                DieView.of(d, r.entry.combatant.name) for r in rolled for d in r.entry.result.dice
+            ),
+            {r.key: dump(r.after) for r in rolled if r.after != chars[r.key]},
+        )
 
     def tool_follow(
         self, chain: Chain, action: str, params: Params, variants: Variants, source: RandomSource

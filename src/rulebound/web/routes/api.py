@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import ActionView
+from rulebound.rulesets.turns import state_json
 from rulebound.store import Contribution, LogEntry, Member, NotFound, Role
 from rulebound.web.auth import Viewer
 from rulebound.web.caps import shown
@@ -59,6 +60,9 @@ from rulebound.web.routes.models import (
     SheetEditIn,
     SheetIn,
     TableOut,
+    TalkIn,
+    TurnIn,
+    TurnsOut,
     VariantOut,
     error_responses,
 )
@@ -80,8 +84,23 @@ TABLE = "/tables/{table_id}"
 CHAR = TABLE + "/characters/{character_id}"
 
 
+BEARER = "bearer"
+"""The security scheme's name in the OpenAPI schema."""
+BEARER_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "The session_token that creating a table (POST /api/tables) or joining one "
+    "(POST /api/join/{token}) returns. A browser sends the table's session cookie and the "
+    "X-CSRF-Token header instead.",
+}
+SEATED = "/api" + TABLE
+"""Every operation under a table is a seated member's (``deps.viewer_for`` and the
+helpers built on it): the schema says each needs the bearer token."""
+
+
 def document_rulesets(app: FastAPI, keys: Iterable[str]) -> None:
-    """The schema names the rulesets this server plays (known only when the app is built)."""
+    """The schema names the rulesets this server plays (known only when the app is built)
+    and the bearer token the operations of a table need (``document_security``)."""
     build, known = app.openapi, sorted(keys)
 
     def openapi() -> dict[str, Any]:
@@ -89,10 +108,24 @@ def document_rulesets(app: FastAPI, keys: Iterable[str]) -> None:
             schema = build()
             props = schema["components"]["schemas"]["CreateTableIn"]["properties"]
             props["ruleset"]["enum"] = known
+            document_security(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def document_security(schema: dict[str, Any]) -> None:
+    """Declare the bearer scheme and require it on every operation of a table (``SEATED``).
+
+    Only the schema changes: the routes authenticate as before (``auth.find_viewer``: the
+    bearer token, or the cookie with its CSRF token), so a generated client knows which
+    calls need the token and sends it as ``Authorization: Bearer``."""
+    schema.setdefault("components", {}).setdefault("securitySchemes", {})[BEARER] = BEARER_SCHEME
+    for path, operations in schema.get("paths", {}).items():
+        if path == SEATED or path.startswith(SEATED + "/"):
+            for operation in operations.values():
+                operation["security"] = [{BEARER: []}]
 
 
 def _member(member: Member) -> MemberOut:
@@ -129,8 +162,15 @@ def table_out(request: Request, viewer: Viewer) -> TableOut:
             "members_after": shown[-1].id if len(seated) > len(shown) else None,
             "invites": invites,
             "last_seq": service.store.last_seq(table.id),
+            "turns": turns_out(service, viewer),
         }
     )
+
+
+def turns_out(service: TableService, viewer: Viewer) -> TurnsOut:
+    rules = service.game(viewer.table.ruleset).table
+    found = state_json(service.turn_order(viewer)) | {"initiative": rules.has_initiative}
+    return TurnsOut.model_validate(found)
 
 
 def _seat(request: Request, seat: Seat) -> SeatOut:
@@ -212,6 +252,43 @@ async def follow_up(
 
     def play(service: TableService, viewer: Viewer) -> LogEntry:
         return service.follow_up(viewer, entry_id, action, body.params, dice)
+
+    return await _played(request, table_id, play)
+
+
+@router.post(TABLE + "/talk", response_model=EntryOut, status_code=201)
+async def talk(table_id: int, body: TalkIn, request: Request) -> Entry:
+    """Table talk: a message, an emote ("/me ducks"), a roll ("/r 2d6+3") or a message with
+    inline rolls ("[[1d20+3]]"); with ``to``, a whisper to that member alone (and the game
+    masters), filtered like every other hidden entry: nobody else learns it exists."""
+    dice = _dice(body.dice)
+
+    def play(service: TableService, viewer: Viewer) -> LogEntry:
+        return service.talk(viewer, body.text, body.privacy, dice, to=body.to)
+
+    return await _played(request, table_id, play)
+
+
+@router.get(TABLE + "/turns", response_model=TurnsOut)
+def get_turns(table_id: int, request: Request) -> TurnsOut:
+    """The turn order: who is in it, in what order, whose turn, which round (folded from the
+    table's turn entries, so it is what the log says)."""
+    return turns_out(service_of(request), viewer_for(request, table_id))
+
+
+@router.post(TABLE + "/turns/{action}", response_model=EntryOut, status_code=201)
+async def turn(
+    table_id: int,
+    action: Literal["start", "add", "next", "round", "remove", "move", "end"],
+    body: TurnIn,
+    request: Request,
+) -> Entry:
+    """A move of the turn tracker (the game master's; "next" also the player whose character
+    it is), logged as a public entry; a start or an add rolls with the table's dice."""
+    dice = _dice(body.dice)
+
+    def play(service: TableService, viewer: Viewer) -> LogEntry:
+        return service.turn(viewer, action, body.params, dice)
 
     return await _played(request, table_id, play)
 

@@ -14,7 +14,9 @@ entry with its place in the hash chain, a body and its salt where the viewer may
 see it, a sealed stub where they only know a roll happened, and a link (its
 privacy, dice and body hash, nothing of its body) where they may not know of it.
 Entries whose dice came from a revealed seed are shown whole to everyone:
-revealing a seed discloses every roll made under it, hidden ones included.
+revealing a seed discloses every roll made under it, hidden ones included, but for a
+whisper's inline rolls: a whisper stays its sender's, its addressee's and the game
+masters' (the others' exports keep it a link, its dice checked for freshness only).
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ def _exported(entry: LogEntry, ctx: Context, revealed: set[str]) -> dict[str, An
     viewer = ctx.viewer
     if viewer.sees_fully(entry):
         return (entry_view(entry, ctx) or {}) | {"disclosed": False} | _proof(entry, whole=True)
-    if entry.commitment is not None and entry.commitment in revealed:
+    if entry.commitment is not None and entry.commitment in revealed and entry.privacy != "whisper":
         shown = entry_view(replace(entry, privacy="public"), ctx) or {}
         label = PRIVACY_LABELS.get(entry.privacy, entry.privacy)
         shown |= {"privacy": entry.privacy, "privacy_label": label, "can_act": False}

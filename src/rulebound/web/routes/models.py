@@ -7,7 +7,7 @@ produces.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, StrictBool
 
@@ -18,6 +18,8 @@ from rulebound.store import Privacy, Role
 from rulebound.web.caps import MAX_NAME, NAME_PATTERN
 
 PrivacyMode = Privacy
+PlayPrivacy = Literal["public", "gm", "blind", "self"]
+"""Who may see a play (a whisper is table talk: ``TalkIn.to``)."""
 RoleName = Role
 FormData = dict[str, Any]
 Pair = Annotated[list[str], Field(min_length=2, max_length=2)]
@@ -98,6 +100,26 @@ class InvitesOut(BaseModel):
     observer: str | None
 
 
+class CombatantOut(BaseModel):
+    key: str = Field(description="c<character id> for a character, n<number> for another")
+    name: str
+    character_id: int | None
+    rank: list[int] | None = Field(description="Greater acts first; null: placed by hand")
+    said: str = Field(description="How it placed, in the game's words")
+    tied: bool = Field(description="Tied with its neighbour: the table settles it (move)")
+    up: bool = Field(description="Its turn now")
+
+
+class TurnsOut(BaseModel):
+    active: bool
+    round: int = Field(description="0: no turn order is under way")
+    up: str | None = Field(description="The key of whose turn it is")
+    method: str = Field(description="game (its initiative rules), roll (a die each) or set")
+    die: str
+    order: list[CombatantOut]
+    initiative: bool = Field(description="Whether this game has initiative rules (method game)")
+
+
 class TableOut(BaseModel):
     id: int
     name: str
@@ -115,6 +137,7 @@ class TableOut(BaseModel):
     )
     invites: InvitesOut | None = Field(None, description="Join links; the game master only")
     last_seq: int
+    turns: TurnsOut = Field(description="The turn order, as its log entries fold it")
 
 
 class MemberPageOut(BaseModel):
@@ -231,13 +254,40 @@ DICE_HELP = "Your contribution to this play's dice (leave it out: the server cho
 
 class RollIn(BaseModel):
     form: FormData = {}
-    privacy: PrivacyMode = "public"
+    privacy: PlayPrivacy = "public"
     dice: DiceIn | None = Field(None, description=DICE_HELP)
 
 
 class ActionIn(BaseModel):
     params: FormData = {}
-    privacy: PrivacyMode = "public"
+    privacy: PlayPrivacy = "public"
+    dice: DiceIn | None = Field(None, description=DICE_HELP)
+
+
+class TalkIn(BaseModel):
+    text: str = Field(
+        min_length=1,
+        max_length=500,
+        description='A message; "/me ducks" (an emote); "/r 2d6+3" (a roll); inline '
+        '"[[1d20+3]]" rolls in a message',
+    )
+    privacy: PlayPrivacy | Literal["whisper"] = "public"
+    to: WholeNumber | None = Field(
+        None,
+        description="A whisper to this member (an id): only they, you and the game masters "
+        "ever see it. To the game master alone: privacy gm",
+    )
+    dice: DiceIn | None = Field(None, description=DICE_HELP)
+
+
+class TurnIn(BaseModel):
+    params: FormData = Field(
+        {},
+        description="start: characters (ids), others (names), method (game, roll or set), "
+        "die (for roll: 1d20 unless given); add: character (an id) or name, place; next: "
+        "ends (the key of the turn it ends, to refuse a stale click); remove: key; move: "
+        "key, place (1 first)",
+    )
     dice: DiceIn | None = Field(None, description=DICE_HELP)
 
 
@@ -270,6 +320,8 @@ class EntryOut(BaseModel):
     created_at: str
     changed: list[int]
     hidden: bool = Field(description="A blind roll seen by its roller: it happened, no more")
+    to_id: int | None = Field(None, description="A whisper's addressee")
+    to: str = Field("", description="A whisper's addressee, by name")
     summary: str
     card: Card | None
     record: dict[str, Any] | None

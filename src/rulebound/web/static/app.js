@@ -159,7 +159,7 @@ async function stay(form) {
     }
     say.hidden = true;
     form.dispatchEvent(new Event("rulebound:sent"));
-    const open = form.closest("details.follow");
+    const open = form.closest("details.follow, details.turn-start, details.turn-add");
     if (open) open.open = false;
   } catch {
     say.textContent = "The table did not answer; check the connection and try again.";

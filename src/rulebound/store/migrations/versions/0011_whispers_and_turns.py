@@ -6,9 +6,9 @@
 - ``ix_log_entries_turns``: the turn tracker's entries (kind "turn"), which its state is
   folded from on every read of the table.
 
-SQLite adds the column with its reference inline (``ADD COLUMN ... REFERENCES``), so no
-table is rebuilt and its foreign keys stay on; PostgreSQL adds the named constraint.
-Going down, SQLite rebuilds the table (batch mode) to drop a column that references another.
+SQLite adds the column with its reference inline (``ADD COLUMN ... REFERENCES``) and drops
+it the same way (``DROP COLUMN``, batch mode without a rebuild), so no table is rebuilt and
+its foreign keys stay on; PostgreSQL adds and drops the named constraint.
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_log_entries_turns", table_name="log_entries")
-    with op.batch_alter_table("log_entries") as batch:
-        if op.get_bind().dialect.name != "sqlite":
-            batch.drop_constraint(FK, type_="foreignkey")
-        batch.drop_column("to_id")
+    if op.get_bind().dialect.name == "sqlite":  # drops the column with its inline reference
+        with op.batch_alter_table("log_entries", recreate="never") as batch:
+            batch.drop_column("to_id")
+    else:
+        op.drop_constraint(FK, "log_entries", type_="foreignkey")
+        op.drop_column("log_entries", "to_id")

@@ -1,0 +1,112 @@
+"""The turn tracker and table talk in real Chromium: a game master and two players drive a
+turn order through a round, and a whisper reaches its addressee and the game master and
+no one else, on their pages, in the JSON feed and in the export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from rulebound.web.app import create_app
+from rulebound.web.settings import Settings
+
+from ..conftest import Dice, LiveServer, games_for_tests
+from .conftest import Table, new_character, shot, wait_live
+from .test_privacy_roles import Recorder, _session
+
+pytestmark = pytest.mark.browser
+SECRET = "the duke keeps the key in his boot"
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder(None)
+
+
+@pytest.fixture
+def server(db_url: str, dice: Dice, recorder: Recorder) -> Iterator[LiveServer]:
+    settings = Settings(database_url=db_url, source=dice.source, games=games_for_tests)
+
+    def make() -> Recorder:
+        recorder.app = create_app(settings)
+        return recorder
+
+    live = LiveServer(make).start()
+    yield live
+    live.stop()
+
+
+def _at_table(table: Table, page: Page) -> Page:
+    page.goto(table.url)
+    wait_live(page)
+    return page
+
+
+def test_the_turn_tracker_is_driven_through_a_round_by_a_gm_and_two_players(
+    server: LiveServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    table = Table(server, browser, contexts, ruleset="legacy")
+    pia, oz = table.join("player", "Pia"), table.join("player", "Oz")
+    new_character(pia, "Ana", force=None)
+    new_character(oz, "Bo", force=None)
+    gm, pia, oz = (_at_table(table, page) for page in (table.gm, pia, oz))
+    gm.get_by_text("Start a turn order").click()
+    expect(gm.get_by_label("Order by")).to_have_value("game")  # Legacy's initiative rules
+    gm.get_by_label("Others (names, separated by commas)").fill("Grue")
+    gm.get_by_role("button", name="Start", exact=True).click()
+    pages = (gm, pia, oz)
+    for page in pages:
+        expect(page.locator(".turn-order li")).to_have_count(3)
+        expect(page.locator(".turns .round")).to_have_text("· round 1")
+    order = gm.locator(".turn-order .name").all_inner_texts()
+    assert sorted(order) == ["Ana", "Bo", "Grue"]
+    assert order[-1] == "Grue"  # no sheet: after the characters, for the game master to move
+    shot(gm, "turn-order-gm")
+    movers = {"Ana": pia, "Bo": oz, "Grue": gm}
+    for name in order:
+        for page in pages:
+            expect(page.locator(".turn-order li.up .name")).to_have_text(name)
+        mover = movers[name]
+        for other in (page for page in (pia, oz) if page is not mover):
+            expect(other.get_by_role("button", name=f"End {name}'s turn")).to_have_count(0)
+        if mover is pia:
+            shot(pia, "turn-order-player")
+        mover.get_by_role("button", name=f"End {name}'s turn").click()
+    for page in pages:
+        expect(page.locator(".turns .round")).to_have_text("· round 2")
+        expect(page.locator(".turn-order li.up .name")).to_have_text(order[0])
+        expect(page.locator(".entry.kind-turn")).to_have_count(4)
+
+
+def test_a_whisper_reaches_its_addressee_and_the_gm_and_no_one_else(
+    table: Table, recorder: Recorder
+) -> None:
+    pia, oz, nel = (
+        table.join("player", "Pia"),
+        table.join("player", "Oz"),
+        table.join("player", "Nel"),
+    )
+    obi = table.join("observer", "Obi")
+    pia = _at_table(table, pia)  # its "To" list now names everyone seated
+    pia.locator("#talk-text").fill(SECRET)
+    pia.locator("#talk-to").select_option(label="Oz")
+    pia.get_by_role("button", name="Send").click()
+    for page in (table.gm, oz, pia):
+        whisper = page.locator(".entry.privacy-whisper")
+        expect(whisper.locator(".summary")).to_have_text(f"Pia: {SECRET}")
+        expect(whisper.locator(".privacy")).to_have_text("Whisper to Oz")
+    shot(oz, "whisper-addressee")
+    pia.locator("#talk-to").select_option("public")
+    pia.locator("#talk-text").fill("/me ducks behind the crate")
+    pia.get_by_role("button", name="Send").click()
+    for page in (table.gm, oz, pia, nel, obi):  # everyone's feed is past the whisper
+        expect(page.locator(".entry .summary.emote")).to_have_text("Pia ducks behind the crate")
+    api = table.url.replace("/t/", "/api/tables/")
+    for page, knows in ((table.gm, True), (pia, True), (oz, True), (nel, False), (obi, False)):
+        assert (SECRET in page.locator("#feed").inner_text()) is knows
+        feed = page.request.get(api + "/feed?follow=false").text()
+        export = page.request.get(api + "/log/export?format=json").text()
+        assert (SECRET in feed, SECRET in export) == (knows, knows)
+        assert (SECRET in recorder.to(_session(page))) is knows  # every byte sent to them
