@@ -18,17 +18,25 @@ SUCCESS, FAILURE, NEUTRAL = 0x2E7D32, 0xC62828, 0x546E7A
 PRIMARY, SECONDARY, SUCCESS_STYLE, DANGER = 1, 2, 3, 4
 ROW, BUTTON, STRING_SELECT = 1, 2, 3
 MAX_FIELD = 1024
+MAX_TITLE = 45
+"""Discord's cap on a modal's title (and on a text input's label)."""
 
 
 def percent(value: Fraction) -> str:
+    """A chance exactly, "impossible" and "certain" for 0 and 1 (as the web table says)."""
+    if value <= 0:
+        return "impossible"
+    if value >= 1:
+        return "certain"
     return f"{value.numerator}/{value.denominator} ({float(value):.2%})"
 
 
 def die_text(die: Mapping[str, Any]) -> str:
+    """A die, its face, and each of its marks once (a kept die is not "kept, kept")."""
     marks = [str(m) for m in die.get("marks") or ()]
     state = str(die.get("state") or "rolled")
     words = f"{die.get('label', 'd')}: **{die.get('face')}**"
-    extra = [*marks, *([state] if state != "rolled" else [])]
+    extra = list(dict.fromkeys([*marks, *([state] if state != "rolled" else [])]))
     return words + (f" ({', '.join(extra)})" if extra else "")
 
 
@@ -52,6 +60,16 @@ def _clip(text: str, size: int = MAX_FIELD) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+def described(outcome: str, summary: str) -> str:
+    """The outcome (in bold) and the summary, the outcome said once: the summary of a roll
+    ("Ana: Success") usually says it already."""
+    if not outcome:
+        return summary
+    if outcome in summary:
+        return summary.replace(outcome, f"**{outcome}**", 1)
+    return f"**{outcome}**\n{summary}"
+
+
 def card_embed(
     card: Mapping[str, Any],
     summary: str,
@@ -60,6 +78,7 @@ def card_embed(
 ) -> dict[str, Any]:
     """The embed of a result card (``to_jsonable(Card)``), with the odds the roll had (and,
     ``after``, the odds from where the result stands)."""
+    outcome = str(card.get("outcome") or "")
     succeeded = card.get("succeeded")
     color = NEUTRAL if succeeded is None else SUCCESS if succeeded else FAILURE
     fields = []
@@ -80,7 +99,7 @@ def card_embed(
         fields.append({"name": "Details", "value": _clip("\n".join(details))})
     return {
         "title": _clip(str(card.get("title") or "Roll"), 256),
-        "description": _clip(f"**{card.get('outcome', '')}**\n{summary}", 4096),
+        "description": _clip(described(outcome, summary), 4096),
         "color": color,
         "fields": fields[:25],
         "footer": {"text": "rulebound: committed dice, verifiable in the table's log"},
@@ -109,7 +128,7 @@ def buttons(entry_id: int, actions: Sequence[Mapping[str, Any]]) -> list[dict[st
             {
                 "type": BUTTON,
                 "style": PRIMARY,
-                "label": _clip(label + (f" ({spends})" if spends else ""), 80),
+                "label": _clip(label + (f" · costs {spends}" if spends else ""), 80),
                 "custom_id": f"rb:f:{entry_id}:{action.get('key')}"[:100],
                 "disabled": not action.get("available", True),
             }

@@ -26,7 +26,8 @@ from starlette.responses import JSONResponse, Response
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.dice import parse as parse_dice
-from rulebound.core.errors import InvalidInput, RuleboundError
+from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
+from rulebound.core.wording import counted
 from rulebound.discord import embeds
 from rulebound.discord.commands import CHARACTER, PRIVACY, GameOptions, flat, game_options
 from rulebound.discord.luck import luck_text
@@ -37,6 +38,7 @@ from rulebound.discord.signature import (
     Verifier,
     number,
 )
+from rulebound.rulesets.contract import UNSEEN as UNSEEN_PARAM
 from rulebound.rulesets.contract import Chances
 from rulebound.rulesets.plays import ROLL, params_of, replay
 from rulebound.rulesets.turns import lines
@@ -414,6 +416,8 @@ class Interactions:
         dice_fields = [f for f in fields if f.get("kind") == "dice" and not blind]
         fields = [f for f in fields if f.get("kind") != "dice" or not blind]
         spends = str(view.get("spends") or "")
+        if blind and op in ("f", "c", "m"):
+            self.sheet_allows(viewer, chain, action)
         if op == "f" and len(dice_fields) < len(fields):
             return modal(leaf.id, action, str(view.get("label") or action), spends, fields)
         if op == "m":
@@ -447,6 +451,26 @@ class Interactions:
         if root.privacy == "blind":
             return {"type": UPDATE, "data": self.blind(viewer, root, entry)}
         return {"type": UPDATE, "data": self.followed(viewer.table, entry)}
+
+    def sheet_allows(self, viewer: Viewer, chain: list[LogEntry], action: str) -> None:
+        """Refuse an unseen follow-up the character's sheet refuses (no Luck Point left),
+        saying why: the web service says only that the hidden result does not allow a
+        refused one, yet the sheet's part (``Sheets.follow_params``: what the sheet holds)
+        tells nothing of the result."""
+        self.service.open_chain(viewer, chain[-1].id)  # closed: say so first
+        root = chain[0]
+        rules = self.service.game(viewer.table.ruleset).table
+        sheets = rules.game.sheets
+        records = [entry.record for entry in chain]
+        if sheets is None or root.character_id is None or records[0].get("kind") != ROLL:
+            return
+        sheet = self.store.character(viewer.table.id, root.character_id).sheet
+        if not sheet:
+            return
+        try:
+            sheets.follow_params(sheet, replay(rules.game, records), action, {UNSEEN_PARAM: True})
+        except (InvalidInput, RuleViolation) as exc:
+            raise Refusal(f"Not done: {exc}") from None
 
     def unseen(self, table: TableRow) -> list[dict[str, Any]]:
         """The follow-ups a blind roll offers: the same whatever its result (the game's)."""
@@ -529,7 +553,8 @@ def modal(
                     {
                         "type": 4,
                         "custom_id": REST,
-                        "label": f"The other {len(rest)}: one name = value a line"[:45],
+                        "label": f"The other {counted(len(rest), 'input')}: one name = "
+                        "value a line"[: embeds.MAX_TITLE],
                         "style": 2,
                         "required": False,
                         "max_length": 4000,
@@ -538,15 +563,26 @@ def modal(
                 ],
             }
         )
-    title = f"{label}: spends {spends}" if spends else label
     return {
         "type": MODAL,
         "data": {
             "custom_id": f"rb:m:{entry_id}:{action}"[:100],
-            "title": title[:45],
+            "title": modal_title(label, spends),
             "components": rows,
         },
     }
+
+
+def modal_title(label: str, spends: str) -> str:
+    """A form's title within Discord's 45 characters, its cost whole: "Burn a fate point
+    (1 fate point and 10 LCK)"; when even that is too long, the cost first."""
+    if not spends:
+        return label[: embeds.MAX_TITLE]
+    for title in (f"{label}: spends {spends}", f"{label} ({spends})"):
+        if len(title) <= embeds.MAX_TITLE:
+            return title
+    title = f"Spends {spends}: {label}"
+    return title if len(title) <= embeds.MAX_TITLE else title[: embeds.MAX_TITLE - 1] + "…"
 
 
 def _rest_lines(rest: list[Mapping[str, Any]], text: str) -> dict[str, str]:
