@@ -62,7 +62,7 @@ def test_sheet_view_tracks_and_round_trip() -> None:
     form = {k: ("" if v is None else v) for k, v in view.values.items()}
     assert TABLE.apply_sheet_form(hurt, form) == hurt  # posting the view back changes nothing
     bleeding = TABLE.sheet_view(kara(bleeding=True, unconscious=True, death_failures="1"))
-    assert dict(bleeding.tracks)["Death saves"] == "0 successes, 1 failures (of 3)"
+    assert dict(bleeding.tracks)["Death saves"] == "0 successes, 1 failure (of 3)"
     assert dict(bleeding.tracks)["State"] == "bleeding out, unconscious"
 
 

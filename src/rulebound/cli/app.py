@@ -32,7 +32,7 @@ class LazyCommands(click.Group):
         "verify": ("rulebound.cli.verify", "Check an exported table log, entry by entry."),
         "discord": ("rulebound.cli.discord", "The Discord app: register its commands."),
         "dice": ("rulebound.cli.dice", "Roll free dice (4d6kh3, 1d20+5 adv) with exact odds."),
-        "ledger": ("rulebound.cli.ledger", "Each member's luck against the exact odds, from a log."),
+        "ledger": ("rulebound.cli.ledger", "Each member's luck against the odds, from a log."),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -121,6 +121,29 @@ class TablePlay:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """One combatant's initiative. ``rank`` orders the combatants: the greater acts first,
+    compared element by element (the roll, then the game's tie-breaks in turn), so equal
+    ranks are the ties the rules leave to the table. ``said`` is the standing in the game's
+    words ("step +2 (success), INI bonus 3")."""
+
+    key: str
+    rank: tuple[int, ...]
+    said: str
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative:
+    """Initiative rolled by a game's own rules: each character's standing, in the order the
+    characters were given (the order they rolled in), the dice, and the sheets the rolls
+    changed (by character id)."""
+
+    standings: tuple[Standing, ...]
+    dice: tuple[DieView, ...] = ()
+    sheets: Roster = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class CreationStep:
     """One page of a guided character creation; post ``state`` back with the form."""
 

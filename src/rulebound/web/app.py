@@ -25,7 +25,7 @@ from rulebound.web.auth import Viewer
 from rulebound.web.backplane import PgListener, RedisBackplane, RedisBuckets, pg_heard
 from rulebound.web.errors import install_error_handlers
 from rulebound.web.feed.hub import Hub
-from rulebound.web.routes import api, characters, fairness, pages
+from rulebound.web.routes import api, characters, fairness, ledger, pages
 from rulebound.web.security import RESPONSES, Limiter, SecurityHeaders, origin_guard
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
@@ -99,6 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router, responses=RESPONSES)
     app.include_router(fairness.router, responses=RESPONSES)
     app.include_router(fairness.pages)
+    app.include_router(ledger.router, responses=RESPONSES)
+    app.include_router(ledger.pages)
     app.include_router(pages.router)
     app.include_router(characters.router)
     install_error_handlers(app)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rulebound.core import display
 from rulebound.core.canonical import fraction_text
 from rulebound.rulesets.contract import Chances
 from rulebound.store import CharacterRow, LogEntry, Member, Store
@@ -23,7 +24,10 @@ PRIVACY_LABELS = {
     "gm": "Me and the game master",
     "blind": "Blind (game master only)",
     "self": "Only me",
+    "whisper": "Whisper",
 }
+PLAY_LABELS = {mode: label for mode, label in PRIVACY_LABELS.items() if mode != "whisper"}
+"""The privacy a play may take (a whisper is table talk, to one member)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +49,11 @@ def context_for(
     """Names (cached by the store) and which entries were followed up (None: ask the store;
     an entry just written has no follow-up yet)."""
     table_id = viewer.table.id
+    named = {e.actor_id for e in entries if e.actor_id is not None}
+    named |= {e.to_id for e in entries if e.to_id is not None}  # a whisper's addressee
     return Context(
         viewer,
-        store.members_by_id(table_id, {e.actor_id for e in entries if e.actor_id is not None}),
+        store.members_by_id(table_id, named),
         store.characters_by_id(table_id, {e.character_id for e in entries if e.character_id}),
         store.followed([e.id for e in entries]) if followed is None else followed,
     )
@@ -70,7 +76,8 @@ def _may_reveal(entry: LogEntry, viewer: Viewer) -> bool:
 
 
 def _may_void(entry: LogEntry, viewer: Viewer) -> bool:
-    return viewer.is_gm and entry.card is not None and entry.kind not in ("reveal", "void")
+    """A turn entry is not voided: the tracker's own moves undo it."""
+    return viewer.is_gm and entry.card is not None and entry.kind not in ("reveal", "void", "turn")
 
 
 ShareKey = tuple[str, int | bool]
@@ -99,14 +106,15 @@ def share_keys(entry: LogEntry, ctx: Context, viewers: Sequence[Viewer]) -> list
     """``share_key`` of ``entry`` for each of ``viewers``, worked out once per standing. A
     member who is neither the entry's actor nor its character's owner is shown it as every
     such member of their role and grants is (``share_key`` reads nothing else of them), so
-    a thousand observers cost one key, not a thousand."""
+    a thousand observers cost one key, not a thousand. A whisper's addressee is involved
+    too: they know of it where the others of their standing do not."""
     character = ctx.characters.get(entry.character_id) if entry.character_id else None
     owner = character.owner_id if character is not None else None
     found: dict[Hashable, ShareKey | None] = {}
     keys: list[ShareKey | None] = []
     for viewer in viewers:
         member = viewer.member
-        involved = member.id == entry.actor_id or member.id == owner
+        involved = member.id in (entry.actor_id, owner, entry.to_id)
         standing = (member.role, member.grant_all, member.id if involved else None)
         if standing in found:
             key = found[standing]
@@ -125,12 +133,16 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
         return None
     actor = ctx.members.get(entry.actor_id) if entry.actor_id is not None else None
     character = ctx.characters.get(entry.character_id) if entry.character_id else None
+    to = ctx.members.get(entry.to_id) if entry.to_id is not None else None
+    label = PRIVACY_LABELS.get(entry.privacy, entry.privacy)
     view: dict[str, Any] = {
         "id": entry.id,
         "seq": entry.seq,
         "kind": entry.kind,
         "privacy": entry.privacy,
-        "privacy_label": PRIVACY_LABELS.get(entry.privacy, entry.privacy),
+        "privacy_label": f"{label} to {to.name}" if to is not None else label,
+        "to_id": entry.to_id,
+        "to": to.name if to is not None else "",
         "actor_id": entry.actor_id,
         "actor": actor.name if actor else "",
         "character_id": entry.character_id,
@@ -164,12 +176,7 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
 def chance_text(p: Fraction) -> str:
     """A chance in a few characters for a button or a card: "impossible" and "certain" for
     0 and 1, else a whole percent that never rounds to either ("<1%", ">99%")."""
-    if p <= 0:
-        return "impossible"
-    if p >= 1:
-        return "certain"
-    shown = f"{float(p):.0%}"
-    return {"0%": "<1%", "100%": ">99%"}.get(shown, shown)
+    return "impossible" if p <= 0 else "certain" if p >= 1 else display.percent(p, digits=0)
 
 
 def _chance(label: str, p: Fraction) -> dict[str, Any]:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         Card,
         Chain,
         ContentTable,
+        Decision,
         Params,
         Play,
         Record,
@@ -173,6 +174,13 @@ class EmptyReach(Game[CheckRequest, "Played"]):
 
     def follow(self, result: Played, action: str, params: Params, source: RandomSource) -> Played:
         return _flow().follow(result, action, params, source)
+
+    def decision(
+        self, result: Played, action: str, params: Params, after: Played
+    ) -> Decision | None:
+        from rulebound.rulesets.empty_reach.decisions import decision
+
+        return decision(result, action, params, after)
 
     def card(self, result: Played) -> Card:
         from rulebound.rulesets.empty_reach.card import card_for

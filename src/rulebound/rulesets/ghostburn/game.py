@@ -48,7 +48,7 @@ from rulebound.rulesets.grid import OddsGrid
 from rulebound.rulesets.plays import make_record
 
 if TYPE_CHECKING:
-    from rulebound.rulesets.contract import Chain, Params, Record, Sheet, Variants
+    from rulebound.rulesets.contract import Chain, Decision, Params, Record, Sheet, Variants
 
 __all__ = ["GAME", "SUCCESS_LABEL", "Ghostburn"]
 
@@ -165,6 +165,13 @@ class Ghostburn(Game[Check, GhostburnResult]):
 
     def card(self, result: GhostburnResult) -> Card:
         return card_for(result, self.catalogue)
+
+    def decision(
+        self, result: GhostburnResult, action: str, params: Params, after: GhostburnResult
+    ) -> Decision | None:
+        from rulebound.rulesets.ghostburn.decisions import decision
+
+        return decision(result, action, params, after)
 
     # the GM's regain-luck sheet action: the text never says how Luck Points come back (G20)
 

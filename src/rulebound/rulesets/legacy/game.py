@@ -19,6 +19,7 @@ from rulebound.rulesets.contract import (
     Card,
     Chances,
     ContentTable,
+    Decision,
     FollowFlag,
     Game,
     Params,
@@ -112,6 +113,13 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
 
     def card(self, result: LegacyState) -> Card:
         return card.card(result)
+
+    def decision(
+        self, result: LegacyState, action: str, params: Params, after: LegacyState
+    ) -> Decision | None:
+        from rulebound.rulesets.legacy.decisions import decision
+
+        return decision(result, action, params, after)
 
     def grid(self, values: Mapping[str, Any], variants: Variants) -> OddsGrid:
         """Every scale reading and rank band side by side (the table's point is comparing)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from rulebound.core.errors import InvalidInput, raise_all
 from rulebound.core.random_source import MiddleSource
+from rulebound.core.wording import failures, successes
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Field, Params, Sheet, Sheets, SheetView, Variants
 from rulebound.rulesets.fields import at, choices
@@ -130,7 +131,7 @@ def _tracks(char: Character) -> tuple[tuple[str, str], ...]:
         ("Critical damage", hurt or "none"),
     ]
     if char.bleeding or char.death_successes or char.death_failures:
-        tally = f"{char.death_successes} successes, {char.death_failures} failures"
+        tally = f"{successes(char.death_successes)}, {failures(char.death_failures)}"
         tracks.append(("Death saves", f"{tally} (of {DEATH_SAVE_LIMIT})"))
     states = [word for state, word in SHOWN_STATES.items() if getattr(char, state)]
     tracks += [("State", ", ".join(states))] if states else []

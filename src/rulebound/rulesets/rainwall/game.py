@@ -37,7 +37,7 @@ from rulebound.rulesets.rainwall.sheets import DR, RainwallSheets
 from rulebound.rulesets.rainwall.tables import success_grid
 
 if TYPE_CHECKING:
-    from rulebound.rulesets.contract import Params, Record, Variants
+    from rulebound.rulesets.contract import Decision, Params, Record, Variants
 
 __all__ = ["GAME", "SUCCESS_LABEL", "Rainwall"]
 
@@ -101,6 +101,13 @@ class Rainwall(Game[RainwallRequest, RainwallResult]):
 
     def card(self, result: RainwallResult) -> Card:
         return card_for(result)
+
+    def decision(
+        self, result: RainwallResult, action: str, params: Params, after: RainwallResult
+    ) -> Decision | None:
+        from rulebound.rulesets.rainwall.decisions import decision
+
+        return decision(result, action, params, after)
 
     # tools
 

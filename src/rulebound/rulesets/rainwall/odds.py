@@ -441,6 +441,8 @@ def success_chance(request: RainwallRequest) -> Fraction:
 # --- the contract's chances ------------------------------------------------------------
 
 SUCCESS_LABEL = "success (any degree)"
+CRITICAL_DEGREES = frozenset({Degree.CRITICAL, Degree.DISASTER, Degree.FLUBBED})
+"""The critical success, and the two degrees the rules make a critical failure of."""
 EXPECTED = "expected successes after the spend"
 
 
@@ -450,7 +452,10 @@ def chances(request: RainwallRequest) -> Chances:
     odds = check_odds(request)
     mean = sum((n * p for n, p in odds.successes.items()), Fraction(0))
     return Chances(
-        outcomes=tuple(Named(d.value, d.label, odds.degrees[d], d.succeeded) for d in Degree),
+        outcomes=tuple(
+            Named(d.value, d.label, odds.degrees[d], d.succeeded, d in CRITICAL_DEGREES)
+            for d in Degree
+        ),
         extras=(Extra("expected_successes", EXPECTED, mean, "expectation"),),
         breakdowns=(
             _breakdown("ios", "Increment of Success", odds.ios),
