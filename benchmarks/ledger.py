@@ -48,6 +48,8 @@ def _raw(key: str, rng: random.Random) -> dict[str, Any]:
     if key == "empty-reach":
         dice = ("D6", "D8", "D10", "D12")
         return {"attribute_die": rng.choice(dice), "skill_die": rng.choice(dice)}
+    if key == "legacy":  # rolled from the sheets instead (``_legacy``)
+        return {"score": rng.randint(25, 45)}
     if key == "ghostburn":
         return {
             "dl": rng.choice(("Easy", "Moderate", "Hard")),
