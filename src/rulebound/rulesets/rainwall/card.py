@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulebound.core.trace import DieRecord
-from rulebound.core.wording import successes
 from rulebound.rulesets.contract import ActionView, Card, DieView, Field
 from rulebound.rulesets.fields import number
 from rulebound.rulesets.rainwall.bonus import alternatives
@@ -62,7 +61,7 @@ def reallocate_action(result: RainwallResult) -> ActionView | None:
     fields = tuple(_points(n, die, spent, bonus) for n, (die, spent) in enumerate(dice))
     options = alternatives(result.request, result.faces)
     advice = [
-        f"{successes(alt.successes)}, IoS {alt.ios}, {alt.degree.label}, {alt.spent} of "
+        f"{alt.successes} successes, IoS {alt.ios}, {alt.degree.label}, {alt.spent} of "
         f"{bonus} points: {allocation_text(alt.allocation, result.faces)}"
         + (" (current)" if alt.allocation == result.allocation else "")
         for alt in options[:ADVICE_LIMIT]
