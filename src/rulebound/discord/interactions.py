@@ -38,7 +38,6 @@ from rulebound.discord.signature import (
     Verifier,
     number,
 )
-from rulebound.rulesets.contract import UNSEEN as UNSEEN_PARAM
 from rulebound.rulesets.contract import Chances
 from rulebound.rulesets.plays import ROLL, params_of, replay
 from rulebound.rulesets.turns import lines
@@ -453,22 +452,11 @@ class Interactions:
         return {"type": UPDATE, "data": self.followed(viewer.table, entry)}
 
     def sheet_allows(self, viewer: Viewer, chain: list[LogEntry], action: str) -> None:
-        """Refuse an unseen follow-up the character's sheet refuses (no Luck Point left),
-        saying why: the web service says only that the hidden result does not allow a
-        refused one, yet the sheet's part (``Sheets.follow_params``: what the sheet holds)
-        tells nothing of the result."""
-        self.service.open_chain(viewer, chain[-1].id)  # closed: say so first
-        root = chain[0]
-        rules = self.service.game(viewer.table.ruleset).table
-        sheets = rules.game.sheets
-        records = [entry.record for entry in chain]
-        if sheets is None or root.character_id is None or records[0].get("kind") != ROLL:
-            return
-        sheet = self.store.character(viewer.table.id, root.character_id).sheet
-        if not sheet:
-            return
+        """Refuse, saying why, an unseen follow-up the character's sheet refuses (no Luck
+        Point left): the web service's answer once it acts says only that the hidden result
+        does not allow it, yet the sheet's reason tells nothing of the result."""
         try:
-            sheets.follow_params(sheet, replay(rules.game, records), action, {UNSEEN_PARAM: True})
+            self.service.check_unseen_payment(viewer, chain[-1].id, action)
         except (InvalidInput, RuleViolation) as exc:
             raise Refusal(f"Not done: {exc}") from None
 

@@ -373,6 +373,15 @@ class TableRules(Generic[Req, Res]):
         result = replay(self.game, chain)
         return self.followed(sheet, result, action, params, source, unseen=unseen)[1]
 
+    def check_unseen_payment(self, sheet: Sheet, chain: Chain, action: str) -> None:
+        """Raise what the sheet alone says against an unseen follow-up of a roll (no Luck
+        Point left): unlike the rules' other refusals, it tells nothing of the hidden result
+        (``Sheets.follow_params`` reads what the sheet holds)."""
+        sheets = self.game.sheets
+        if sheets is None or not sheet or not chain or chain[0].get("kind") != ROLL:
+            return
+        sheets.follow_params(sheet, replay(self.game, chain), action, {UNSEEN: True})
+
     def card(self, chain: Chain) -> Card:
         if chain and chain[0].get("kind") == ROLL:
             return self.game.card(replay(self.game, chain))

@@ -396,6 +396,19 @@ class TableService:
         self._open_chain(viewer, chain[0], chain[-1])
         return chain[-1]
 
+    def check_unseen_payment(self, viewer: Viewer, entry_id: int, action: str) -> None:
+        """For a front end that asks before it acts on a blind roll: once the chain is open,
+        refuse with the sheet's own reason a follow-up the character's sheet cannot pay for
+        (``TableRules.check_unseen_payment``); nothing is written."""
+        chain = self.store.chain(viewer.table.id, entry_id)
+        self.open_chain(viewer, entry_id)
+        root = chain[0]
+        if root.character_id is None:
+            return
+        sheet = self.store.character(viewer.table.id, root.character_id).sheet
+        rules = self.game(viewer.table.ruleset).table
+        rules.check_unseen_payment(sheet, [entry.record for entry in chain], action)
+
     def _open_chain(self, viewer: Viewer, root: LogEntry, leaf: LogEntry) -> CharacterRow | None:
         """The character a chain's next step acts for, once the chain is still open: not
         followed up, kept, or superseded by the character's next roll."""
