@@ -172,7 +172,8 @@ class _Reader:
                 )
         self.voids = _voided(self.bodies.values())
         self.chains = _Chains(game, self.bodies)
-        self.chances: dict[str, Chances | None] = {}
+        self.chances: dict[str, tuple[Chances, Fraction] | None] = {}
+        """Per request: the game's odds and P(success) (a sum over the outcomes), once each."""
         self.odds: dict[str, Fraction | None] = {}
         self.labels: dict[str, str] = {}
         self.reading = Reading(str(doc.get("ruleset") or ""), str(doc.get("table") or ""))
@@ -234,24 +235,25 @@ class _Reader:
     def _roll(
         self, record: Mapping[str, Any], card: Mapping[str, Any], who: dict[str, Any], session: int
     ) -> None:
-        chances = self._chances(record)
-        if chances is None:
+        found = self._chances(record)
+        if found is None:
             self.reading.unknown += 1
             return
+        chances, success = found
         landed = str(card.get("outcome_key") or "")
         hit = next((o for o in chances.outcomes if o.key == landed), None)
         succeeded = card.get("succeeded") if hit is None else hit.success
         check = who | {
             "session": session,
             "kind": ROLL,
-            "chance": chances.success,
+            "chance": success,
             "outcomes": chances.outcomes if hit is not None else (),
             "landed": landed if hit is not None else "",
             "extras": chances.extras,
         }
         self._decided(check, succeeded)
 
-    def _chances(self, record: Mapping[str, Any]) -> Chances | None:
+    def _chances(self, record: Mapping[str, Any]) -> tuple[Chances, Fraction] | None:
         params = params_of(record)
         try:
             key = _KEY.encode(params)
@@ -259,7 +261,8 @@ class _Reader:
             return None
         if key not in self.chances:
             try:
-                self.chances[key] = self.game.chances(self.chains.request(record))
+                chances = self.game.chances(self.chains.request(record))
+                self.chances[key] = (chances, chances.success)
             except BROKEN:
                 self.chances[key] = None
         return self.chances[key]

@@ -1,18 +1,25 @@
 """The exact distribution of the number of successes among independent checks.
 
 Each check succeeds with its own exact chance ``p_i = a_i / q_i``; the number of successes
-is Poisson-binomial, its generating polynomial ``prod (b_i + a_i z) / prod q_i`` with
-``b_i = q_i - a_i``. Its coefficients are whole numbers, so everything here is integer
-arithmetic on numerators over the one denominator ``prod q_i``: exact, and no Fraction
-is normalised until the end.
+is Poisson-binomial, its generating polynomial ``C(z) = prod (b_i + a_i z)`` over
+``prod q_i``, with ``b_i = q_i - a_i``. Its coefficients are whole numbers, so everything
+here is integer arithmetic on numerators over the one denominator ``prod q_i``: exact, and
+no Fraction is normalised until the end. A night of two thousand checks has coefficients of
+thousands of digits; the figure a ledger needs, ``2 P(X < k) + P(X = k)``, is worked out in
+one of two ways, whichever costs less for the checks at hand.
 
-A night of two thousand checks has coefficients of ten thousand digits, which schoolbook
-arithmetic (or Python's own multiplication, Karatsuba) cannot multiply in time. Polynomials
-are multiplied by Kronecker substitution (packed into one number, a slot per coefficient),
-small ones in binary with Python's integers, large ones in decimal with ``decimal``, whose
-multiplication of very long numbers is a number-theoretic transform. The figure a ledger
-needs, ``P(X < k)`` and ``P(X = k)``, is read from the two halves of the checks with one
-dot product, so the whole product is never formed.
+A table rolls a handful of distinct checks all night, so ``C`` is a product of few powers
+``F_g ** m_g`` (``F_g = b_g + a_g z``), and ``C' / C = sum m_g a_g / F_g`` gives each
+coefficient from the one before (``walked``): one pass up to ``k`` (or ``n - k``, counting
+failures), each step a few operations per distinct chance of a long number with a short one,
+no multiplication of two long numbers.
+
+With many distinct chances the pass grows with their number, and the product is formed
+instead (``multiplied``): polynomials multiplied by Kronecker substitution (packed into one
+number, a slot per coefficient), small ones in binary with Python's integers, large ones in
+decimal with ``decimal``, whose multiplication of very long numbers is a number-theoretic
+transform; the figure is read from the two halves of the checks with one dot product, so
+the whole product is never formed.
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import repeat
 from math import prod
+from operator import floordiv, mul, sub
 from typing import TypeAlias
 
 EXACT = decimal.Context(
@@ -38,9 +47,15 @@ SCHOOLBOOK = 48
 """Products of at most this many coefficient pairs are multiplied term by term."""
 DECIMAL_BITS = 1 << 17
 """A packed product longer than this many bits is multiplied in decimal."""
+WALK = 24
+"""The walk is taken when its steps times the distinct chances are at most this many times
+the checks: past that, the product (whose cost hardly depends on how many distinct chances
+there are) is the cheaper."""
 
 Coefficients: TypeAlias = list[int] | list[decimal.Decimal]
 """A polynomial, lowest power first: whole numbers, as ``int`` or (once long) ``Decimal``."""
+Groups: TypeAlias = tuple[tuple[Fraction, int], ...]
+"""Each distinct chance (strictly between 0 and 1) and how many checks had it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +79,8 @@ def split_certain(chances: Iterable[Fraction]) -> tuple[list[Fraction], int]:
 
 
 def standing(chances: Sequence[Fraction], actual: int) -> Standing:
-    """``actual`` successes against the exact distribution of the successes of ``chances``.
-
-    With ``C(z) = L(z) R(z)`` (two halves of the checks) and ``S_j`` the sums of the first
-    ``j + 1`` coefficients of ``R``, ``2 P(X < k) + P(X = k)`` has the numerator
-    ``sum_l L_l (S_(k-1-l) + S_(k-l))``: one dot product, the whole product never formed."""
+    """``actual`` successes against the exact distribution of the successes of ``chances``:
+    ``2 P(X < k) + P(X = k)`` over ``2``, its numerator ``walked`` or ``multiplied``."""
     uncertain, sure = split_certain(chances)
     counts = Counter((p.numerator, p.denominator) for p in uncertain)  # cheaper than hash(p)
     groups = tuple(sorted((Fraction(a, q), m) for (a, q), m in counts.items()))
@@ -76,7 +88,7 @@ def standing(chances: Sequence[Fraction], actual: int) -> Standing:
 
 
 @lru_cache(maxsize=64)
-def _standing(groups: tuple[tuple[Fraction, int], ...], k: int) -> Standing:
+def _standing(groups: Groups, k: int) -> Standing:
     """``groups``: each distinct chance and how many checks had it (a line of a member and
     one of their only character are the same checks, worked out once)."""
     n = sum(m for _, m in groups)
@@ -84,6 +96,55 @@ def _standing(groups: tuple[tuple[Fraction, int], ...], k: int) -> Standing:
         return Standing(Fraction(0))
     if k > n:
         return Standing(Fraction(1))
+    ranked = walked if walks(groups, k) else multiplied
+    denominator = 2 * prod(p.denominator**m for p, m in groups)
+    return Standing(Fraction(ranked(groups, k), denominator))
+
+
+def walks(groups: Groups, k: int) -> bool:
+    """Whether ``walked`` is the cheaper way (``WALK``)."""
+    n = sum(m for _, m in groups)
+    return min(k, n - k) * len(groups) <= WALK * n
+
+
+def walked(groups: Groups, k: int) -> int:
+    """``2 (C_0 + ... + C_(k-1)) + C_k`` for ``0 <= k <= n``, coefficient by coefficient.
+
+    With ``H_g = C / F_g`` (whole: ``m_g >= 1``), ``C' = sum m_g a_g H_g`` and
+    ``C = F_g H_g`` give ``j C_j = sum m_g a_g H_g,(j-1)`` and
+    ``H_g,j = (C_j - a_g H_g,(j-1)) / b_g``: both divisions exact, so every number stays
+    below ``prod q_i``. Past the middle, the failures are counted instead (the same sum
+    over ``b + a z`` turned around, taken from twice the total)."""
+    n = sum(m for _, m in groups)
+    terms = [(p.numerator, p.denominator - p.numerator, m) for p, m in groups]
+    if 2 * k <= n:
+        return _walk(terms, k)
+    every: int = prod((a + b) ** m for a, b, m in terms)
+    return 2 * every - _walk([(b, a, m) for a, b, m in terms], n - k)
+
+
+def _walk(terms: Sequence[tuple[int, int, int]], k: int) -> int:
+    """``walked`` for ``k`` at most the middle; ``terms``: each ``(a, b, m)``."""
+    gains = [a for a, _, _ in terms]
+    stays = [b for _, b, _ in terms]
+    counts = [m for _, _, m in terms]
+    c: int = prod(b**m for _, b, m in terms)  # C_0: every check failed
+    h = [c // b for b in stays]
+    below = 0
+    for j in range(1, k + 1):
+        below += c
+        shifted = list(map(mul, gains, h))  # a_g H_g,(j-1)
+        c = sum(map(mul, counts, shifted)) // j
+        h = list(map(floordiv, map(sub, repeat(c), shifted), stays))
+    return 2 * below + c
+
+
+def multiplied(groups: Groups, k: int) -> int:
+    """``walked`` by multiplication, for ``0 <= k <= n``.
+
+    With ``C(z) = L(z) R(z)`` (two halves of the checks) and ``S_j`` the sums of the first
+    ``j + 1`` coefficients of ``R``, the figure is ``sum_l L_l (S_(k-1-l) + S_(k-l))``: one
+    dot product, the whole product never formed."""
     halves: tuple[list[Coefficients], list[Coefficients]] = ([], [])
     weights = [0, 0]
     for p, m in sorted(groups, key=lambda g: -g[1] * g[0].denominator.bit_length()):
@@ -95,9 +156,7 @@ def _standing(groups: tuple[tuple[Fraction, int], ...], k: int) -> Standing:
     with decimal.localcontext(EXACT):
         both = [sums[j - 1] + sums[j] if j else sums[0] for j in range(len(sums))]
         both.append(sums[-1] + sums[-1])  # past the last: every outcome, twice
-    numerator = _dot(left, both, k)
-    denominator = 2 * prod(p.denominator**m for p, m in groups)
-    return Standing(Fraction(_integer(numerator), denominator))
+    return _integer(_dot(left, both, k))
 
 
 def distribution(chances: Sequence[Fraction]) -> tuple[Fraction, ...]:
