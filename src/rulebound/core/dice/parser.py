@@ -24,6 +24,7 @@ letter (``1d20+5 Stealth``); something that looks like a forgotten operator is r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import NoReturn
 
@@ -31,6 +32,7 @@ from rulebound.core.dice.advice import attached_tip
 from rulebound.core.dice.checks import check
 from rulebound.core.dice.limits import DEFAULT_LIMITS, DiceLimits
 from rulebound.core.dice.nodes import (
+    COMPARATORS,
     DICE_OPS,
     IMMEDIATE,
     Annotated,
@@ -51,7 +53,6 @@ from rulebound.core.errors import InvalidInput, LimitExceeded
 
 EXAMPLE = "a dice expression such as 2d6+3, 4d6kh3, 1d20+5 adv or 10d10>=7"
 OPERAND = "a number, dice (2d6, d20, d%, 4dF) or a parenthesis"
-COMPARATORS = ("==", "!=", ">=", "<=", ">", "<")
 COUNT_COMPARATORS = (*COMPARATORS, "=")
 OPERATIONS = ("rr", "ro", "ra", "mi", "ma", "k", "p", "e", "!")
 ADVANTAGE = re.compile(r"(advantage|adv|disadvantage|dis)(?=\s|$)", re.IGNORECASE)
@@ -59,6 +60,8 @@ LOOKS_LIKE_OP = re.compile(r"(?:kh|kl|ph|pl|rr|ro|ra|mi|ma|k|p|e)[<>]?\d+\b|!")
 LOOKS_LIKE_DICE = re.compile(r"\d*[dD](?:\d+|%|[fF])\b")
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 COMMENT_START = re.compile(r"[^\W\d]|\*|_|[\"'`@#~|]|<[@#:]|[^\x00-\x7f]")
+BOLD = re.compile(r"\*")
+"""A ``*`` with no operand after it starts a comment (``1d20 **bold**``), as d20 reads it."""
 
 
 def parse(text: object, field: str = "dice", limits: DiceLimits = DEFAULT_LIMITS) -> Expression:
@@ -177,16 +180,34 @@ class _Parser:
         return rest
 
     def comparison(self) -> Node:
-        left = self.sum()
+        # "1d20 <@123>": a mention is a comment
+        return self.chain(self.sum, COMPARATORS, COMMENT_START)
+
+    def sum(self) -> Node:
+        return self.chain(self.product, ("+", "-"))
+
+    def product(self) -> Node:
+        return self.chain(self.signed, ("//", "*", "/", "%"), BOLD)
+
+    def chain(
+        self,
+        operand: Callable[[], Node],
+        ops: tuple[str, ...],
+        comment: re.Pattern[str] | None = None,
+    ) -> Node:
+        """``operand (op operand)*``, left to right; ``ops`` longest first. An operator with no
+        operand after it is an error, unless ``comment`` matches there: then the chain ends
+        before it, and the rest is a comment."""
+        left = operand()
         while True:
             save = self.i
             self.skip_ws()
-            op = next((c for c in COMPARATORS if self.s.startswith(c, self.i)), None)
+            op = next((o for o in ops if self.s.startswith(o, self.i)), None)
             if op is None:
                 self.i = save
                 return left
             if not self.starts_operand(self.i + len(op)):
-                if COMMENT_START.match(self.s, self.i):  # "1d20 <@123>": a mention
+                if comment is not None and comment.match(self.s, self.i):
                     self.i = save
                     return left
                 self.i += len(op)
@@ -194,43 +215,7 @@ class _Parser:
                 self.fail(f"{OPERAND} after {op}")
             self.i += len(op)
             self.skip_ws()
-            left = Binary(op, left, self.sum())
-
-    def sum(self) -> Node:
-        left = self.product()
-        while True:
-            save = self.i
-            self.skip_ws()
-            op = self.peek()
-            if op not in ("+", "-"):
-                self.i = save
-                return left
-            self.i += 1
-            if not self.starts_operand(self.i):
-                self.skip_ws()
-                self.fail(f"{OPERAND} after {op}")
-            self.skip_ws()
-            left = Binary(op, left, self.product())
-
-    def product(self) -> Node:
-        left = self.signed()
-        while True:
-            save = self.i
-            self.skip_ws()
-            op = "//" if self.peek(2) == "//" else self.peek()
-            if op not in ("*", "/", "//", "%"):
-                self.i = save
-                return left
-            if not self.starts_operand(self.i + len(op)):
-                if op == "*":  # "1d20 **bold**": a comment, as d20 reads it
-                    self.i = save
-                    return left
-                self.i += len(op)
-                self.skip_ws()
-                self.fail(f"{OPERAND} after {op}")
-            self.i += len(op)
-            self.skip_ws()
-            left = Binary(op, left, self.signed())
+            left = Binary(op, left, operand())
 
     def signed(self) -> Node:
         op = self.peek()
