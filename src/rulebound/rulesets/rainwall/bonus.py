@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.rulesets.rainwall import rules
@@ -92,11 +91,8 @@ def alternatives(request: RainwallRequest, faces: Sequence[int]) -> tuple[Altern
     raw = sum(rules.succeeds(face, skill, options) for face in faces)
     flub = rules.is_flub(request.dice, skill, sum(face == rules.FLUB_FACE for face in faces))
     found: list[Alternative] = []
-    for counts in product(*(range(failing[f] + 1) for f in kinds)):
+    for counts, spent in _affordable([(failing[f], prices[f]) for f in kinds], bonus):
         quota = dict(zip(kinds, counts, strict=True))
-        spent = sum(quota[f] * prices[f] for f in kinds)
-        if spent > bonus:
-            continue
         points = []
         for face in faces:
             take = quota.get(face, 0) > 0
@@ -114,3 +110,17 @@ def alternatives(request: RainwallRequest, faces: Sequence[int]) -> tuple[Altern
             )
         )
     return tuple(sorted(found, key=lambda a: (-a.successes, a.spent, [-p for p in a.allocation])))
+
+
+def _affordable(kinds: Sequence[tuple[int, int]], budget: int) -> list[tuple[tuple[int, ...], int]]:
+    """Each count per kind (``kinds``: how many dice, the price of fixing one) whose total
+    price is within ``budget``, with that price. Prices are positive, so a count that
+    overspends is never extended: only what is affordable is ever built."""
+    found: list[tuple[tuple[int, ...], int]] = [((), 0)]
+    for available, price in kinds:
+        found = [
+            ((*counts, count), spent + count * price)
+            for counts, spent in found
+            for count in range(min(available, (budget - spent) // price) + 1)
+        ]
+    return found
