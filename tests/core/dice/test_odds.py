@@ -99,3 +99,13 @@ def test_zero_dice_roll_zero() -> None:
         found = odds(parse(typed))
         assert isinstance(found, Odds)
         assert found.distribution() == {0: Fraction(1)}
+
+
+@pytest.mark.parametrize("typed", ["2d2k0ph0", "3d6k0pl1", "4d6k0p1", "0 == 2d2k0ph0"])
+def test_a_rank_keep_after_every_die_is_dropped_adds_nothing(typed: str) -> None:
+    """``k0`` drops every die; a keep or drop by rank after it has no die left to rank, so
+    the pool adds 0 (hypothesis found ``0 == 2d2k0ph0`` refused with a bare ValueError)."""
+    found = odds(parse(typed))
+    assert isinstance(found, Odds)
+    total = 1 if typed.startswith("0 ==") else 0
+    assert found.distribution() == {total: Fraction(1)}

@@ -270,7 +270,8 @@ def _ranked(
     adds = {value: suffix.contribution(0, value) for value, _ in kept}
     scale = suffix.weight_total(0)
     n = dice.count
-    sizes = range(n + 1) if dropped else range(n, n + 1)
+    # how many dice reach the ranking: any number once faces drop, none if every face does
+    sizes = range(n + 1 if kept else 1) if dropped else range(n, n + 1)
     spread = max((a.support() for a in adds.values()), default=1)
     values = [v for v, _ in kept]
     reach = (int(max(values)) - int(min(values)) + 1) * spread if values else 1
