@@ -102,12 +102,51 @@ class Discord:
         }
         return self.answer(self.base(who, 4) | {"data": data})
 
-    def press(self, who: str, custom_id: str, values: list[str] | None = None) -> dict[str, Any]:
+    def press(
+        self,
+        who: str,
+        custom_id: str,
+        values: list[str] | None = None,
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A button (or, with ``values``, a select menu) pressed on ``message`` (the data of
+        the message it is on, which Discord sends with the press)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
         if values is not None:
             data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        message = {"id": "600000000000000001", "channel_id": self.channel}
-        return self.answer(self.base(who, 3) | {"data": data, "message": message})
+        on = {"id": "600000000000000001", "channel_id": self.channel} | (message or {})
+        return self.answer(self.base(who, 3) | {"data": data, "message": on})
+
+    def submit(
+        self,
+        who: str,
+        modal: dict[str, Any],
+        values: dict[str, str] | None = None,
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A modal (an answer of type 9) submitted, each input as filled in, or as
+        ``values`` says; ``message``: the message whose button opened it."""
+        assert modal["type"] == 9, modal
+        given = values or {}
+        inputs = [c for row in modal["data"]["components"] for c in row["components"]]
+        data = {
+            "custom_id": modal["data"]["custom_id"],
+            "components": [
+                {
+                    "type": 1,
+                    "components": [
+                        {
+                            "type": 4,
+                            "custom_id": i["custom_id"],
+                            "value": given.get(i["custom_id"], i.get("value", "")),
+                        }
+                    ],
+                }
+                for i in inputs
+            ],
+        }
+        on = {"id": "600000000000000001", "channel_id": self.channel} | (message or {})
+        return self.answer(self.base(who, 5) | {"data": data, "message": on})
 
 
 def _type(value: Any) -> int:

@@ -12,7 +12,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from rulebound.discord.embeds import EPHEMERAL, marked
-from rulebound.discord.interactions import NOT_YOURS, UNSEATED, Interactions
+from rulebound.discord.followups import NOT_YOURS
+from rulebound.discord.interactions import UNSEATED, Interactions
 from rulebound.rulesets.contract import Chances
 from rulebound.store import Conflict, LogEntry, NotFound, SqlStore
 
@@ -216,7 +217,7 @@ def _odds(linked: Linked, entry: LogEntry) -> Chances:
     app = cast(FastAPI, linked.table.client.app)
     handler: Interactions = app.state.discord
     store: SqlStore = app.state.store
-    chances = handler.odds_of(store.table(linked.table.id), entry)[0]
+    chances = handler.followups.odds_of(store.table(linked.table.id), entry)[0]
     assert chances is not None
     return chances
 

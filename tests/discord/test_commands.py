@@ -251,7 +251,15 @@ def _fill_sheet(client: TestClient, table: Table, key: str) -> None:
 
 def test_the_definitions_follow_discords_rules() -> None:
     commands = definitions(registry_games())
-    assert [c["name"] for c in commands] == ["rulebound", "roll", "odds", "r", "turn", "luck"]
+    assert [c["name"] for c in commands] == [
+        "rulebound",
+        "roll",
+        "odds",
+        "r",
+        "turn",
+        "luck",
+        "sheet",
+    ]
     for command in commands:
         for sub in command.get("options", []):  # /luck has none
             opts = sub.get("options", [])

@@ -10,7 +10,7 @@ import pytest
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.errors import InvalidInput
-from rulebound.discord.interactions import MAX_INPUTS, REST, modal, modal_params
+from rulebound.discord.forms import MAX_INPUTS, REST, modal, modal_params
 from rulebound.rulesets.contract import Field
 
 

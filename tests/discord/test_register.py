@@ -73,7 +73,9 @@ def test_register_overwrites_the_global_commands_with_every_games_fields(
 ) -> None:
     done = _run(fake)
     assert done.exit_code == 0, done.output
-    assert "registered 6 commands: /rulebound, /roll, /odds, /r, /turn, /luck" in done.output
+    assert (
+        "registered 7 commands: /rulebound, /roll, /odds, /r, /turn, /luck, /sheet" in done.output
+    )
     [sent] = fake.received
     assert sent["path"] == f"/api/v10/applications/{APP_ID}/commands"
     assert sent["authorization"] == f"Bot {TOKEN}"

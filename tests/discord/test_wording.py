@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.random_source import SeededSource
 from rulebound.discord.embeds import buttons, card_embed, die_text, odds_embed
-from rulebound.discord.interactions import modal
+from rulebound.discord.forms import modal
 from rulebound.rulesets.contract import Chances, Outcome
 from rulebound.store import LogEntry, SqlStore
 from rulebound.web.settings import registry_games

@@ -30,7 +30,7 @@ class LazyCommands(click.Group):
     LAZY: ClassVar[dict[str, tuple[str, str]]] = {
         "serve": ("rulebound.cli.serve", "Run the virtual table in the browser."),
         "verify": ("rulebound.cli.verify", "Check an exported table log, entry by entry."),
-        "discord": ("rulebound.cli.discord", "The Discord app: register its commands."),
+        "discord": ("rulebound.cli.discord", "The Discord app: register and run its bot."),
         "dice": ("rulebound.cli.dice", "Roll free dice (4d6kh3, 1d20+5 adv) with exact odds."),
         "ledger": ("rulebound.cli.ledger", "Each member's luck against the odds, from a log."),
     }

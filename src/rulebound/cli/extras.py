@@ -27,6 +27,8 @@ EXTRAS: dict[str, str] = {
     "redis": "redis",
     "hiredis": "redis",
     "nacl": "discord",
+    "hikari": "discord",
+    "aiohttp": "discord",
     "matplotlib": "plot",
 }
 """A library's top-level module: the extra that installs it."""

@@ -1,9 +1,10 @@
 """``rulebound serve``: the web table on SQLite (or PostgreSQL) at http://127.0.0.1:8000.
 
-One process by default. ``--workers N`` runs N server processes on one port (uvicorn's
-supervisor, each worker on a socket of its own: ``cli/workers``); they need Redis
-(``--redis``) as their backplane, for the live feed's notices and the shared rate limits,
-and are meant for PostgreSQL.
+One process by default; ``--discord`` also keeps Discord's gateway connection in it, for
+the app's lifetime (``discord.gateway``). ``--workers N`` runs N server processes on one
+port (uvicorn's supervisor, each worker on a socket of its own: ``cli/workers``); they need
+Redis (``--redis``) as their backplane, for the live feed's notices and the shared rate
+limits, and are meant for PostgreSQL.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -20,6 +22,8 @@ from rulebound.cli.workers import PortClaim, run_workers
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from rulebound.discord.gateway import Bot
 
 DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
 GRACEFUL_SHUTDOWN_SECONDS = 3
@@ -42,6 +46,14 @@ def settled(app: FastAPI) -> FastAPI:
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
     return app
+
+
+def gateway_bot(token_file: Path | None) -> Bot:
+    """The bot that ``--discord`` connects (its token from the file or the environment)."""
+    from rulebound.cli.discord import API, bot_token
+    from rulebound.discord.gateway import Bot
+
+    return Bot(bot_token(token_file), os.environ.get("DISCORD_API_URL") or API)
 
 
 def worker_app() -> FastAPI:
@@ -76,7 +88,26 @@ def worker_app() -> FastAPI:
     default=None,
     help="redis://HOST:PORT/DB: the backplane between processes (feed notices, rate limits).",
 )
-def command(database: str, host: str, port: int, workers: int, redis_url: str | None) -> None:
+@click.option(
+    "--discord",
+    is_flag=True,
+    help="Also answer Discord over its gateway from this process (docs/discord.md).",
+)
+@click.option(
+    "--discord-token-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --discord: a file holding the bot token (else env RULEBOUND_DISCORD_TOKEN).",
+)
+def command(
+    database: str,
+    host: str,
+    port: int,
+    workers: int,
+    redis_url: str | None,
+    discord: bool,
+    discord_token_file: Path | None,
+) -> None:
     """Run the virtual table: create a table in the browser and share its invite links."""
     import uvicorn
 
@@ -88,6 +119,15 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
             f"{workers} workers need Redis as their backplane: add --redis redis://HOST:PORT/0",
             param_hint="--workers",
         )
+    if discord_token_file is not None and not discord:
+        raise click.BadParameter("add --discord to use it", param_hint="--discord-token-file")
+    if discord and workers > 1:
+        raise click.BadParameter(
+            "one gateway connection answers Discord: run `rulebound discord run` beside the "
+            "workers instead",
+            param_hint="--discord",
+        )
+    bot = gateway_bot(discord_token_file) if discord else None
     shown = f"database: {database}" + (f"; redis: {redis_url}" if redis_url else "")
     if workers > 1:
         # each worker process builds its app from the environment (Settings.from_env)
@@ -114,7 +154,8 @@ def command(database: str, host: str, port: int, workers: int, redis_url: str | 
     settings = replace(
         Settings.from_env(), database_url=database, host=host, port=port, redis_url=redis_url
     )
-    app = settled(create_app(settings))
+    app = settled(create_app(settings, bot))
+    shown += "; Discord: gateway" if bot is not None else ""
     emit_text(f"rulebound table on http://{host}:{port}  ({shown}; Ctrl+C stops)")
     uvicorn.run(
         app,

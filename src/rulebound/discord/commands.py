@@ -4,7 +4,8 @@
 subcommands for a game whose fields pass Discord's 25 options: ``pack``): a choice is a
 text option with autocomplete (its choices depend on the character), another character's
 sheet one with the table's characters, a number an integer option, a yes/no a boolean.
-``/r`` rolls a dice expression and ``/rulebound`` links a channel and seats players.
+``/r`` rolls a dice expression, ``/rulebound`` links a channel and seats players, and
+``/sheet`` shows, edits and creates characters (``sheets``, ``creation``).
 Nothing here knows any one game.
 """
 
@@ -70,7 +71,8 @@ class GameOptions:
         return next((f for f in self.fields if option_name(f) == name), None)
 
     def options(self, *, privacy: bool) -> list[dict[str, Any]]:
-        shown = [_option(f) for f in self.fields]
+        game = self.game.table.game
+        shown = [_option(f, bool(game.suggestions(f.name, {}))) for f in self.fields]
         required = [o for o in shown if o.get("required")]
         optional = [o for o in shown if not o.get("required")]
         character = {
@@ -192,7 +194,8 @@ def _required_first(fields: Sequence[Field]) -> list[Field]:
     return [f for f in fields if f.required] + [f for f in fields if not f.required]
 
 
-def _option(f: Field) -> dict[str, Any]:
+def _option(f: Field, suggested: bool = False) -> dict[str, Any]:
+    """A field as an option; a text field the game suggests values for autocompletes them."""
     option: dict[str, Any] = {
         "name": option_name(f),
         "description": _text(f.help or f.label, f.name),
@@ -208,7 +211,7 @@ def _option(f: Field) -> dict[str, Any]:
         option["type"] = BOOLEAN
     else:
         option["type"] = STRING
-        if f.kind in ("select", "multiselect", "sheet"):
+        if f.kind in ("select", "multiselect", "sheet") or suggested:
             option["autocomplete"] = True
         if f.kind == "sheet":
             option["description"] = _text(f"{f.label} (a character at the table)", f.name)
@@ -341,7 +344,64 @@ def _commands(games: Mapping[str, TableGame]) -> list[dict[str, Any]]:
             ],
         },
         LUCK,
+        SHEET,
     ]
+
+
+_CHARACTER = {
+    "type": STRING,
+    "name": CHARACTER,
+    "description": "The character (default: your first; the game master: any)",
+    "autocomplete": True,
+}
+SHEET: dict[str, Any] = {
+    "name": "sheet",
+    "type": 1,
+    "description": "A character's sheet: see it, change a field, or create a character",
+    "options": [
+        {
+            "type": SUBCOMMAND,
+            "name": "show",
+            "description": "See the sheet (only you), with a form per page to edit it",
+            "options": [_CHARACTER],
+        },
+        {
+            "type": SUBCOMMAND,
+            "name": "set",
+            "description": "Change one field of the sheet (HP, luck, a skill...), as the web sheet",
+            "options": [
+                {
+                    "type": STRING,
+                    "name": "field",
+                    "description": "The sheet's field",
+                    "required": True,
+                    "autocomplete": True,
+                },
+                {
+                    "type": STRING,
+                    "name": "value",
+                    "description": "Its new value, as the web sheet's form takes it",
+                    "required": True,
+                    "autocomplete": True,
+                },
+                _CHARACTER,
+            ],
+        },
+        {
+            "type": SUBCOMMAND,
+            "name": "create",
+            "description": "Create a character: the game's guided steps, or a blank sheet",
+            "options": [
+                {
+                    "type": STRING,
+                    "name": "name",
+                    "description": "The name (a game with guided creation asks in its first step)",
+                },
+            ],
+        },
+    ],
+}
+"""``/sheet``: the same for every game (its fields come from the sheet, by autocomplete)."""
 
 
 def flat(options: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:

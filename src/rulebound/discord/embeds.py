@@ -2,12 +2,14 @@
 the exact chance) and its follow-ups as buttons, with select menus for dice to choose.
 
 A button's ``custom_id`` names what it does, ``rb:OP:ENTRY:ACTION[:DICE]``: ``f`` press
-a follow-up, ``c`` confirm one, ``d`` the dice chosen for one, ``k`` keep, ``x`` cancel.
+a follow-up, ``a`` take it with the dice the rules choose, ``c`` confirm one, ``d`` the dice
+chosen for one, ``k`` keep, ``x`` cancel (``followups``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +22,26 @@ ROW, BUTTON, STRING_SELECT = 1, 2, 3
 MAX_FIELD = 1024
 MAX_TITLE = 45
 """Discord's cap on a modal's title (and on a text input's label)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What a follow-up did to its roll's chance of success (``Game.decision``)."""
+
+    label: str
+    """The follow-up, in the words of its button ("Push the roll")."""
+    success: str
+    """What success is called ("success")."""
+    before: Fraction
+    """P(success) of keeping the result as it stood."""
+    after: Fraction
+    """P(success) once the follow-up was chosen, before its own dice."""
+
+    def lines(self) -> list[str]:
+        return [
+            f"P({self.success}) after {self.label.lower()}: {percent(self.after)}",
+            f"Keeping the result instead: {percent(self.before)}",
+        ]
 
 
 def percent(value: Fraction) -> str:
@@ -75,9 +97,11 @@ def card_embed(
     summary: str,
     chances: Chances | None = None,
     after: Chances | None = None,
+    decided: Decided | None = None,
 ) -> dict[str, Any]:
     """The embed of a result card (``to_jsonable(Card)``), with the odds the roll had (and,
-    ``after``, the odds from where the result stands)."""
+    ``after``, the odds from where the result stands; ``decided``, the odds the follow-up
+    that made it gave)."""
     outcome = str(card.get("outcome") or "")
     succeeded = card.get("succeeded")
     color = NEUTRAL if succeeded is None else SUCCESS if succeeded else FAILURE
@@ -94,6 +118,9 @@ def card_embed(
     if after is not None:
         lines = chance_lines(after)
         fields.append({"name": "Exact chance from here", "value": _clip("\n".join(lines))})
+    if decided is not None:
+        words = "\n".join(decided.lines())
+        fields.append({"name": "Exact chance after the follow-up", "value": _clip(words)})
     details = [str(d) for d in card.get("details") or ()]
     if details:
         fields.append({"name": "Details", "value": _clip("\n".join(details))})
@@ -118,19 +145,53 @@ def odds_embed(title: str, chances: Chances) -> dict[str, Any]:
     }
 
 
-def buttons(entry_id: int, actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """A follow-up button per offered action, then keep (rows of five)."""
+def default_dice(field: Mapping[str, Any]) -> str:
+    """The dice the rules choose for a dice field (its default), as a custom id holds them."""
+    default = field.get("default")
+    given = default if isinstance(default, list | tuple) else ()
+    return ".".join(str(int(i)) for i in given if str(i).isdecimal())
+
+
+def dice_words(chosen: str) -> str:
+    """Dice as the select menu numbers them, from a custom id's "0.2": "dice #1, #3"."""
+    numbers = [f"#{int(i) + 1}" for i in chosen.split(".") if i.isdecimal()]
+    return ("die " if len(numbers) == 1 else "dice ") + ", ".join(numbers)
+
+
+def buttons(
+    entry_id: int,
+    actions: Sequence[Mapping[str, Any]],
+    dice: Sequence[Mapping[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """A follow-up button per offered action, then keep (rows of five). A follow-up that
+    chooses dice has two, when the rules have a choice of their own (the dice a push
+    rerolls by default): one takes it in a press, the other opens the menu of ``dice``."""
     shown = []
     for action in actions:
         label = str(action.get("label") or action.get("key"))
         spends = str(action.get("spends") or "")
+        cost = f" · costs {spends}" if spends else ""
+        available = bool(action.get("available", True))
+        chooses = [f for f in action.get("fields") or () if f.get("kind") == "dice"]
+        default = default_dice(chooses[0]) if chooses and dice else ""
+        if default:
+            shown.append(
+                {
+                    "type": BUTTON,
+                    "style": PRIMARY,
+                    "label": _clip(f"{label}: {dice_words(default)}{cost}", 80),
+                    "custom_id": f"rb:a:{entry_id}:{action.get('key')}"[:100],
+                    "disabled": not available,
+                }
+            )
+        words = f"{label}: choose the dice" if default else label
         shown.append(
             {
                 "type": BUTTON,
-                "style": PRIMARY,
-                "label": _clip(label + (f" · costs {spends}" if spends else ""), 80),
+                "style": SECONDARY if default else PRIMARY,
+                "label": _clip(words + cost, 80),
                 "custom_id": f"rb:f:{entry_id}:{action.get('key')}"[:100],
-                "disabled": not action.get("available", True),
+                "disabled": not available,
             }
         )
     if not shown:

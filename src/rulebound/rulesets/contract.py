@@ -489,6 +489,12 @@ class Game(Generic[Req, Res]):
         """An odds question from ``fields`` and ``odds_fields`` values."""
         return self.chances(self.request(values, variants))
 
+    def suggestions(self, field: str, values: Mapping[str, Any]) -> tuple[Choice, ...]:
+        """Values a screen may offer for the free-text roll field named ``field``, given the
+        others (``values``, as typed): the game's levels for a DL, the trait a trick reads.
+        Offered, never imposed: the field still takes what its rules read. None by default."""
+        return ()
+
     def card(self, result: Res) -> Card:
         raise _missing(self, "card")
 

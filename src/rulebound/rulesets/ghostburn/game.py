@@ -20,6 +20,7 @@ from rulebound.rulesets.contract import (
     ActionView,
     Card,
     Chances,
+    Choice,
     ContentTable,
     Field,
     FollowFlag,
@@ -89,6 +90,27 @@ class Ghostburn(Game[Check, GhostburnResult]):
         _, trick, dl, chart, trait, shift, *_ = self.sheets.choice_fields
         self.fields = (dl, shift, chart, trait, *RAW)  # a trait only matters to a trick (odds)
         self.odds_fields = (MODIFIER, trick)
+
+    def suggestions(self, field: str, values: Mapping[str, Any]) -> tuple[Choice, ...]:
+        """The ladder's levels for a DL; for a target's trait, ``NAME=LEVEL`` for the trait
+        the chosen trick reads (every trait a trick reads, with none chosen)."""
+        levels = self.catalogue.ladder.levels
+        if field == "dl":
+            return tuple(Choice(level.name, f"{level.name} ({level.value})") for level in levels)
+        if field != "trait":
+            return ()
+        tricks, typed = self.catalogue.tricks, str(values.get("trick") or "")
+        try:
+            spec = self.catalogue.trick(typed) if typed else None
+        except InvalidInput:
+            spec = None
+        read = [spec.dl_trait] if spec is not None and spec.dl_trait else []
+        traits = read or list(dict.fromkeys(t.dl_trait for t in tricks.values() if t.dl_trait))
+        return tuple(
+            Choice(f"{trait}={level.name}", f"target's {trait}: {level.name} ({level.value})")
+            for trait in traits
+            for level in levels
+        )
 
     def with_content(self, path: Path) -> Ghostburn:
         """The game with a homebrew file merged over the built-ins (and any earlier files)."""
