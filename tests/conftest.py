@@ -12,6 +12,7 @@ from rulebound.store.testing import (
     postgres_url,
     reset_postgres,
     sqlite_url,
+    worker_postgres_url,
 )
 
 settings.register_profile(
@@ -28,6 +29,16 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker process gets a PostgreSQL database of its own (the
+    servers its tests start inherit it), so no worker empties or counts another's tables."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = postgres_url()
+    if worker and url:
+        os.environ[PG_ENV] = worker_postgres_url(url, worker)
+
 
 TESTS = Path(__file__).parent
 FROM_BASE = {"trust/test_migration.py"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable, Hashable, Iterator
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
@@ -70,14 +71,20 @@ class Wired:
         import redis
 
         self.client = redis.Redis.from_url(url)
-        self.sender = redis.Redis.from_url(url)
+        # named, so its connections are told from those of other tests on the same Redis
+        self.name = f"rulebound-test-{uuid.uuid4().hex[:12]}"
+        self.sender = redis.Redis.from_url(url, client_name=self.name)
         self.pubsub = _listener(url, CHANNEL)
         self.counts: list[tuple[Hashable, int]] = []
         self.publisher = Publisher(self.sender, lambda key, n: self.counts.append((key, n)))
 
     def publishers(self) -> list[Any]:
-        """Redis's ids of its connections whose last command was ``PUBLISH``."""
-        return [c["id"] for c in self.client.client_list() if c.get("cmd") == "publish"]
+        """Redis's ids of the publisher's connections whose last command was ``PUBLISH``."""
+        return [
+            c["id"]
+            for c in self.client.client_list()
+            if c.get("name") == self.name and c.get("cmd") == "publish"
+        ]
 
 
 @pytest.fixture

@@ -34,13 +34,23 @@ ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> str:
+def redis_url() -> Iterator[str]:
+    """The run's Redis; under pytest-xdist a Redis of the worker's own, since pub/sub
+    channels and Redis's command counts span its databases and two workers' tables would
+    hear each other."""
     url = os.environ.get(REDIS_ENV, "").strip()
     if not url:
         if os.environ.get("CI"):
             pytest.fail(f"{REDIS_ENV} is not set: CI must test Redis (.ci/run sets it)")
         pytest.skip(f"{REDIS_ENV} is not set (.ci/run sets it)")
-    return url
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield url
+        return
+    server = OwnRedis().start()
+    try:
+        yield server.url
+    finally:
+        server.close()
 
 
 @pytest.fixture

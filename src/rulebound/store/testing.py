@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from rulebound.store.engine import make_engine, normalise_url
 from rulebound.store.migrate import upgrade
@@ -29,6 +30,22 @@ SQLITE_FILE = "rulebound.sqlite3"
 def postgres_url() -> str | None:
     url = os.environ.get(PG_ENV, "").strip()
     return normalise_url(url) if url else None
+
+
+def worker_postgres_url(url: str, worker: str) -> str:
+    """A database of ``worker``'s own on ``url``'s server (created when missing), so
+    parallel test processes never see one another's tables."""
+    base = make_url(normalise_url(url))
+    name = f"{base.database}_{worker}"
+    engine = make_engine(url).execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
+            if found.first() is None:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 def sqlite_url(folder: Path) -> str:
