@@ -1,9 +1,9 @@
 """The words of the Discord messages (issue 40): the outcome said once, each mark of a die
 once, "impossible" and "certain" for chances of 0 and 1, modal titles that keep their cost, a
 blind spend's real reason for a refusal that tells nothing of the result, and a button's
-cost. (Counts whose nouns disagree, "1 successes", and the opposed check's "Actor wins"
-are part of the games' cards, which ``rulebound verify`` compares with older logs: see
-``docs/discord.md``.)"""
+cost. (Counts whose nouns agree, "1 success", and the opposed check naming the character,
+"Kara wins", are the games' cards: tests/rainwall/test_card.py, tests/legacy/test_game.py;
+a card records the version of its words, so verify holds older logs: docs/security.md.)"""
 
 from __future__ import annotations
 

@@ -186,6 +186,10 @@ def test_an_opposed_check_from_numbers_and_from_a_sheet() -> None:
     assert [d.label for d in card.dice] == ["actor d20 #1", "opponent d20 #1"]
     assert GAME.card(replay(GAME, [record])) == card
     against = TABLE.request(kara(), {"characteristic": "STR", "opposed.character": kara()}, {})
+    named, _ = roll_play(GAME, against, ReplaySource([Draw(20, 4), Draw(20, 9)]))
+    assert GAME.card(named).outcome == "Kara wins"  # the rolling character, not "Actor"
+    lost, _ = roll_play(GAME, against, ReplaySource([Draw(20, 19), Draw(20, 4)]))
+    assert GAME.card(lost).outcome == "Kara loses"
     assert against.opposed is not None
     assert against.opposed.characteristic == "STR"
 

@@ -117,3 +117,11 @@ def test_seven_ones_against_dr_4_is_critical_with_ios_4() -> None:
     assert isinstance(result.provenance, Provenance)
     assert result.degree is Degree.CRITICAL
     assert result.ios == 4
+
+
+def test_one_success_is_said_in_the_singular() -> None:
+    one = RainwallRequest(dice=2, skill=5, dr=2, bonus=0, skill_name="Lockpicking")
+    result = roll_check(one, fixed(3, 9))
+    assert result.successes == 1
+    assert "1 success vs DR 2" in result.headline
+    assert "successes" not in result.headline

@@ -45,6 +45,10 @@ class DieView:
         )
 
 
+WORDING = 2
+"""The games' words today (``Card.wording``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """A result as any viewer sees it, in the ruleset's own words."""
@@ -60,6 +64,11 @@ class Card:
     outcome_key: str = ""
     """Which of the game's ``Chances.outcomes`` (by key) the result landed on, so a front end
     can mark it beside the odds; empty where none applies (a tool's card, a check under way)."""
+    wording: int = WORDING
+    """The version of the games' words the card is in (a card stored without it is 1). A
+    log's card is held to its replay word for word only in the same words: ``verify``
+    compares a card worded before by what it means (outcome key, success, dice). Raise it
+    whenever any game's card words change."""
 
 
 @cache

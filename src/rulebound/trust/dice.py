@@ -19,7 +19,7 @@ the export (revealing a seed discloses every play made under it).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rulebound.core.canonical import to_jsonable
@@ -44,6 +44,11 @@ TURN = "turn"
 FREE_ROLL = "free-roll"
 """Rolls of typed dice ("/r 4d6kh3", inline [[1d20+3]]): rebuilt from their own record."""
 COMPARED = ("outcome", "succeeded", "dice")
+"""What a card from before cards named their outcome's key is compared by."""
+MEANT = ("outcome_key", "succeeded", "dice")
+"""What a card in the games' earlier words is compared by (``Card.wording``)."""
+FIRST_WORDING = 1
+"""The words of a card stored with no ``wording``."""
 CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
 HASH = re.compile(DIGEST_PATTERN)
 MAX_CHAIN = 1000
@@ -79,6 +84,8 @@ class DiceCheck:
         """The seq of the follow-up of each entry followed up, by the entry's id."""
         self.worded = False
         """A replayed card named its outcome's key: every later one must (the same words)."""
+        self.wording = FIRST_WORDING
+        """The words of the last replayed card: no later one is in older words."""
         self.recommit: tuple[int, Any] | None = None
         """The last re-commit of the dice: its seq and who made it."""
         self.rules = _rules(self.ruleset, report)
@@ -394,30 +401,40 @@ class DiceCheck:
             return
         if self._card_differs(seq, replayed, card):
             return
-        summary, outcome = str(body.get("summary") or ""), str(replayed.get("outcome") or "")
+        said = card if _wording(card) != _wording(replayed) else replayed
+        summary, outcome = str(body.get("summary") or ""), str(said.get("outcome") or "")
         if summary != outcome and not summary.endswith(": " + outcome):
             self.report.add(seq, "its summary does not end with the outcome its record replays")
             return
         self.report.cards += 1
 
     def _card_differs(self, seq: int, replayed: Mapping[str, Any], card: Mapping[str, Any]) -> bool:
-        """Whether the logged card is not the replayed one, every word of it; a card from
-        before cards named their outcome's key (``Card.outcome_key``) is compared by its
-        outcome, success and dice (its words are an earlier version's), and only while no
-        card before it named one."""
+        """Whether the logged card is not the replayed one: every word of it in today's words
+        (``Card.wording``); in earlier words, what it means (its outcome's key, success and
+        dice). No card may be in older words than one before it, nor name no outcome key
+        after one that did: a log's words change only forward."""
         keyed = bool(card.get("outcome_key"))
         if self.worded and not keyed:
             self.report.add(
                 seq, "its card names no outcome key though the cards before it do (reworded?)"
             )
             return True
-        self.worded = self.worded or keyed
-        shown = sorted(set(replayed) | set(card)) if keyed else COMPARED
+        wording = _wording(card)
+        if wording < self.wording:
+            self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
+            return True
+        self.worded, self.wording = self.worded or keyed, wording
+        same = wording == _wording(replayed)
+        shown: Sequence[str]
+        if keyed:  # word for word in today's words, else by what it means
+            shown = sorted(set(replayed) | set(card)) if same else MEANT
+        else:  # from before outcome keys: its outcome's words too, if they are today's
+            shown = COMPARED if same else COMPARED[1:]
         for key in shown:
             if replayed.get(key) != card.get(key):
                 self.report.add(seq, f"replaying its record gives a different {key} than it logged")
                 return True
-        if not keyed:
+        if not (keyed and same):
             self.report.cards_worded_before += 1
         return False
 
@@ -506,3 +523,8 @@ def _rules(ruleset: Any, report: Report) -> TableRules[Any, Any] | None:
             " (install it; or the export names a ruleset the table never had)",
         )
         return None
+
+
+def _wording(card: Mapping[str, Any]) -> int:
+    found = card.get("wording", FIRST_WORDING)
+    return found if isinstance(found, int) and not isinstance(found, bool) else FIRST_WORDING

@@ -81,8 +81,8 @@ class Report:
     uncommitted: int = 0
     cards: int = 0
     cards_worded_before: int = 0
-    """Replayed cards from before cards named their outcome: compared by outcome, success
-    and dice, not word for word."""
+    """Replayed cards in the games' earlier words (``Card.wording``): compared by what they
+    mean (outcome key, success, dice), not word for word."""
     recommits: list[int] = field(default_factory=list)
     """Plays that came right after another member re-committed the dice."""
     free_rolls: int = 0
@@ -120,9 +120,9 @@ class Report:
             lines.append(f"uncommitted: {self.uncommitted} plays with dice from no committed seed")
         if self.cards_worded_before:
             lines.append(
-                f"earlier cards: {self.cards_worded_before} replayed cards come from before cards"
-                " named their outcome: their outcome, success and dice were compared, not their"
-                " words"
+                f"earlier cards: {self.cards_worded_before} replayed cards are in the games'"
+                " earlier words: what they mean (their outcome's key where they name one, their"
+                " success and dice) was compared, not their words"
             )
         if self.recommits:
             at = ", ".join(str(seq) for seq in self.recommits[:10])

@@ -189,7 +189,12 @@ def _opposed_card(state: chain.OpposedState) -> Card:
         f"weighted margin {weighted_margin(r.face, r.thresholds, r.outcome):+d}"
         for who, r in sides
     ]
-    headline = {"win": "Actor wins", "loss": "Opponent wins", "tie": "Tie: nothing changes"}
+    name = state.roll.name  # the rolling character, where the check came from a sheet
+    headline = {
+        "win": f"{name} wins" if name else "Actor wins",
+        "loss": f"{name} loses" if name else "Opponent wins",
+        "tie": "Tie: nothing changes",
+    }
     return Card(
         title=f"Opposed check: {actor.request.label or 'actor'} vs {opponent.request.label}",
         outcome=headline[outcome.value],

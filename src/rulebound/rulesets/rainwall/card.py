@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rulebound.core import wording
 from rulebound.core.trace import DieRecord
 from rulebound.rulesets.contract import ActionView, Card, DieView, Field
 from rulebound.rulesets.fields import number
@@ -61,7 +62,7 @@ def reallocate_action(result: RainwallResult) -> ActionView | None:
     fields = tuple(_points(n, die, spent, bonus) for n, (die, spent) in enumerate(dice))
     options = alternatives(result.request, result.faces)
     advice = [
-        f"{alt.successes} successes, IoS {alt.ios}, {alt.degree.label}, {alt.spent} of "
+        f"{wording.successes(alt.successes)}, IoS {alt.ios}, {alt.degree.label}, {alt.spent} of "
         f"{bonus} points: {allocation_text(alt.allocation, result.faces)}"
         + (" (current)" if alt.allocation == result.allocation else "")
         for alt in options[:ADVICE_LIMIT]

@@ -8,6 +8,7 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from typing import Any
 
+from rulebound.core import wording
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import check_known
 from rulebound.core.limits import DEFAULT_LIMITS
@@ -53,7 +54,7 @@ class RainwallResult:
     @property
     def headline(self) -> str:
         return (
-            f"{self.degree.label}: {self.successes} successes vs DR {self.request.dr}, "
+            f"{self.degree.label}: {wording.successes(self.successes)} vs DR {self.request.dr}, "
             f"IoS {self.ios}"
         )
 

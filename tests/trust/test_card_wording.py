@@ -1,0 +1,85 @@
+"""Cards carry the version of the games' words they were written in (``Card.wording``), so a
+game may reword its cards ("1 success", "Kara wins") without failing ``rulebound verify`` on
+the logs written before: a card in earlier words is held to its replay by what it means
+(outcome key, success, dice), a card in today's words word for word, and a card in older
+words after one in newer words is a rewording someone did to the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from rulebound.rulesets.views import WORDING
+
+from .conftest import Table, verify
+from .forge import reseal
+
+EARLIER = " (as first worded)"
+
+
+def _export(table: Table) -> dict[str, Any]:
+    cid = table.character("player")
+    for _ in range(3):
+        table.push("player", table.roll("player", cid))
+    table.reveal()
+    return table.export()
+
+
+def _plays(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in doc["entries"] if e.get("kind") in ("roll", "follow-up") and e.get("body")]
+
+
+def _in_earlier_words(entry: dict[str, Any]) -> None:
+    """The entry as the server wrote it before cards had a wording: no ``wording``, other
+    words for the same outcome (the summary ends with them, as it always does)."""
+    body = entry["body"]
+    card = {k: v for k, v in body["card"].items() if k != "wording"}
+    card["outcome"] += EARLIER
+    body["card"] = entry["card"] = card
+    body["summary"] = entry["summary"] = body["summary"] + EARLIER
+
+
+def test_todays_cards_carry_todays_words(client: TestClient, table: Table) -> None:
+    plays = _plays(_export(table))
+    assert plays
+    assert all(p["body"]["card"]["wording"] == WORDING for p in plays)
+
+
+def test_a_log_in_earlier_words_verifies_by_what_its_cards_mean(
+    client: TestClient, table: Table, tmp_path: Path
+) -> None:
+    doc = _export(table)
+    for entry in _plays(doc):
+        _in_earlier_words(entry)
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.code == 0, verdict.out
+    assert "earlier cards" in verdict.out
+
+
+def test_an_earlier_worded_card_is_still_held_to_its_outcome_and_dice(
+    client: TestClient, table: Table, tmp_path: Path
+) -> None:
+    doc = _export(table)
+    plays = _plays(doc)
+    for entry in plays:
+        _in_earlier_words(entry)
+    forged = plays[0]["body"]["card"]
+    forged["succeeded"] = not forged["succeeded"]
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.code == 1
+    assert verdict.first == plays[0]["seq"]
+    assert "different succeeded" in verdict.out
+
+
+def test_a_card_in_older_words_after_newer_ones_is_a_rewording(
+    client: TestClient, table: Table, tmp_path: Path
+) -> None:
+    doc = _export(table)
+    late = _plays(doc)[-1]
+    _in_earlier_words(late)
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.code == 1
+    assert verdict.first == late["seq"]
+    assert "older words" in verdict.out
