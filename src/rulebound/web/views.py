@@ -160,6 +160,8 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
             "card": None,
             "record": None,
             "can_act": False,
+            "may_reveal": False,
+            "may_void": False,
         }
     can_act = _can_act(entry, ctx, character)
     return view | {

@@ -326,6 +326,8 @@ class EntryOut(BaseModel):
     card: Card | None
     record: dict[str, Any] | None
     can_act: bool
+    may_reveal: bool = Field(False, description="The viewer may reveal this hidden roll")
+    may_void: bool = Field(False, description="The viewer may void this entry")
     dice: DiceUsedOut | None = Field(None, description="What the play's dice came from")
 
 
