@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebound.core.errors import InvalidInput
+from rulebound.discord.common import MAX_CHOICES
 from rulebound.discord.luck import COMMAND as LUCK
 from rulebound.rulesets.contract import Field
+from rulebound.web.service import MAX_TABLE_NAME
 from rulebound.web.settings import TableGame
 
 SUBCOMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
@@ -267,6 +269,30 @@ def _commands(games: Mapping[str, TableGame]) -> list[dict[str, Any]]:
             "type": 1,
             "description": "Link this channel to a rulebound table, or take a seat at it",
             "options": [
+                {
+                    "type": SUBCOMMAND,
+                    "name": "new",
+                    "description": "Open a new table for this channel, with you as game master",
+                    "options": [
+                        {
+                            "type": STRING,
+                            "name": "game",
+                            "description": "The game the table plays",
+                            "required": True,
+                            "choices": [
+                                {"name": game.title[:100], "value": key}
+                                for key, game in sorted(games.items())
+                            ][:MAX_CHOICES],
+                        },
+                        {
+                            "type": STRING,
+                            "name": "name",
+                            "description": "The table's name",
+                            "required": True,
+                            "max_length": MAX_TABLE_NAME,
+                        },
+                    ],
+                },
                 {
                     "type": SUBCOMMAND,
                     "name": "link",

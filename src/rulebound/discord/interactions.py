@@ -64,7 +64,8 @@ __all__ = ["PATH", "Answer", "Interactions", "Payload", "mount"]
 
 PATH = "/discord/interactions"
 UNLINKED = (
-    "This channel is not linked to a rulebound table. A game master links it with "
+    "This channel is not linked to a rulebound table. A game master opens one for it with "
+    "`/rulebound new`, or links one with "
     "`/rulebound link invite:<the table's game master invite link>`."
 )
 UNSEATED = "You have no seat at this channel's table: run `/rulebound join` first."
@@ -170,6 +171,8 @@ class Interactions:
 
     def rulebound(self, payload: Payload, sub: str, given: Mapping[str, Any]) -> Answer:
         user_id, name = user_of(payload)
+        if sub == "new":
+            return self.new_table(payload, user_id, name, given)
         if sub == "link":
             return self.link(payload, user_id, name, str(given.get("invite") or ""))
         table = self.table(payload)
@@ -197,6 +200,21 @@ class Interactions:
         if sub == "create":
             return self.creation.start(viewer, str(given.get("name") or ""))
         return said(f"`/sheet` has no subcommand {sub!r}: show, set or create.")
+
+    def new_table(
+        self, payload: Payload, user_id: str, name: str, given: Mapping[str, Any]
+    ) -> Answer:
+        """A table opened from Discord, with the game's default variants, and linked to this
+        channel as ``link`` links one: no web page is needed to start. Its founder's seat is
+        the web table's; the Discord user is seated as its game master on the link."""
+        opened = self.service.create_table(
+            str(given.get("name") or ""),
+            str(given.get("game") or ""),
+            {},
+            observers=True,
+            gm_name=name,
+        )
+        return self.link(payload, user_id, name, opened.table.gm_token)
 
     def link(self, payload: Payload, user_id: str, name: str, invite: str) -> Answer:
         token = invite.strip().rstrip("/").rsplit("/", 1)[-1]
