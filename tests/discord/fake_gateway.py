@@ -221,8 +221,9 @@ class FakeDiscord:
                 return
             self.session = Session(secrets.token_hex(16))
             self.link = link
-            await self.dispatch("READY", self.ready(self.session))
+            # recorded before it is sent: the bot may act on it before this task runs again
             self.handshakes.append("READY")
+            await self.dispatch("READY", self.ready(self.session))
         elif op == RESUME:
             self.resumed.append(data)
             session = self.session
@@ -234,8 +235,8 @@ class FakeDiscord:
                     self.replayed.append(frame["t"])
                     await link.send(frame)
             self.link = link
+            self.handshakes.append("RESUMED")  # before it is sent, as READY
             await self.dispatch("RESUMED", {"_trace": ["fake-discord"]})  # as Discord sends it
-            self.handshakes.append("RESUMED")
         self.changed.set()
 
     def ready(self, session: Session) -> dict[str, Any]:
