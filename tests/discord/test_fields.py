@@ -141,24 +141,8 @@ def test_the_legacy_subcommand_has_the_extended_check_and_its_odds_from_here(
     asked = discord.press("player", button)
     assert asked["type"] == 9
     inputs = [c for row in asked["data"]["components"] for c in row["components"]]
-    values = {"rolls": "1", "until_done": "false"}
-    submitted = {
-        "custom_id": asked["data"]["custom_id"],
-        "components": [
-            {
-                "type": 1,
-                "components": [
-                    {
-                        "type": 4,
-                        "custom_id": i["custom_id"],
-                        "value": values.get(i["custom_id"], ""),
-                    }
-                ],
-            }
-            for i in inputs
-        ],
-    }
-    answer = discord.answer(discord.base("player", 5) | {"data": submitted})
+    values = {i["custom_id"]: "" for i in inputs} | {"rolls": "1", "until_done": "false"}
+    answer = discord.submit("player", asked, values)
     assert answer["type"] == 7, answer
     fields = {f["name"]: f["value"] for f in answer["data"]["embeds"][0]["fields"]}
     assert "P(" in fields["Exact chance"]

@@ -194,14 +194,7 @@ def test_a_modal_is_opened_and_its_submission_is_the_follow_up(
     asked = bot.press("player", button)
     assert asked["type"] == 9
     inputs = [c for row in asked["data"]["components"] for c in row["components"]]
-    submitted = {
-        "custom_id": asked["data"]["custom_id"],
-        "components": [
-            {"type": 1, "components": [{"type": 4, "custom_id": i["custom_id"], "value": "0"}]}
-            for i in inputs
-        ],
-    }
-    answer = bot.answer(bot.base("player", 5) | {"data": submitted})
+    answer = bot.submit("player", asked, {i["custom_id"]: "0" for i in inputs})
     assert answer["type"] == 7
     followed = _last(client, seated.table.id)
     assert (followed.kind, followed.parent_id) == ("follow-up", entry)
