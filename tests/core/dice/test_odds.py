@@ -9,9 +9,9 @@ from typing import Any
 import icepool
 import pytest
 
-from rulebound.core.dice import Odds, odds, parse, preview
+from rulebound.core.dice import DiceLimits, Odds, odds, parse, preview
 
-from .oracle import of_icepool
+from .oracle import by_draws, of_icepool
 
 d4, d6, d8, d10, d12, d20, d100 = (icepool.d(n) for n in (4, 6, 8, 10, 12, 20, 100))
 fudge = icepool.Die([-1, 0, 1])
@@ -109,3 +109,28 @@ def test_a_rank_keep_after_every_die_is_dropped_adds_nothing(typed: str) -> None
     assert isinstance(found, Odds)
     total = 1 if typed.startswith("0 ==") else 0
     assert found.distribution() == {total: Fraction(1)}
+
+
+@pytest.mark.parametrize("typed", ["1d3ra1e3", "2d3ra1e3", "1d3ra1e<2", "2d3ra2e2", "1d3ra3e3"])
+def test_a_die_added_by_ra_explodes_as_far_as_any_other(typed: str) -> None:
+    """The die ``ra`` adds is a new die, not an explosion, so its own chain reaches the cap
+    like any die's (the roller counted it as the first die's first extra die, one short of
+    the odds; hypothesis found ``1d3ra1e3`` disagreeing with brute force)."""
+    limits = DiceLimits(max_explosions=2)
+    parsed = parse(typed, limits=limits)
+    found = odds(parsed, limits)
+    assert isinstance(found, Odds)
+    assert found.distribution() == by_draws(parsed, limits, most=100_000)
+
+
+@pytest.mark.parametrize(
+    "typed", ["1d3ra0e0", "1d3ra0e0==0+1d4ra0e0==0", "1d4ra0e1==0+1dFra0e0==0", "2d4e0kh1"]
+)
+def test_an_explosion_no_face_can_set_off_costs_nothing(typed: str) -> None:
+    """``e0`` on a die without a 0 never explodes: its cost is not a chain's (hypothesis
+    found ``1d3ra0e0==0+1d4ra0e0==0`` refused as over the work cap)."""
+    limits = DiceLimits(max_explosions=2)
+    parsed = parse(typed, limits=limits)
+    found = odds(parsed, limits)
+    assert isinstance(found, Odds), found.line()
+    assert found.distribution() == by_draws(parsed, limits)

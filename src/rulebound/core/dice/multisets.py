@@ -21,6 +21,9 @@ from rulebound.core.dice.roller import chosen
 
 def enumerated(dice: Dice, ops: tuple[SetOp, ...], final: Final, explosions: int) -> Plan:
     values = len(set(dice.faces) | {s.number for op in ops for s in op.selectors})
+    shown = set(dice.faces) | {
+        s.number for op in ops if op.op in ("mi", "ma") for s in op.selectors
+    }
     faces = len(dice.faces)
     most = dice.count
     states = math.comb(most + values - 1, values - 1)
@@ -29,6 +32,8 @@ def enumerated(dice: Dice, ops: tuple[SetOp, ...], final: Final, explosions: int
         if op.op in ("ro", "rr"):
             hit = most if op.by_face else min(most, sum(s.number for s in op.selectors))
             branches = math.comb(hit + faces - 1, faces - 1)
+        elif op.by_face and not any(op.selects(v) for v in shown):
+            branches = 1  # selects no value a die can show: ``e0`` or ``ra0`` on a d4 add nothing
         elif op.op == "ra":
             branches, most = faces, most + 1
         elif op.op == "e":

@@ -6,7 +6,8 @@ operation the dice are visited in pool order (the order drawn, extra dice at the
 ``rr`` rerolls every matching die, then looks again, until none match; ``ro`` rerolls each
 matching die once; ``ra`` adds one die for the first die it selects; ``e`` adds a die for
 each matching die, then for each matching new die, until none match or a chain reaches
-``max_explosions``. A fudge die draws a d3 and shows the face minus 2.
+``max_explosions`` (the die ``ra`` adds is not an explosion: its chain starts with it). A
+fudge die draws a d3 and shows the face minus 2.
 
 Selection follows d20: ``k`` and ``p`` act on the dice (or set items) still kept; ``h`` and
 ``l`` take the highest or lowest by value (ties in pool order); several selectors of one
@@ -172,8 +173,8 @@ class _Roller:
                         die.value = bound
             elif op.op == "ra":
                 for die in chosen(op.selectors, pool, most=1):
-                    die.exploded = True
-                    pool.append(_Die(dice, self.face(dice), die.depth + 1, added=True))
+                    die.exploded = True  # a new die, not an explosion: its own chain starts
+                    pool.append(_Die(dice, self.face(dice), added=True))
             elif op.op == "e":
                 self.explode(op, pool, dice)
             else:
