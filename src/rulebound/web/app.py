@@ -16,7 +16,6 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
 from rulebound import __version__
@@ -29,7 +28,7 @@ from rulebound.web.routes import api, characters, fairness, ledger, pages
 from rulebound.web.security import RESPONSES, Limiter, SecurityHeaders, origin_guard
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
-from rulebound.web.templating import configure
+from rulebound.web.templating import page_templates
 
 HERE = Path(__file__).parent
 
@@ -37,8 +36,7 @@ HERE = Path(__file__).parent
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     store = SqlStore(settings.database_url, pg_notify=settings.redis_url is None)
-    templates = Jinja2Templates(directory=HERE / "templates")
-    configure(templates)
+    templates = page_templates()
     entry_template = templates.get_template("_entry.html")
 
     def render_html(viewer: Viewer, view: dict[str, Any]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
@@ -109,7 +110,14 @@ def die_labels(dice: Sequence[Mapping[str, Any]]) -> list[str]:
     return labels
 
 
-def configure(templates: Jinja2Templates) -> None:
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@cache
+def page_templates() -> Jinja2Templates:
+    """The pages' templates, made once per process and shared by its apps: each template
+    is compiled once, not again by every app a process builds (a test's, a worker's)."""
+    templates = Jinja2Templates(directory=TEMPLATES)
     env = templates.env
     env.autoescape = True
     env.auto_reload = False  # compiled once: no file check on every render
@@ -124,3 +132,4 @@ def configure(templates: Jinja2Templates) -> None:
     env.globals["chance_had"] = chance_had
     env.globals["die_labels"] = die_labels
     env.globals["looks_blank"] = looks_blank
+    return templates

@@ -39,7 +39,7 @@ class _Script:
         return {"kind": "script"}
 
 
-def by_draws(expression: Expression, limits: DiceLimits, most: int = 20_000) -> dict[int, Fraction]:
+def by_draws(expression: Expression, limits: DiceLimits, most: int = 4_000) -> dict[int, Fraction]:
     """The exact distribution of the roller's totals, from every sequence of faces it can
     draw (each of chance 1/sides per face). Only for small expressions without ``rr``."""
     found: dict[int, Fraction] = {}
