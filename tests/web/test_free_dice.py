@@ -79,8 +79,10 @@ def test_a_free_roll_whose_card_was_changed_is_caught(table: Table, tmp_path: Pa
         if (e.get("body") or {}).get("kind") == "free-roll"
     )
     body = entry(doc, seq)["body"]
-    body["card"]["outcome"] = "Total 18"
-    body["summary"] = "rolled 4d6kh3: 18"
+    rolled = int(body["card"]["outcome"].removeprefix("Total "))
+    forged = 3 if rolled != 3 else 18  # another total than the one rolled, whatever it was
+    body["card"]["outcome"] = f"Total {forged}"
+    body["summary"] = f"rolled 4d6kh3: {forged}"
     report = verify(reseal(doc), tmp_path)
     assert report.code == 1
     assert any("free roll gives a different outcome" in p["detail"] for p in report.problems)
