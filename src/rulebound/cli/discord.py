@@ -18,10 +18,10 @@ from pathlib import Path
 import click
 
 from rulebound.cli.output import emit_text, fail, rule_errors
+from rulebound.cli.serve import database_option
 
 TOKEN_ENV = "RULEBOUND_DISCORD_TOKEN"
 """The bot token (``discord.gateway.TOKEN_ENV``; here so the CLI reads it without hikari)."""
-DEFAULT_DATABASE_URL = "sqlite:///./rulebound.sqlite3"
 API = "https://discord.com/api/v10"
 
 
@@ -81,13 +81,7 @@ def register_command(application_id: str, token: str, api: str) -> None:
 
 
 @command.command("run")
-@click.option(
-    "--database",
-    envvar="RULEBOUND_DATABASE_URL",
-    default=DEFAULT_DATABASE_URL,
-    show_default=True,
-    help="The table's database: the one `rulebound serve` uses.",
-)
+@database_option("The table's database: the one `rulebound serve` uses.")
 @click.option(
     "--token-file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from click.decorators import FC
 
 from rulebound.cli.output import emit_text
 from rulebound.cli.workers import PortClaim, run_workers
@@ -63,14 +65,20 @@ def worker_app() -> FastAPI:
     return settled(create_app())
 
 
+def database_option(text: str) -> Callable[[FC], FC]:
+    """``--database``, the table's SQLAlchemy URL: ``rulebound discord run`` takes it as
+    ``serve`` does, so that both find the same table by default."""
+    return click.option(
+        "--database",
+        envvar="RULEBOUND_DATABASE_URL",
+        default=DEFAULT_DATABASE_URL,
+        show_default=True,
+        help=text,
+    )
+
+
 @click.command("serve")
-@click.option(
-    "--database",
-    envvar="RULEBOUND_DATABASE_URL",
-    default=DEFAULT_DATABASE_URL,
-    show_default=True,
-    help="SQLAlchemy URL: sqlite:///FILE (default: in this folder) or postgresql://...",
-)
+@database_option("SQLAlchemy URL: sqlite:///FILE (default: in this folder) or postgresql://...")
 @click.option("--host", envvar="RULEBOUND_HOST", default="127.0.0.1", show_default=True)
 @click.option("--port", envvar="RULEBOUND_PORT", type=int, default=8000, show_default=True)
 @click.option(

@@ -7,7 +7,7 @@ never has to guess the case or the separator a data file happens to use.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -45,12 +45,17 @@ def find_key(keys: Iterable[str], given: str) -> str | None:
     return None
 
 
-def lookup(mapping: Mapping[str, V], given: str, field: str, what: str) -> V:
-    """``mapping[given]`` matched by ``find_key``, or InvalidInput listing what exists."""
-    key = find_key(mapping, given)
+def lookup(
+    mapping: Mapping[str, V],
+    given: str,
+    field: str,
+    find: Callable[[Mapping[str, V], str], str | None] = find_key,
+) -> V:
+    """``mapping[given]`` matched by ``find`` ("Aimed Shot" for ``aimed-shot``), or
+    InvalidInput for ``field`` listing the keys there are."""
+    key = find(mapping, given) if isinstance(given, str) else None
     if key is None:
-        known = ", ".join(sorted(mapping))
-        raise InvalidInput(field, given, f"{what}: {known}" if known else f"{what} (none exist)")
+        raise InvalidInput(field, given, "one of " + ", ".join(sorted(mapping)))
     return mapping[key]
 
 

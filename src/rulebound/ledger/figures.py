@@ -12,11 +12,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TypeVar
 
 from rulebound.ledger.checks import Check, Choice
 from rulebound.ledger.poisson import standing
 from rulebound.ledger.runs import chance_of_run, longest
-from rulebound.rulesets.contract import Decision, Extra, Outcome
+from rulebound.rulesets.contract import Decision, Outcome
+
+T = TypeVar("T")
 
 BUCKETS = 10
 """Calibration groups checks by chance in steps of a tenth: 0-10%, 10-20%, ..., 90-100%."""
@@ -173,16 +176,10 @@ def calibration(checks: Sequence[Check]) -> tuple[Bucket, ...]:
 
 def tallies(checks: Sequence[Check]) -> tuple[Tally, ...]:
     """Each outcome of the game's odds, over the rolls whose card landed on one of them."""
-    rolled: dict[int, tuple[tuple[Outcome, ...], int]] = {}  # by identity: one per request
-    landed: Counter[str] = Counter()
-    for check in checks:
-        if check.outcomes:
-            seen = rolled.get(id(check.outcomes))
-            rolled[id(check.outcomes)] = (check.outcomes, (seen[1] if seen else 0) + 1)
-            landed[check.landed] += 1
+    landed = Counter(check.landed for check in checks if check.outcomes)
     named: dict[tuple[str, str], Outcome] = {}
     sums: dict[tuple[str, str], dict[int, int]] = {}
-    for outcomes, times in rolled.values():
+    for outcomes, times in _per_request(check.outcomes for check in checks):
         for o in outcomes:
             named.setdefault((o.key, o.label), o)
             per = sums.setdefault((o.key, o.label), {})
@@ -201,14 +198,20 @@ def tallies(checks: Sequence[Check]) -> tuple[Tally, ...]:
     )
 
 
+def _per_request(found: Iterable[tuple[T, ...]]) -> list[tuple[tuple[T, ...], int]]:
+    """Each non-empty tuple once, with how many times it came: the checks of one request
+    share its tuple (the same object), so a table's few requests are summed once each."""
+    rolled: dict[int, tuple[tuple[T, ...], int]] = {}
+    for items in found:
+        if items:
+            seen = rolled.get(id(items))
+            rolled[id(items)] = (items, (seen[1] if seen else 0) + 1)
+    return list(rolled.values())
+
+
 def figures(checks: Sequence[Check]) -> tuple[Figure, ...]:
-    rolled: dict[int, tuple[tuple[Extra, ...], int]] = {}  # by identity: one per request
-    for check in checks:
-        if check.extras:
-            seen = rolled.get(id(check.extras))
-            rolled[id(check.extras)] = (check.extras, (seen[1] if seen else 0) + 1)
     found: dict[str, Figure] = {}
-    for extras, times in rolled.values():
+    for extras, times in _per_request(check.extras for check in checks):
         for extra in extras:
             empty = Figure(extra.key, extra.label, extra.kind, Fraction(0), 0)
             sum_ = found.get(extra.key) or empty

@@ -16,7 +16,7 @@ from rulebound.core.dice import counts
 from rulebound.core.dice.counts import Weights
 from rulebound.core.dice.nodes import Dice, SetOp, Value
 from rulebound.core.dice.pools import Final, Plan, explosion_note
-from rulebound.core.dice.roller import chosen
+from rulebound.core.dice.roller import ValueMember, chosen
 
 
 def enumerated(dice: Dice, ops: tuple[SetOp, ...], final: Final, explosions: int) -> Plan:
@@ -59,20 +59,12 @@ Multiset = tuple[Value, ...]
 """A pool's kept values, highest first."""
 
 
-class _Value:
-    __slots__ = ("kept", "value")
-
-    def __init__(self, value: Value) -> None:
-        self.value = value
-        self.kept = True
-
-
 def enumerate_pool(dice: Dice, ops: tuple[SetOp, ...], final: Final, explosions: int) -> Weights:
     """Every multiset of values the pool can end with, weighed, then summed."""
     s = len(dice.faces)
     states: dict[Multiset, int] = {(): 1}
     for _ in range(dice.count):
-        states = _spread(states, [(1, (f,)) for f in dice.faces])
+        states = spread(states, [(1, (f,)) for f in dice.faces])
     total = s**dice.count
     for op in ops:
         states, factor = _operate(states, op, dice, explosions)
@@ -84,9 +76,10 @@ def enumerate_pool(dice: Dice, ops: tuple[SetOp, ...], final: Final, explosions:
     return counts.of_dict(found, total)
 
 
-def _spread(
+def spread(
     states: dict[Multiset, int], outcomes: list[tuple[int, Multiset]]
 ) -> dict[Multiset, int]:
+    """Each weighed multiset joined with each weighed outcome: the weights multiply."""
     out: dict[Multiset, int] = {}
     for state, weight in states.items():
         for w, extra in outcomes:
@@ -100,7 +93,7 @@ def _fresh_multisets(faces: tuple[Value, ...], j: int) -> tuple[tuple[int, Multi
     """The multisets of ``j`` fresh dice over ``faces``, with their counts (of len^j)."""
     states: dict[Multiset, int] = {(): 1}
     for _ in range(j):
-        states = _spread(states, [(1, (f,)) for f in faces])
+        states = spread(states, [(1, (f,)) for f in faces])
     return tuple((w, k) for k, w in states.items())
 
 
@@ -130,7 +123,7 @@ def _operate(
     """Each multiset (less the dice the operation takes), its weight, and the weighed
     multisets of dice it adds back."""
     for state, weight in states.items():
-        members = [_Value(v) for v in state]
+        members = [ValueMember(v) for v in state]
         picked = chosen(op.selectors, members, most=1 if op.op == "ra" else None)
         ids = {id(m) for m in picked}
         rest = tuple(m.value for m in members if id(m) not in ids)
@@ -157,7 +150,7 @@ def _operate(
             matched = tuple(f for f in faces if op.selects(f))
             chains: dict[Multiset, int] = {(): 1}
             for _ in hit if explosions else ():
-                chains = _spread(chains, list(_chain_multisets(faces, matched, explosions - 1)))
+                chains = spread(chains, list(_chain_multisets(faces, matched, explosions - 1)))
             plan.append((state, weight, [(w, k) for k, w in chains.items()]))
     factor = math.lcm(*(sum(w for w, _ in outcomes) for _, _, outcomes in plan))
     out: dict[Multiset, int] = {}

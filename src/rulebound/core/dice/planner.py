@@ -35,7 +35,7 @@ from rulebound.core.dice.nodes import (
     text_of,
 )
 from rulebound.core.dice.pools import Plan, plan_dice
-from rulebound.core.dice.roller import arithmetic
+from rulebound.core.dice.roller import ValueMember, arithmetic, keep_or_drop
 
 
 class OverBudget(Exception):
@@ -253,26 +253,14 @@ def extreme_of(items: list[Weights], kind: str) -> Weights:
 def enumerate_items(items: list[Weights], ops: tuple[SetOp, ...]) -> Weights:
     """Every combination of the items' values (as a multiset), kept and dropped as d20
     does, summed."""
-    from rulebound.core.dice.roller import keep_or_drop
+    from rulebound.core.dice.multisets import Multiset, spread
 
-    class _Item:
-        __slots__ = ("kept", "value")
-
-        def __init__(self, value: Value) -> None:
-            self.value = value
-            self.kept = True
-
-    states: dict[tuple[Value, ...], int] = {(): 1}
+    states: dict[Multiset, int] = {(): 1}
     for item in items:
-        grown: dict[tuple[Value, ...], int] = {}
-        for state, weight in states.items():
-            for value, w in item.items():
-                key = tuple(sorted((*state, value), reverse=True))
-                grown[key] = grown.get(key, 0) + weight * w
-        states = grown
+        states = spread(states, [(w, (value,)) for value, w in item.items()])
     found: dict[Value, int] = {}
     for state, weight in states.items():
-        members = [_Item(v) for v in state]
+        members = [ValueMember(v) for v in state]
         for op in ops:
             keep_or_drop(op, members)
         summed = sum((m.value for m in members if m.kept), start=Fraction(0))

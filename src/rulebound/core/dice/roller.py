@@ -99,6 +99,17 @@ class Member(Protocol):
 M = TypeVar("M", bound=Member)
 
 
+class ValueMember:
+    """A member that is its value alone: what the odds keep and drop as they enumerate the
+    values a pool or a set can end with."""
+
+    __slots__ = ("kept", "value")
+
+    def __init__(self, value: Value) -> None:
+        self.value = value
+        self.kept = True
+
+
 class _Roller:
     def __init__(self, source: RandomSource, limits: DiceLimits) -> None:
         self.source = source

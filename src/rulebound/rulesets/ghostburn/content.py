@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Self, TypeVar
+from typing import Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from rulebound.core.errors import ContentError, InvalidInput
-from rulebound.core.keys import find_key
+from rulebound.core.keys import lookup
 from rulebound.rulesets.content import load_file, load_packaged
 from rulebound.rulesets.contract import ContentTable
 from rulebound.rulesets.ghostburn.chart import Band, Chart
@@ -27,8 +27,6 @@ from rulebound.rulesets.ghostburn.rules import RULE_NUMBERS
 Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$", max_length=40)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 Summary = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
-
-T = TypeVar("T")
 
 PACKAGE = "rulebound.rulesets.ghostburn"
 BUILT_IN_FILES = ("ladder.toml", "charts.toml", "skills.toml", "tricks.toml")
@@ -132,16 +130,16 @@ class GhostburnContent:
     tricks: Mapping[str, TrickSpec]
 
     def skill(self, key: str) -> SkillSpec:
-        return _pick("skill", key, self.skills)
+        return lookup(self.skills, key, "skill")
 
     def ability(self, key: str) -> AbilitySpec:
-        return _pick("ability", key, self.abilities)
+        return lookup(self.abilities, key, "ability")
 
     def trick(self, key: str) -> TrickSpec:
-        return _pick("trick", key, self.tricks)
+        return lookup(self.tricks, key, "trick")
 
     def chart(self, key: str) -> Chart:
-        return _pick("chart", key, self.charts)
+        return lookup(self.charts, key, "chart")
 
     def tricks_for(self, skill: str) -> tuple[TrickSpec, ...]:
         return tuple(t for t in self.tricks.values() if t.skill == skill)
@@ -184,14 +182,6 @@ def _starts(level: int | None) -> str:
     if level is None:
         return "below every other band"
     return "at the DL" if level == 0 else f"{level:+d} level(s) from the DL"
-
-
-def _pick(field: str, key: str, table: Mapping[str, T]) -> T:
-    """An entry by key, matched case- and separator-insensitively ("Aimed Shot")."""
-    found = find_key(table, key)
-    if found is None:
-        raise InvalidInput(field, key, "one of " + ", ".join(sorted(table)))
-    return table[found]
 
 
 def assemble(files: Iterable[tuple[str, ContentFile]]) -> GhostburnContent:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from rulebound.core.errors import ContentError, InvalidInput
-from rulebound.core.keys import find_key, key_of
+from rulebound.core.errors import ContentError
+from rulebound.core.keys import find_key, key_of, lookup
 from rulebound.rulesets.content import load_file, load_packaged
 
 PRIMARIES: tuple[str, ...] = ("STR", "DEX", "CON", "CHA", "INT", "WIL", "PER")
@@ -50,7 +50,6 @@ SoulPower = Literal[
     "twice-on-mutations",
     "befriend-animal",
 ]
-T = TypeVar("T")
 
 
 class _Model(BaseModel):
@@ -334,22 +333,22 @@ class Catalogue(_Model):
         return updated
 
     def race(self, key: str) -> Race:
-        return _lookup("race", key, self.races)
+        return lookup(self.races, key, "race", find)
 
     def origin(self, key: str) -> Origin:
-        return _lookup("origin", key, self.origins)
+        return lookup(self.origins, key, "origin", find)
 
     def soul(self, key: str) -> Soul:
-        return _lookup("soul", key, self.souls)
+        return lookup(self.souls, key, "soul", find)
 
     def affinity(self, key: str) -> Affinity:
-        return _lookup("affinity", key, self.affinities)
+        return lookup(self.affinities, key, "affinity", find)
 
     def difficulty(self, key: str) -> Difficulty:
-        return _lookup("difficulty", key, {d.key: d for d in self.tables.difficulty})
+        return lookup({d.key: d for d in self.tables.difficulty}, key, "difficulty", find)
 
 
-def find(given: str, table: Mapping[str, Any]) -> str | None:
+def find(table: Mapping[str, Any], given: str) -> str | None:
     """The key ``given`` names in ``table``: a key or an item's name, any case or separator
     ("Feral", "deep dark", "dragon-soul" for the Dragon Soul); None if it names none."""
     hit = find_key(table, given)
@@ -358,13 +357,6 @@ def find(given: str, table: Mapping[str, Any]) -> str | None:
         names = ((k, getattr(item, "name", "")) for k, item in table.items())
         hit = next((k for k, name in names if name and key_of(name) == wanted), None)
     return hit
-
-
-def _lookup(kind: str, key: str, table: dict[str, T]) -> T:
-    hit = find(key, table) if isinstance(key, str) else None
-    if hit is None:
-        raise InvalidInput(kind, key, "one of " + ", ".join(sorted(table)))
-    return table[hit]
 
 
 _PACKAGE = "rulebound.rulesets.legacy"

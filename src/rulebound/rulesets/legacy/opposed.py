@@ -14,7 +14,7 @@ from enum import StrEnum
 from rulebound.core.random_source import RandomSource
 from rulebound.core.trace import Provenance
 from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, roll_check
-from rulebound.rulesets.legacy.rules import Outcome, Thresholds, classify, weighted_margin
+from rulebound.rulesets.legacy.rules import Thresholds, classify, weighted_margin
 
 
 class OpposedOutcome(StrEnum):
@@ -57,17 +57,16 @@ class OpposedResult:
         return "Actor wins" if self.succeeded else "Opponent wins"
 
 
-def _key(r: LegacyResult) -> tuple[bool, int]:
-    passed = r.outcome.passed
-    m = r.margin * (2 if r.outcome.critical else 1)
-    return (passed and r.outcome is not Outcome.PARTIAL, m)
-
-
 def roll_opposed(
     actor: CheckRequest, opponent: CheckRequest, source: RandomSource
 ) -> OpposedResult:
     a = roll_check(actor, source)
     b = roll_check(opponent, source)
-    outcome = compare(_key(a), _key(b), actor.ability_bonus, opponent.ability_bonus)
+    outcome = compare(
+        standing(a.face, a.thresholds),
+        standing(b.face, b.thresholds),
+        actor.ability_bonus,
+        opponent.ability_bonus,
+    )
     draws = a.provenance.draws + b.provenance.draws
     return OpposedResult(a, b, outcome, Provenance(a.provenance.source, draws))

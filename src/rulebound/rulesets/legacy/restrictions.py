@@ -72,10 +72,10 @@ def canonical(sheet: Mapping[str, Any], c: Catalogue) -> dict[str, Any]:
     out = dict(sheet)
     for name, table in KEYED.items():
         if isinstance(out.get(name), str):
-            out[name] = find(out[name], getattr(c, table)) or out[name]
+            out[name] = find(getattr(c, table), out[name]) or out[name]
     if isinstance(out.get("affinities"), list | tuple):
         out["affinities"] = [
-            find(k, c.affinities) or k if isinstance(k, str) else k for k in out["affinities"]
+            find(c.affinities, k) or k if isinstance(k, str) else k for k in out["affinities"]
         ]
     for name in ("scores", "unnatural", "max_bonus"):  # "str", "Strength": STR
         if name in out:

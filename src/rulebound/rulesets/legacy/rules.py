@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from rulebound.core.errors import InvalidInput
-from rulebound.core.keys import find_key
+from rulebound.core.keys import find_key, lookup
 from rulebound.rulesets.contract import ContentTable, Variant
 from rulebound.rulesets.legacy.content import CHARACTERISTICS, Catalogue, catalogue
 
@@ -225,10 +225,7 @@ def scale(key: str) -> Scale:
     found = SCALES.get(key) if type(key) is str else None  # the key itself: most calls
     if found is not None:
         return found
-    hit = find_key(SCALES, key) if isinstance(key, str) else None
-    if hit is None:
-        raise InvalidInput("scale", key, "one of " + ", ".join(SCALES))
-    return SCALES[hit]
+    return lookup(SCALES, key, "scale")
 
 
 def characteristic_bonus(score: int, unnatural: int = 0) -> int:
