@@ -9,13 +9,16 @@ rules produce.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
 
 from rulebound.core.distribution import Distribution
-from rulebound.rulesets.legacy.checks import CheckRequest, LegacyResult, luck_request, resolve
+from rulebound.rulesets.legacy.checks import LegacyResult, luck_request, resolve
 from rulebound.rulesets.legacy.odds import kept_face
-from rulebound.rulesets.legacy.rules import OUTCOMES, Outcome, classify, margin
+from rulebound.rulesets.legacy.rules import OUTCOMES, Edge, Outcome, Thresholds, classify, margin
 
 Standing = tuple[int, int]
 """How good a result is: (outcome rank, 0 the worst; margin). Larger is better."""
@@ -40,7 +43,7 @@ class FateAdvice:
     """A better outcome, or the same outcome by a larger margin (for opposed rolls, initiative)."""
     p_success: Fraction
     """The fresh roll passes (a critical success included)."""
-    outcomes: dict[Outcome, Fraction]
+    outcomes: Mapping[Outcome, Fraction]
 
     @property
     def worth_it(self) -> bool:
@@ -48,40 +51,49 @@ class FateAdvice:
         return self.p_better > self.p_worse
 
 
-def fresh_roll(req: CheckRequest) -> Distribution[Standing]:
-    """The exact (outcome rank, margin) of one roll of ``req``."""
-    res = resolve(req)
-    t = res.thresholds
+@cache
+def _standings(t: Thresholds, edge: Edge) -> Distribution[Standing]:
+    """The exact (outcome rank, margin) of one roll, kept per thresholds and edge as
+    ``kept_face`` is per die and edge."""
 
     def judged(face: int) -> Standing:
         outcome = classify(face, t)
         return standing(outcome, margin(face, t, outcome))
 
-    return kept_face(t.die, res.edge).map(judged)
+    return kept_face(t.die, edge).map(judged)
 
 
-def _advice(action: str, result: LegacyResult, req: CheckRequest) -> FateAdvice:
-    now = standing(result.outcome, result.margin)
-    dist = fresh_roll(req)
+def _advice(action: str, result: LegacyResult, t: Thresholds, edge: Edge) -> FateAdvice:
+    """A fresh roll of ``t`` and ``edge`` against ``result``."""
+    return _against(action, t, edge, result.outcome, result.margin)
+
+
+@cache
+def _against(action: str, t: Thresholds, edge: Edge, current: Outcome, by: int) -> FateAdvice:
+    """Kept per the few thresholds a table rolls against and the result showing (``current``
+    by ``by``): every card of a check that offers a fate spend asks again."""
+    now = standing(current, by)
+    dist = _standings(t, edge)
     by_outcome = dist.map(lambda s: OUTCOMES[len(OUTCOMES) - 1 - s[0]])
     return FateAdvice(
         action=action,
-        current=result.outcome,
-        current_margin=result.margin,
+        current=current,
+        current_margin=by,
         p_better=dist.probability_where(lambda s: s[0] > now[0]),
         p_same=dist.probability_where(lambda s: s[0] == now[0]),
         p_worse=dist.probability_where(lambda s: s[0] < now[0]),
         p_better_margin=dist.probability_where(lambda s: s > now),
         p_success=by_outcome.probability_where(lambda o: o.passed),
-        outcomes={o: by_outcome.probability(o) for o in OUTCOMES},
+        outcomes=MappingProxyType({o: by_outcome.probability(o) for o in OUTCOMES}),
     )
 
 
 def fate_reroll_advice(result: LegacyResult) -> FateAdvice:
     """Spend a fate point to reroll this check: the new result replaces this one."""
-    return _advice("fate reroll", result, result.request)
+    return _advice("fate reroll", result, result.thresholds, result.edge)
 
 
 def luck_swap_advice(result: LegacyResult, lck: int) -> FateAdvice:
     """Spend a fate point to take an unmodified LCK test (same scale) instead of this result."""
-    return _advice("luck swap", result, luck_request(lck, result.request.scale))
+    test = resolve(luck_request(lck, result.request.scale))
+    return _advice("luck swap", result, test.thresholds, test.edge)

@@ -192,11 +192,12 @@ def extended_follow(
     return replace(state, decided=action)
 
 
-def settle(sheet: Character, state: LegacyState) -> Character | None:
-    """The roller after the last step, when that step acted on ``sheet`` and changed it."""
+def settle(state: LegacyState) -> Character | None:
+    """The roller after the last step, when that step acted on the roller's sheet (``acted``,
+    the sheet the play was made from) and changed it."""
     if not isinstance(state, CheckState) or state.acted is None or state.roller is None:
         return None
-    return None if state.roller == sheet else state.roller
+    return None if state.roller == state.acted else state.roller
 
 
 def offers(state: CheckState) -> dict[str, str]:

@@ -211,5 +211,5 @@ class LegacySheets(Sheets[LegacyRoll, LegacyState]):
         return {**params, "sheet": dump(validated(sheet))} if action in FATE_ACTIONS else params
 
     def settle(self, sheet: Sheet, result: LegacyState) -> Sheet | None:
-        after = settle(validated(sheet), result)
+        after = settle(result)  # compared with the play's own copy of ``sheet``, as checked
         return None if after is None else dump(after)
