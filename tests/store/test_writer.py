@@ -25,6 +25,7 @@ from rulebound.store import (
     SheetChange,
     SqlStore,
     Staged,
+    Stale,
 )
 from rulebound.store.writer import MAX_BATCH, Batch
 from rulebound.trust.chain import GENESIS
@@ -270,8 +271,6 @@ def test_a_play_from_a_sheet_changed_since_is_refused_stale(store: SqlStore) -> 
         NewEntry(table.id, "sheet", "public", None, "hit", row.id),
         [SheetChange.of(row, dict(row.sheet, damage=1))],
     )
-    from rulebound.store import Stale
-
     with pytest.raises(Stale):
         store.append(
             NewEntry(table.id, "roll", "public", None, "from the old sheet", row.id),
@@ -285,6 +284,46 @@ def test_a_play_from_a_sheet_changed_since_is_refused_stale(store: SqlStore) -> 
     assert rolled.summary == "from the fresh sheet"
     shown = store.entries(table.id, Scope(0, True), after=0)
     assert [e.summary for e in shown][-2:] == ["hit", "from the fresh sheet"]
+
+
+def test_a_batch_reads_the_versions_its_plays_read_in_one_statement(store: SqlStore) -> None:
+    """Plays from several sheets waiting together cost one read of their versions, not one
+    each; a play computed from a sheet that an earlier write of its batch changed is still
+    refused stale, and the rest of the batch commits."""
+    table, _ = new_table(store)
+    rows = [character(store, table.id, None, {"name": f"C{n}", "damage": 0}) for n in range(4)]
+    versions: list[str] = []
+
+    def seen(_c: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("SELECT characters.id, characters.version"):
+            versions.append(statement)
+
+    def played(n: int) -> LogEntry:
+        return store.append(
+            NewEntry(table.id, "roll", "public", None, f"r{n}", rows[n].id),
+            read=[(rows[n].id, rows[n].stored_version)],
+        )
+
+    def hit() -> LogEntry:
+        return store.append(
+            NewEntry(table.id, "sheet", "public", None, "hit", rows[0].id),
+            [SheetChange.of(rows[0], dict(rows[0].sheet, damage=1))],
+        )
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            with held(store):
+                plays = queued(store, pool, [partial(played, n) for n in range(4)])
+            assert [f.result(10).summary for f in plays] == ["r0", "r1", "r2", "r3"]
+            assert len(versions) == 1, versions
+            with held(store):
+                first, stale = queued(store, pool, [hit, partial(played, 0)])
+            assert first.result(10).summary == "hit"
+            with pytest.raises(Stale):
+                stale.result(10)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
 
 
 def test_batches_on_several_connections_lock_their_tables_in_one_order(db_url: str) -> None:

@@ -23,7 +23,7 @@ changes of entries the viewer may not see (``store.history``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -42,6 +42,7 @@ __all__ = [
     "Conflict",
     "Contribution",
     "Dice",
+    "EntryOutline",
     "LogEntry",
     "Member",
     "NewEntry",
@@ -209,6 +210,20 @@ class LogEntry:
             client_seed=self.client_seed,
             nonce=self.nonce,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class EntryOutline:
+    """An entry's place in the log and what it follows or acts for, without its content: what
+    a check of the entries after another reads (``Store.outlines``), left undecoded."""
+
+    id: int
+    seq: int
+    kind: str
+    parent_id: int | None
+    character_id: int | None
+    record: dict[str, Any] = field(default_factory=dict)
+    """Read only for the kinds asked for (``Store.outlines``): empty for the others."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +436,19 @@ class Store(Protocol):
     ) -> list[LogEntry]:
         """Entries ``scope`` may know of, ascending by seq when ``after`` is given, else the
         newest first (paginate with ``before``); ``kind``: of that kind only."""
+        ...
+
+    def outlines(
+        self,
+        table_id: int,
+        scope: Scope,
+        *,
+        after: int,
+        limit: int = 50,
+        kinds: Collection[str] = (),
+    ) -> list[EntryOutline]:
+        """The outlines of the entries after seq ``after`` that ``scope`` may know of,
+        ascending (as ``entries``), with the record of those of ``kinds`` only."""
         ...
 
     def tail(self, table_id: int, after: int, limit: int = 100) -> list[LogEntry]:

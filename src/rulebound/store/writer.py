@@ -7,7 +7,8 @@ they hold: one for SQLite, which has one writer at a time anyway, a few for Post
 each take every write waiting in the queue, up to ``MAX_BATCH``, and run them in one
 transaction, in the order they came: each table's lock is taken once, each table's chain
 end is read once and then advanced in Python as entries are sealed onto it
-(``trust.chain``), the entries go in with one multi-row insert, and one commit ends it.
+(``trust.chain``), the versions of the sheets the writes declare they read are read in one
+statement, the entries go in with one multi-row insert, and one commit ends it.
 Only then is any write answered.
 
 A write that raises is refused alone: the transaction is rolled back, that write gets its
@@ -106,13 +107,17 @@ class Batch:
         """The table's chain end or seed changed in this batch (a write that did it says so)."""
         self._heads[table_id] = head
 
-    def check_versions(self, read: Sequence[tuple[int, int]]) -> None:
-        """Refuse (``Stale``) a play computed from a sheet that has changed since: each
-        (character, version) it read must still hold. Versions are read once per batch."""
-        missing = [cid for cid, _ in read if cid not in self._versions]
+    def read_versions(self, character_ids: Iterable[int]) -> None:
+        """Read the versions of these sheets now, in one statement, unless already read."""
+        missing = sorted({cid for cid in character_ids if cid not in self._versions})
         if missing:
             for cid, version in self.conn.execute(VERSIONS, {"ids": missing}):
                 self._versions[int(cid)] = int(version)
+
+    def check_versions(self, read: Sequence[tuple[int, int]]) -> None:
+        """Refuse (``Stale``) a play computed from a sheet that has changed since: each
+        (character, version) it read must still hold. Versions are read once per batch."""
+        self.read_versions(cid for cid, _ in read)
         for cid, version in read:
             if self._versions.get(cid) != version:
                 raise Stale(cid)
@@ -147,6 +152,7 @@ class Batch:
 class _Job(Generic[T]):
     write: Write[T]
     tables: tuple[int, ...] = ()
+    characters: tuple[int, ...] = ()
     future: Future[T] = field(default_factory=Future)
 
 
@@ -188,16 +194,18 @@ class Writer:
         """Writes queued and not yet taken into a batch."""
         return self._queue.qsize()
 
-    def run(self, write: Write[T], tables: Iterable[int] = ()) -> T:
+    def run(self, write: Write[T], tables: Iterable[int] = (), characters: Iterable[int] = ()) -> T:
         """Queue ``write`` and wait for its answer (raised: its refusal, or the batch's
         failure; nothing of it was committed then). ``tables``: the tables whose locks it
         takes; the batch takes all of its writes' locks at its start, in id order, so two
-        batches on two connections never wait on each other."""
+        batches on two connections never wait on each other. ``characters``: the sheets
+        whose versions it checks, as far as known when it is queued; the batch reads all
+        of its writes' in one statement once it holds their tables."""
         if getattr(self._local, "writer", False):
             raise RuntimeError("a write cannot wait for another write from a writer thread")
         if self._closed:
             raise RuntimeError("the store is closed")
-        job: _Job[T] = _Job(write, tuple(tables))
+        job: _Job[T] = _Job(write, tuple(tables), tuple(characters))
         self._queue.put(job)
         return job.future.result()
 
@@ -263,6 +271,7 @@ class Writer:
             with conn.begin():
                 batch = Batch(conn, self.sqlite)
                 batch.lock(table for job in jobs for table in job.tables)
+                batch.read_versions(cid for job in jobs for cid in job.characters)
                 answers = []
                 for index, job in enumerate(jobs):
                     try:

@@ -17,7 +17,7 @@ from rulebound.core.random_source import RandomSource
 from rulebound.rulesets.contract import Field, Play
 from rulebound.rulesets.forms import initial_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
-from rulebound.store import CharacterRow, LogEntry, Member
+from rulebound.store import CharacterRow, EntryOutline, LogEntry, Member
 from rulebound.web.auth import Viewer
 from rulebound.web.views import chance_text
 
@@ -28,6 +28,8 @@ MAX_QUICK = 24
 """One-click rolls shown per character (a sheet with more shows its first ones)."""
 ROLLS = ("roll", "sheet-action")
 """Entries that start a new chain for their character: they close its older follow-ups."""
+VOIDS = ("void",)
+"""Entries whose record says what they close (``voided``)."""
 
 
 def hidden_fields(values: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -170,7 +172,7 @@ def _voids(view: Mapping[str, Any]) -> list[int]:
     return [i for i in record.get("voids") or () if isinstance(i, int)]
 
 
-def superseded(entries: Sequence[LogEntry], chain_root: LogEntry) -> bool:
+def superseded(entries: Sequence[LogEntry | EntryOutline], chain_root: LogEntry) -> bool:
     """Whether a newer roll of the chain's character was made after the chain began."""
     return any(
         e.kind in ROLLS and e.character_id == chain_root.character_id and e.seq > chain_root.seq
@@ -178,8 +180,9 @@ def superseded(entries: Sequence[LogEntry], chain_root: LogEntry) -> bool:
     )
 
 
-def voided(entries: Sequence[LogEntry], entry_id: int) -> bool:
-    """Whether a void entry among ``entries`` names ``entry_id``."""
+def voided(entries: Sequence[LogEntry | EntryOutline], entry_id: int) -> bool:
+    """Whether a void entry among ``entries`` names ``entry_id`` (outlines: read with the
+    records of ``VOIDS``)."""
     return any(e.kind == "void" and entry_id in (e.record.get("voids") or ()) for e in entries)
 
 

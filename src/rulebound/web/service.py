@@ -38,6 +38,7 @@ from rulebound.store import (
     CharacterRow,
     Conflict,
     Contribution,
+    EntryOutline,
     LogEntry,
     Member,
     NewEntry,
@@ -53,7 +54,7 @@ from rulebound.store import (
 )
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
-from rulebound.web.play import free_roll, superseded, voided
+from rulebound.web.play import VOIDS, free_roll, superseded, voided
 from rulebound.web.settings import SourceFactory, TableGame, system_source
 
 MAX_TABLE_NAME = 200
@@ -61,6 +62,8 @@ MAX_TALK = 500
 EMOTE = "/me "
 TURN_PAGE = 200
 """Turn entries read at a time, newest first, back to the latest start of an order."""
+LATER = 500
+"""Entries read after a chain's root to tell whether it is still open."""
 CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
 COMMITMENT = re.compile(DIGEST_PATTERN)
 
@@ -417,7 +420,7 @@ class TableService:
         if root.character_id is None:
             self.require_gm(viewer)
         row = None if root.character_id is None else self.editable(viewer, root.character_id)
-        later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
+        later = self._later(viewer.table.id, root)
         if any(e.parent_id == leaf.id for e in later):  # the store refuses a second one too
             raise Conflict(
                 "follow-up", "this result was already followed up or kept; act on the latest one"
@@ -429,6 +432,13 @@ class TableService:
         if any(e.kind == "scene" for e in later):
             raise Conflict("follow-up", "the game master closed the scene since this roll")
         return row
+
+    def _later(self, table_id: int, root: LogEntry) -> list[EntryOutline]:
+        """The entries after a chain's root that may close it: what follows it up, a newer
+        roll, a void (its record names what it voids), a scene's end."""
+        return self.store.outlines(
+            table_id, Scope(0, True), after=root.seq, limit=LATER, kinds=VOIDS
+        )
 
     def close_scene(self, viewer: Viewer) -> LogEntry:
         """End the scene (the game master): every result's open follow-ups close."""
@@ -446,8 +456,7 @@ class TableService:
         root, leaf = chain[0], chain[-1]
         if not viewer.knows_of(leaf) or leaf.card is None or root.kind == turns.KIND:
             raise RuleViolation("void", "only a roll or another play with a result is voided")
-        later = self.store.entries(viewer.table.id, Scope(0, True), after=root.seq, limit=500)
-        if voided(later, root.id):
+        if voided(self._later(viewer.table.id, root), root.id):
             raise Conflict("void", "this roll is already void")
         summary = f"{viewer.member.name} voided: {leaf.summary}"
         record = {"voids": [entry.id for entry in chain]}

@@ -8,7 +8,7 @@ not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,10 +18,16 @@ from rulebound.core.canonical import json_copy
 from rulebound.store.base import CharacterRow, Conflict, NewEntry, NotFound, Scope
 from rulebound.store.history import fold
 from rulebound.store.rows import character_row
-from rulebound.store.schema import characters, log_entries, used_nonces
+from rulebound.store.schema import characters, used_nonces
 from rulebound.store.sql.common import StoreBase, now
 from rulebound.store.sql.log import LogPart, sheet_name
-from rulebound.store.sql.queries import CHARACTER, HIDDEN, folded_for
+from rulebound.store.sql.queries import (
+    CHARACTER,
+    CHARACTERS,
+    CHARACTERS_BY_ID,
+    FOLDED,
+    HIDDEN,
+)
 from rulebound.store.writer import Batch
 
 
@@ -87,9 +93,8 @@ class CharactersPart(LogPart, StoreBase):
 
     def characters(self, table_id: int, scope: Scope | None = None) -> list[CharacterRow]:
         def load() -> list[CharacterRow]:
-            query = select(characters).where(characters.c.table_id == table_id)
             with self._read() as conn:
-                rows = list(conn.execute(query.order_by(characters.c.id)).mappings())
+                rows = list(conn.execute(CHARACTERS, {"table_id": table_id}).mappings())
                 return as_seen(conn, table_id, scope, rows)
 
         if scope is not None:
@@ -99,7 +104,7 @@ class CharactersPart(LogPart, StoreBase):
     def characters_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, CharacterRow]:
         # as stored: the entry ``character(table_id, id)`` keeps
         return self._by_ids(
-            table_id, "characters", ids, lambda i: ("seen", i, None), characters, character_row
+            table_id, "characters", ids, _as_stored, CHARACTERS_BY_ID, character_row
         )
 
     def set_owner(self, table_id: int, character_id: int, owner_id: int | None) -> CharacterRow:
@@ -114,6 +119,11 @@ class CharactersPart(LogPart, StoreBase):
 
         self._write(write, [table_id])
         return self.character(table_id, character_id)
+
+
+def _as_stored(character_id: int) -> Hashable:
+    """The cache's key of a character as stored (``character`` without a scope)."""
+    return ("seen", character_id, None)
 
 
 def spend(conn: Connection, table_id: int, nonce: str) -> None:
@@ -155,9 +165,8 @@ def as_seen(
     hidden = hidden_changes(conn, table_id, scope)
     if not hidden.keys() & {row.id for row in stored}:
         return stored
-    c = log_entries.c
-    changed = select(c.deltas).where(c.table_id == table_id, c.deltas.is_not(None))
-    seen = list(conn.execute(changed.where(folded_for(scope)).order_by(c.seq)).scalars())
+    keys = {"table_id": table_id, "member_id": scope.member_id}
+    seen = list(conn.execute(FOLDED[scope.is_gm], keys).scalars())
     found = []
     for row, raw in zip(stored, rows, strict=True):
         if row.id not in hidden:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, RowMapping, Select, Table, text
+from sqlalchemy import Connection, Engine, RowMapping, Select, text
 from sqlalchemy.exc import IntegrityError
 
 from rulebound.store.base import CharacterRow, Conflict, LogEntry, Member, NotFound
@@ -94,10 +94,13 @@ class StoreBase:
         with self.engine.connect() as conn:
             yield conn
 
-    def _one(self, query: Select[Any], what: str, key: object) -> RowMapping:
-        """The row ``query`` finds (columns by name), or NotFound naming ``what`` and ``key``."""
+    def _one(
+        self, query: Select[Any], values: Mapping[str, Any], what: str, key: object
+    ) -> RowMapping:
+        """The row ``query`` finds with ``values`` (columns by name), or NotFound naming
+        ``what`` and ``key``."""
         with self._read() as conn:
-            row = conn.execute(query).mappings().first()
+            row = conn.execute(query, values).mappings().first()
         if row is None:
             raise NotFound(what, key)
         return row
@@ -118,12 +121,13 @@ class StoreBase:
         part: Part,
         ids: Iterable[int],
         key: Callable[[int], Hashable],
-        rows: Table,
+        query: Select[Any],
         row_of: Callable[[RowMapping], _Row],
     ) -> Mapping[int, Any]:
         """The rows of ``ids`` that exist, by id: from the table's whole part where it is
-        held, else each from the cache (``key``), those it lacks in one statement (so an
-        answer at a crowded table reads its author, not every seat)."""
+        held, else each from the cache (``key``), those it lacks in one statement (``query``,
+        of ``table_id`` and ``ids``; so an answer at a crowded table reads its author, not
+        every seat)."""
         wanted = set(ids)
         held = self.cache.get(table_id, part, "all")
         if held is not MISS:
@@ -140,9 +144,9 @@ class StoreBase:
                 found[one_id] = one
         if missing:
             generation = self.cache.generation(table_id, part)
-            query = rows.select().where(rows.c.table_id == table_id, rows.c.id.in_(sorted(missing)))
+            values = {"table_id": table_id, "ids": sorted(missing)}
             with self._read() as conn:
-                read = [row_of(row) for row in conn.execute(query).mappings()]
+                read = [row_of(row) for row in conn.execute(query, values).mappings()]
             for row in read:
                 self.cache.put(table_id, part, key(row.id), row, generation)
                 found[row.id] = row

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import and_, func, literal, select, update
+from sqlalchemy import Connection, and_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from rulebound.store.base import (
     Conflict,
     Contribution,
     Dice,
+    EntryOutline,
     LogEntry,
     NewEntry,
     NotFound,
@@ -37,7 +38,16 @@ from rulebound.store.schema import characters, game_tables, log_entries, secrets
 from rulebound.store.sealing import Head, index_reveal, sealed
 from rulebound.store.sql.common import StoreBase, now
 from rulebound.store.sql.dice import commit_seed, current_seed, next_dice
-from rulebound.store.sql.queries import visible_to
+from rulebound.store.sql.queries import (
+    CHILD,
+    ENTRIES,
+    ENTRY,
+    FOLLOWED,
+    LAST_SEQ,
+    LOG,
+    OUTLINES,
+    TAIL,
+)
 from rulebound.store.writer import Appended, Batch
 
 
@@ -86,7 +96,7 @@ class LogPart(StoreBase):
         def write(batch: Batch) -> Callable[[], LogEntry]:
             return self._seal(batch, entry, changes, None, read).logged
 
-        return self._logged(write, [entry.table_id], [(entry, None)])
+        return self._logged(write, [entry.table_id], [(entry, None)], _read_ids(read, changes))
 
     def append_drawn(
         self,
@@ -118,18 +128,21 @@ class LogPart(StoreBase):
 
             return logged
 
-        return self._logged(write, [table_id], used)
+        read = () if early is None else _read_ids(early[1].read, early[1].changes)
+        return self._logged(write, [table_id], used, read)
 
     def _logged(
         self,
         write: Callable[[Batch], Callable[[], LogEntry]],
         tables: Sequence[int],
         wrote: Sequence[tuple[NewEntry, Dice | None]] = (),
+        characters: Sequence[int] = (),
     ) -> LogEntry:
         """``write`` through the writer; a constraint it broke becomes Conflict (``_lost``,
-        told of the entry and dice it ``wrote`` last)."""
+        told of the entry and dice it ``wrote`` last). ``characters``: the sheets whose
+        versions it checks, where known before it runs."""
         try:
-            return self.writer.run(write, tables)
+            return self.writer.run(write, tables, characters)
         except IntegrityError as exc:
             raise self._lost(*(wrote[-1] if wrote else (None, None))) from exc
 
@@ -201,34 +214,30 @@ class LogPart(StoreBase):
     # reading
 
     def log(self, table_id: int) -> list[LogEntry]:
-        c = log_entries.c
-        query = select(log_entries).where(c.table_id == table_id).order_by(c.seq)
         with self._read() as conn:
-            return [entry_row(row) for row in conn.execute(query).mappings()]
+            return [entry_row(row) for row in conn.execute(LOG, {"table_id": table_id}).mappings()]
 
     def entry(self, table_id: int, entry_id: int) -> LogEntry:
-        c = log_entries.c
-        query = select(log_entries).where(c.table_id == table_id, c.id == entry_id)
-        return entry_row(self._one(query, "log entry", entry_id))
+        with self._read() as conn:
+            return _entry(conn, table_id, entry_id)
 
     def chain(self, table_id: int, entry_id: int) -> list[LogEntry]:
-        found = [self.entry(table_id, entry_id)]
-        while found[-1].parent_id is not None:
-            found.append(self.entry(table_id, found[-1].parent_id))
+        with self._read() as conn:  # one connection for the whole chain
+            found = [_entry(conn, table_id, entry_id)]
+            while found[-1].parent_id is not None:
+                found.append(_entry(conn, table_id, found[-1].parent_id))
         return found[::-1]
 
     def has_child(self, entry_id: int) -> bool:
-        query = select(log_entries.c.id).where(log_entries.c.parent_id == entry_id)
         with self._read() as conn:
-            return conn.execute(query).first() is not None
+            return conn.execute(CHILD, {"entry_id": entry_id}).first() is not None
 
     def followed(self, entry_ids: Sequence[int]) -> set[int]:
         if not entry_ids:
             return set()
-        c = log_entries.c
-        query = select(c.parent_id).where(c.parent_id.in_(list(entry_ids)))
         with self._read() as conn:
-            return {int(i) for i in conn.execute(query).scalars()}
+            found = conn.execute(FOLLOWED, {"entry_ids": list(entry_ids)}).scalars()
+            return {int(i) for i in found}
 
     def entries(
         self,
@@ -240,30 +249,40 @@ class LogPart(StoreBase):
         limit: int = 50,
         kind: str | None = None,
     ) -> list[LogEntry]:
-        c = log_entries.c
-        query = select(log_entries).where(c.table_id == table_id, visible_to(scope))
-        if kind is not None:  # inline, so a partial index on one kind can serve it
-            query = query.where(c.kind == literal(kind, literal_execute=True))
-        if after is not None:
-            query = query.where(c.seq > after).order_by(c.seq)
-        else:
-            query = query.order_by(c.seq.desc())
-        if before is not None:
-            query = query.where(c.seq < before)
+        bounds = {"after": after, "before": before, "kind": kind}
+        values = {k: v for k, v in bounds.items() if v is not None}
+        shape = (scope.is_gm, "after" in values, "before" in values, "kind" in values)
+        values |= {"table_id": table_id, "member_id": scope.member_id, "limit": limit}
         with self._read() as conn:
-            return [entry_row(row) for row in conn.execute(query.limit(limit)).mappings()]
-
-    def tail(self, table_id: int, after: int, limit: int = 100) -> list[LogEntry]:
-        c = log_entries.c
-        query = select(log_entries).where(c.table_id == table_id, c.seq > after)
-        with self._read() as conn:
-            rows = conn.execute(query.order_by(c.seq).limit(limit)).mappings()
+            rows = conn.execute(ENTRIES[shape], values).mappings()
             return [entry_row(row) for row in rows]
 
-    def last_seq(self, table_id: int) -> int:
-        query = select(func.max(log_entries.c.seq)).where(log_entries.c.table_id == table_id)
+    def outlines(
+        self,
+        table_id: int,
+        scope: Scope,
+        *,
+        after: int,
+        limit: int = 50,
+        kinds: Collection[str] = (),
+    ) -> list[EntryOutline]:
+        values: dict[str, Any] = {"table_id": table_id, "member_id": scope.member_id}
+        values |= {"after": after, "limit": limit, "kinds": list(kinds)}
         with self._read() as conn:
-            return int(conn.execute(query).scalar() or 0)
+            rows = conn.execute(OUTLINES[scope.is_gm], values).all()
+        return [
+            EntryOutline(r.id, r.seq, r.kind, r.parent_id, r.character_id, dict(r.record or {}))
+            for r in rows
+        ]
+
+    def tail(self, table_id: int, after: int, limit: int = 100) -> list[LogEntry]:
+        values = {"table_id": table_id, "after": after, "limit": limit}
+        with self._read() as conn:
+            return [entry_row(row) for row in conn.execute(TAIL, values).mappings()]
+
+    def last_seq(self, table_id: int) -> int:
+        with self._read() as conn:
+            return int(conn.execute(LAST_SEQ, {"table_id": table_id}).scalar() or 0)
 
     # server secrets
 
@@ -291,6 +310,18 @@ class LogPart(StoreBase):
             return self.writer.run(write)
         except IntegrityError:  # another process made it first
             return self._secret(name)
+
+
+def _read_ids(read: Sequence[tuple[int, int]], changes: Sequence[SheetChange]) -> list[int]:
+    """The sheets a write checks the versions of (``LogPart._seal``)."""
+    return [cid for cid, _ in read] + [change.character_id for change in changes]
+
+
+def _entry(conn: Connection, table_id: int, entry_id: int) -> LogEntry:
+    row = conn.execute(ENTRY, {"table_id": table_id, "entry_id": entry_id}).mappings().first()
+    if row is None:
+        raise NotFound("log entry", entry_id)
+    return entry_row(row)
 
 
 def _checked(staged: Staged, table_id: int) -> Staged:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, and_, or_, select, update
+from sqlalchemy import Connection, and_, select, update
 
 from rulebound.store.base import Conflict, Member, NewEntry, NotFound, Role, TableRow
 from rulebound.store.rows import member_row, table_row
@@ -13,7 +13,7 @@ from rulebound.store.schema import game_tables, members
 from rulebound.store.sql.common import StoreBase, new_token, now, token_hash
 from rulebound.store.sql.dice import commit_seed
 from rulebound.store.sql.log import LogPart
-from rulebound.store.sql.queries import SESSION
+from rulebound.store.sql.queries import BY_TOKEN, MEMBERS, MEMBERS_BY_ID, SESSION, TABLE
 from rulebound.store.writer import Batch
 
 
@@ -53,18 +53,13 @@ class TablesPart(LogPart, StoreBase):
 
     def table(self, table_id: int) -> TableRow:
         def load() -> TableRow:
-            query = select(game_tables).where(game_tables.c.id == table_id)
-            return table_row(self._one(query, "table", table_id))
+            return table_row(self._one(TABLE, {"table_id": table_id}, "table", table_id))
 
         return self._cached(table_id, "table", "row", load)
 
     def table_by_token(self, token: str) -> tuple[TableRow, Role]:
-        c = game_tables.c
-        query = select(game_tables).where(
-            or_(c.gm_token == token, c.player_token == token, c.observer_token == token)
-        )
         with self._read() as conn:
-            row = conn.execute(query).mappings().first()
+            row = conn.execute(BY_TOKEN, {"token": token}).mappings().first()
         if row is None or not token:
             raise NotFound("invite", "(token)")
         table = table_row(row)
@@ -117,14 +112,16 @@ class TablesPart(LogPart, StoreBase):
 
     def members(self, table_id: int) -> list[Member]:
         def load() -> tuple[Member, ...]:
-            query = select(members).where(members.c.table_id == table_id).order_by(members.c.id)
             with self._read() as conn:
-                return tuple(member_row(row) for row in conn.execute(query).mappings())
+                rows = conn.execute(MEMBERS, {"table_id": table_id}).mappings()
+                return tuple(member_row(row) for row in rows)
 
         return list(self._cached(table_id, "members", "all", load))
 
     def members_by_id(self, table_id: int, ids: Iterable[int]) -> Mapping[int, Member]:
-        return self._by_ids(table_id, "members", ids, lambda i: ("id", i), members, member_row)
+        return self._by_ids(
+            table_id, "members", ids, lambda i: ("id", i), MEMBERS_BY_ID, member_row
+        )
 
     def update_member(
         self,
