@@ -39,9 +39,10 @@ NOTIFY_CHANNEL = "rulebound_log"
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 SQLITE_WRITERS = 1
 """SQLite has one writer at a time: one thread writes, batching what waits."""
-PG_WRITERS = 4
-"""PostgreSQL's writer threads per process: one table's batches queue on its row lock, so
-a few let other tables' writes go on meanwhile."""
+PG_WRITERS = 2
+"""PostgreSQL's writer threads per process: a second lets other tables' writes go on while
+one batch waits for a table's row lock (held by another process); more split what waits
+into smaller batches, each paying its own lock, reads and commit."""
 
 
 def new_token() -> str:
