@@ -2,7 +2,7 @@
 documented rules (docs/web.md, "Who sees what"), and checks of what a viewer was sent.
 
 It is written apart from the server's own filter (``Viewer.knows_of``, the store's
-``visible_to``) so that a bug there shows as a difference here.
+``store.sql.queries``) so that a bug there shows as a difference here.
 """
 
 from __future__ import annotations

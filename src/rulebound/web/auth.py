@@ -72,7 +72,7 @@ class Viewer:
         )
 
     def knows_of(self, entry: LogEntry) -> bool:
-        """Mirrors the store's query filter (``visible_to``)."""
+        """Mirrors the store's query filter (``store.sql.queries``)."""
         mine = entry.actor_id == self.member.id
         if entry.privacy == "public":
             return True

@@ -13,7 +13,6 @@ The parts, by what they keep: ``tables`` (tables, invites, members), ``character
 
 from rulebound.store.sealing import parts_changed
 from rulebound.store.sql.common import NOTIFY_CHANNEL
-from rulebound.store.sql.queries import folded_for, shown_to, visible_to
 from rulebound.store.sql.store import SqlStore
 
-__all__ = ["NOTIFY_CHANNEL", "SqlStore", "folded_for", "parts_changed", "shown_to", "visible_to"]
+__all__ = ["NOTIFY_CHANNEL", "SqlStore", "parts_changed"]

@@ -27,7 +27,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
-from rulebound.store.base import Scope
 from rulebound.store.schema import characters, game_tables, log_entries, members, revealed_entries
 
 _c = log_entries.c
@@ -77,13 +76,9 @@ FOLLOWED = select(_c.parent_id).where(
 LAST_SEQ = select(func.max(_c.seq)).where(_c.table_id == TABLE_ID)
 
 
-def visible_to(scope: Scope) -> ColumnElement[bool]:
+def _visible(is_gm: bool, member_id: int | BindParameter[int]) -> ColumnElement[bool]:
     """The log rows a viewer may know of. Blind rows reach their roller only to be redacted;
     a whisper reaches its sender, its addressee and the game masters."""
-    return _visible(scope.is_gm, scope.member_id)
-
-
-def _visible(is_gm: bool, member_id: int | BindParameter[int]) -> ColumnElement[bool]:
     mine = _c.actor_id == member_id
     if is_gm:
         return or_(
@@ -96,11 +91,6 @@ def _visible(is_gm: bool, member_id: int | BindParameter[int]) -> ColumnElement[
     )
 
 
-def shown_to(scope: Scope) -> ColumnElement[bool]:
-    """The log rows a viewer sees whole (``Viewer.sees_fully``): a blind roll is the GMs'."""
-    return _shown(scope.is_gm, _c.actor_id == scope.member_id, _to_me(scope.member_id))
-
-
 def _to_me(member_id: int | BindParameter[int]) -> ColumnElement[bool]:
     return and_(_c.privacy == "whisper", _c.to_id == member_id)
 
@@ -108,6 +98,7 @@ def _to_me(member_id: int | BindParameter[int]) -> ColumnElement[bool]:
 def _shown(
     is_gm: bool, mine: ColumnElement[bool], to_me: ColumnElement[bool]
 ) -> ColumnElement[bool]:
+    """The log rows a viewer sees whole (``Viewer.sees_fully``): a blind roll is the GMs'."""
     if is_gm:
         return or_(
             _c.privacy.in_(("public", "gm", "blind", "whisper")), and_(_c.privacy == "self", mine)
@@ -118,12 +109,6 @@ def _shown(
 def revealed() -> ColumnElement[bool]:
     """The log row is one that a later "reveal" entry showed to the whole table."""
     return exists().where(revealed_entries.c.entry_id == log_entries.c.id)
-
-
-def folded_for(scope: Scope) -> ColumnElement[bool]:
-    """The log rows whose sheet changes ``scope``'s sheets show: those it sees whole, and
-    every revealed one (its change appears at its place in the log)."""
-    return or_(shown_to(scope), revealed())
 
 
 def _entries_query(is_gm: bool, after: bool, before: bool, kind: bool) -> Select[Any]:
@@ -166,8 +151,8 @@ OUTLINES = {is_gm: _outlines_query(is_gm) for is_gm in (False, True)}
 
 
 def _folded_query(is_gm: bool) -> Select[Any]:
-    """The deltas a viewer (``member_id``) folds into their sheets, in log order
-    (``folded_for``)."""
+    """The deltas a viewer (``member_id``) folds into their sheets, in log order: of the
+    rows it sees whole, and of every revealed one (its change shows at its place in the log)."""
     mine, to_me = _c.actor_id == MEMBER_ID, _to_me(MEMBER_ID)
     return (
         select(_c.deltas)
@@ -185,7 +170,7 @@ FOLDED = {is_gm: _folded_query(is_gm) for is_gm in (False, True)}
 
 def _hidden_query(is_gm: bool) -> Select[Any]:
     """The deltas a viewer may not see (``member_id``, a game master or not): the
-    complement of ``folded_for``.
+    complement of ``FOLDED``.
 
     What is hidden is never public (nor, from a game master, anything but "self"): saying
     so lets the query run on the index of the entries that changed a sheet."""
