@@ -63,15 +63,11 @@ def _standings(t: Thresholds, edge: Edge) -> Distribution[Standing]:
     return kept_face(t.die, edge).map(judged)
 
 
-def _advice(action: str, result: LegacyResult, t: Thresholds, edge: Edge) -> FateAdvice:
-    """A fresh roll of ``t`` and ``edge`` against ``result``."""
-    return _against(action, t, edge, result.outcome, result.margin)
-
-
 @cache
 def _against(action: str, t: Thresholds, edge: Edge, current: Outcome, by: int) -> FateAdvice:
-    """Kept per the few thresholds a table rolls against and the result showing (``current``
-    by ``by``): every card of a check that offers a fate spend asks again."""
+    """A fresh roll of ``t`` and ``edge`` against the result showing (``current`` by ``by``),
+    kept per the few thresholds a table rolls against: every card of a check that offers a
+    fate spend asks again."""
     now = standing(current, by)
     dist = _standings(t, edge)
     by_outcome = dist.map(lambda s: OUTCOMES[len(OUTCOMES) - 1 - s[0]])
@@ -90,10 +86,10 @@ def _against(action: str, t: Thresholds, edge: Edge, current: Outcome, by: int) 
 
 def fate_reroll_advice(result: LegacyResult) -> FateAdvice:
     """Spend a fate point to reroll this check: the new result replaces this one."""
-    return _advice("fate reroll", result, result.thresholds, result.edge)
+    return _against("fate reroll", result.thresholds, result.edge, result.outcome, result.margin)
 
 
 def luck_swap_advice(result: LegacyResult, lck: int) -> FateAdvice:
     """Spend a fate point to take an unmodified LCK test (same scale) instead of this result."""
     test = resolve(luck_request(lck, result.request.scale))
-    return _advice("luck swap", result, test.thresholds, test.edge)
+    return _against("luck swap", test.thresholds, test.edge, result.outcome, result.margin)
