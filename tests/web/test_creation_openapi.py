@@ -89,8 +89,27 @@ def test_the_schema_documents_every_route_and_its_errors(client: TestClient) -> 
     documented = {(m.upper(), p) for p, ops in schema["paths"].items() for m in ops}
     assert routes <= documented
     assert len(routes) >= 22
+    error = {"$ref": "#/components/schemas/ErrorOut"}
     for path, ops in schema["paths"].items():
         for method, op in ops.items():
-            assert {"400", "403", "404", "409"} <= set(op["responses"]), (method, path)
+            answers = op["responses"]
+            assert {"400", "403", "404", "409", "429", "503"} <= set(answers), (method, path)
+            for code in ("400", "403", "404", "409", "429", "503"):
+                assert answers[code]["content"]["application/json"]["schema"] == error
+    assert schema["components"]["schemas"]["ErrorOut"]["required"] == ["error", "detail"]
+    assert _dangling(schema, schema) == []
     assert "Card" in schema["components"]["schemas"]
     assert not any(p.startswith("/t/") or p == "/" for p in schema["paths"])
+
+
+def _dangling(node: object, schema: dict[str, Any]) -> list[str]:
+    """The ``$ref``s under ``node`` that name no component of ``schema``."""
+    if isinstance(node, list):
+        return [ref for item in node for ref in _dangling(item, schema)]
+    if not isinstance(node, dict):
+        return []
+    found = [ref for value in node.values() for ref in _dangling(value, schema)]
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.rsplit("/", 1)[-1] not in schema["components"]["schemas"]:
+        found.append(ref)
+    return found

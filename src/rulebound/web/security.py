@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.ratelimit import Buckets, Charge, Rate
-from rulebound.web.routes.models import ErrorOut
+from rulebound.web.routes.models import error_answer
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -47,17 +47,11 @@ HEADERS = [
 HSTS = (b"strict-transport-security", b"max-age=31536000")
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
-    403: {"model": ErrorOut, "description": "Not allowed, or a write from another origin"},
+    403: error_answer("Not allowed, or a write from another origin"),
     413: {"description": "The request body is larger than the server accepts"},
-    429: {
-        "model": ErrorOut,
-        "description": "Too many requests: wait Retry-After seconds",
-        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds"}},
-    },
-    503: {
-        "model": ErrorOut,
-        "description": "The database cannot be written (disk full, read-only): nothing saved",
-    },
+    429: error_answer("Too many requests: wait Retry-After seconds")
+    | {"headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds"}}},
+    503: error_answer("The database cannot be written (disk full, read-only): nothing saved"),
 }
 """What every API route may also answer, documented in the OpenAPI schema (``app.py``)."""
 

@@ -64,6 +64,7 @@ from rulebound.web.routes.models import (
     TurnIn,
     TurnsOut,
     VariantOut,
+    document_errors,
     error_responses,
 )
 from rulebound.web.security import limit_anonymous
@@ -109,6 +110,7 @@ def document_rulesets(app: FastAPI, keys: Iterable[str]) -> None:
             props = schema["components"]["schemas"]["CreateTableIn"]["properties"]
             props["ruleset"]["enum"] = known
             document_security(schema)
+            document_errors(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 

@@ -38,6 +38,9 @@ Request booleans are ``StrictBool`` for the same reason (lax mode takes ``1`` or
 """A [label, value] pair (a list, not a tuple: a tuple's ``prefixItems`` trips some tools)."""
 
 
+COMPONENTS = "#/components/schemas/"
+
+
 class ErrorOut(BaseModel):
     error: str = Field(
         description="invalid-input, rule-violation, conflict, forbidden, not-found, "
@@ -50,6 +53,25 @@ class ErrorOut(BaseModel):
     expected: str | None = None
 
 
+def error_answer(description: str) -> dict[str, Any]:
+    """An error answer as the schema documents it: an ``ErrorOut`` body, by reference.
+
+    Not ``{"model": ErrorOut}``: FastAPI builds a validator for each route and code of a
+    ``model`` (about 250 an app, a third of what the first requests cost), which no error
+    uses, since ``web/errors.py`` writes them. ``document_errors`` puts ``ErrorOut`` itself
+    in the schema's components."""
+    schema = {"$ref": f"{COMPONENTS}{ErrorOut.__name__}"}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def document_errors(schema: dict[str, Any]) -> None:
+    """Add ``ErrorOut``, which the error answers name (``error_answer``), to the components."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components[ErrorOut.__name__] = ErrorOut.model_json_schema(
+        ref_template=COMPONENTS + "{model}", mode="serialization"
+    )
+
+
 def error_responses(not_found: str, conflict: str) -> dict[int | str, dict[str, Any]]:
     """The error answers a router documents, each an ``ErrorOut``: what 404 and 409 mean there."""
     described = {
@@ -58,7 +80,7 @@ def error_responses(not_found: str, conflict: str) -> dict[int | str, dict[str, 
         404: not_found,
         409: conflict,
     }
-    return {code: {"model": ErrorOut, "description": text} for code, text in described.items()}
+    return {code: error_answer(text) for code, text in described.items()}
 
 
 class VariantOut(BaseModel):
