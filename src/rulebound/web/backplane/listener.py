@@ -85,8 +85,8 @@ class RedisBackplane(ListenerThread):
         self.origin = secrets.token_hex(8)
         self.publisher = Publisher(self.client, self._counted)
         self._own = f"{self.origin}:".encode()
-        self._wake = WAKE_CHANNEL.format(self.origin)
-        self._stir = self._wake.encode()
+        self._waking = WAKE_CHANNEL.format(self.origin)
+        self._stir = self._waking.encode()
         self._store = store
         self._hub = hub
         self._lock = threading.Lock()
@@ -155,7 +155,7 @@ class RedisBackplane(ListenerThread):
             if wait:
                 self._confirming.setdefault(channel, []).append((loop, confirmed))
         if wait:
-            self.publisher.publish(self._wake, "")  # the listener subscribes at once
+            self.publisher.publish(self._waking, "")  # the listener subscribes at once
             try:
                 await asyncio.wait_for(confirmed, WATCH_SECONDS)
             except TimeoutError:
@@ -173,17 +173,20 @@ class RedisBackplane(ListenerThread):
             self._watched.discard(table_id)
             self._changes = True
         if self.linked:
-            self.publisher.publish(self._wake, "")  # the listener unsubscribes at once
+            self.publisher.publish(self._waking, "")  # the listener unsubscribes at once
 
     def stop(self) -> None:
         super().stop()
         self.publisher.close()
         self.client.close()
 
+    def _wake(self) -> None:
+        self.client.publish(self._waking, "")
+
     def _wanted(self) -> set[bytes]:
         """The channels to be subscribed to (under ``_lock``)."""
         tables = {TABLE_CHANNEL.format(table).encode() for table in self._watched}
-        return {self._wake.encode(), CHANNEL.encode(), *tables}
+        return {self._waking.encode(), CHANNEL.encode(), *tables}
 
     def _listen(self) -> None:
         import redis
@@ -195,7 +198,7 @@ class RedisBackplane(ListenerThread):
                 self._changes = False
                 subscribed = self._wanted()
             # the wake channel first: confirmed by the time the link is (``CHANNEL``'s)
-            first = [self._wake.encode(), CHANNEL.encode()]
+            first = [self._waking.encode(), CHANNEL.encode()]
             pubsub.subscribe(*first, *(subscribed - set(first)))
             heard_at, pinged_at = time.monotonic(), 0.0
             while not self._stop.is_set():

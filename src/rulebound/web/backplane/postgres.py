@@ -9,6 +9,7 @@ or "-", origin, parts).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from sqlalchemy.engine import make_url
@@ -24,6 +25,8 @@ def conninfo(url: str) -> str:
 
 class PgListener(ListenerThread):
     what = "PostgreSQL"
+    wait_seconds = 0.2
+    """How long one wait for notices lasts before the thread looks at ``_stop`` again."""
 
     def __init__(self, url: str, callback: Callable[[int, str, str, str], None]) -> None:
         import psycopg  # the postgres extra: a table on SQLite runs without it
@@ -33,15 +36,26 @@ class PgListener(ListenerThread):
         super().__init__("rulebound-pg-listen", (psycopg.Error,), where)
         self._conninfo = conninfo(url)
         self._callback = callback
+        self._waking = f"{NOTIFY_CHANNEL}_wake_{os.getpid()}_{id(self)}"
+        """A channel of this listener's own: a notice on it ends the wait (``_wake``)."""
 
     def _listen(self) -> None:
         import psycopg
 
         with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            conn.execute(f"LISTEN {self._waking}")
             self._link()
             while not self._stop.is_set():
-                for note in conn.notifies(timeout=0.2):
+                for note in conn.notifies(timeout=self.wait_seconds):
+                    if note.channel == self._waking:
+                        break  # to look at _stop
                     table, seq, origin, parts = [*note.payload.split(":"), "", "", ""][:4]
                     if table.isdecimal() and (seq.isdecimal() or seq == "-"):
                         self._callback(int(table), seq, origin, parts)
+
+    def _wake(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5) as conn:
+            conn.execute("SELECT pg_notify(%s, '')", [self._waking])

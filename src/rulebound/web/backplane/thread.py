@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 
 RETRY_FIRST = 0.5
 """Seconds before the first try to listen again after a failure; each failed try doubles it."""
@@ -67,7 +68,14 @@ class ListenerThread:
     def stop(self) -> None:
         self._stop.set()
         if self._thread.is_alive():
+            if self.linked:  # else it is failing: its wait ends at its timeout
+                with suppress(*self._errors):
+                    self._wake()
             self._thread.join(timeout=5)
+
+    def _wake(self) -> None:
+        """End the listener's current wait for a notice, so that it sees ``_stop`` now
+        rather than at the wait's timeout."""
 
     def _run(self) -> None:
         while not self._stop.is_set():
