@@ -123,22 +123,18 @@ def _operation(result: Ok[Operation] | Err[InvalidSchema]) -> Operation:
     return result.ok()
 
 
-def _served(routes: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
-    """(method, path) of every route the app serves, through included routers."""
-    for route in routes:
+def _served(app: FastAPI) -> Iterator[tuple[str, str]]:
+    """(method, path) of every route the app serves (``web.app.ROUTES``, and any added)."""
+    for route in app.routes:
         if isinstance(route, APIRoute):
             assert route.methods is not None  # an APIRoute's methods default to {"GET"}
-            yield from ((method, prefix + route.path) for method in route.methods)
-        inner = getattr(route, "original_router", None)
-        if inner is not None:
-            context = getattr(route, "include_context", None)
-            yield from _served(inner.routes, prefix + getattr(context, "prefix", ""))
+            yield from ((method, route.path) for method in route.methods)
 
 
 def test_the_schema_lists_every_api_route(app: FastAPI) -> None:
     """So that fuzzing the schema's operations is fuzzing the whole API."""
     with TestClient(app):  # started and shut down, so its store closes what it opened
-        served = {(m, p) for m, p in _served(app.routes) if p.startswith("/api/")}
+        served = {(m, p) for m, p in _served(app) if p.startswith("/api/")}
         listed = {(m.upper(), p) for p, ops in app.openapi()["paths"].items() for m in ops}
     assert len(served) >= 26
     assert served == listed

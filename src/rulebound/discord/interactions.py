@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -409,9 +409,8 @@ def mount(app: FastAPI, public_key: str, now: Callable[[], float] = time.time) -
     verifier = Verifier(public_key)
     handler = Interactions(app.state.service)
     app.state.discord = handler
-    router = APIRouter()
 
-    @router.post(PATH, include_in_schema=False)
+    @app.post(PATH, include_in_schema=False)
     async def interactions(request: Request) -> Response:
         body = await request.body()
         signature = request.headers.get(SIGNATURE_HEADER)
@@ -438,5 +437,3 @@ def mount(app: FastAPI, public_key: str, now: Callable[[], float] = time.time) -
             # signed, so Discord's, yet not the shape documented: say so rather than fail
             return JSONResponse({"detail": "not an interaction rulebound reads"}, status_code=400)
         return JSONResponse(to_jsonable(answer))
-
-    app.include_router(router)

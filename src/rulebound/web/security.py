@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from fastapi import APIRouter, Depends
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -85,6 +86,22 @@ async def origin_guard(request: Request) -> None:
     """App-wide dependency: refuse unsafe requests that a browser sent from another origin."""
     if request.method in UNSAFE_METHODS and not same_origin(request):
         raise Forbidden("cross-site request refused: write from this table's own pages")
+
+
+def api_router(prefix: str, errors: dict[int | str, dict[str, Any]], tag: str) -> APIRouter:
+    """A router of the JSON API: ``origin_guard`` first on each route, and ``RESPONSES``
+    documented beside the router's own ``errors`` (which say more where both name a code)."""
+    return APIRouter(
+        prefix=prefix,
+        responses=RESPONSES | errors,
+        tags=[tag],
+        dependencies=[Depends(origin_guard)],
+    )
+
+
+def page_router() -> APIRouter:
+    """A router of pages and their forms: ``origin_guard`` first, and out of the schema."""
+    return APIRouter(include_in_schema=False, dependencies=[Depends(origin_guard)])
 
 
 class Limiter:

@@ -12,7 +12,7 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
+from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -67,7 +67,7 @@ from rulebound.web.routes.models import (
     document_errors,
     error_responses,
 )
-from rulebound.web.security import limit_anonymous
+from rulebound.web.security import api_router, limit_anonymous
 from rulebound.web.service import Seat, TableService, contribution_of
 from rulebound.web.views import CSV_COLUMNS, chances_view, csv_row
 
@@ -75,7 +75,7 @@ ERRORS = error_responses(
     "No such table, character, entry or invite", "The rules forbid it now, or a write lost a race"
 )
 
-router = APIRouter(prefix="/api", responses=ERRORS, tags=["table"])
+router = api_router("/api", ERRORS, "table")
 MAX_SEQ = 2**31 - 1
 """The largest seq a log holds (a 32-bit integer column)."""
 MEMBER_PAGE = 100

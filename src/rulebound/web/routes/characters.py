@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
@@ -26,9 +26,10 @@ from rulebound.web.deps import (
 from rulebound.web.play import close_superseded, quick_basis, quick_rolls
 from rulebound.web.play import posted as posted_values
 from rulebound.web.routes.pages import back, off_loop, page, posted, return_to
+from rulebound.web.security import page_router
 from rulebound.web.views import chances_view
 
-router = APIRouter(include_in_schema=False)
+router = page_router()
 CHAR = "/t/{table_id}/c/{character_id}"
 
 

@@ -25,7 +25,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -36,12 +36,13 @@ from rulebound.trust.export import FORMAT
 from rulebound.web.auth import CSRF_FIELD, Viewer
 from rulebound.web.deps import service_of, viewer_for, writer_for
 from rulebound.web.routes.models import error_responses
+from rulebound.web.security import api_router, page_router
 from rulebound.web.service import TableService
 from rulebound.web.views import PRIVACY_LABELS, Context, context_for, entry_view
 
 ERRORS = error_responses("No such table", "A write lost a race: try again")
-router = APIRouter(prefix="/api/tables/{table_id}/dice", responses=ERRORS, tags=["fair dice"])
-pages = APIRouter(include_in_schema=False)
+router = api_router("/api/tables/{table_id}/dice", ERRORS, "fair dice")
+pages = page_router()
 
 
 class SeedOut(BaseModel):

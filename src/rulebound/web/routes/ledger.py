@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
@@ -29,11 +29,12 @@ from rulebound.web.auth import Viewer
 from rulebound.web.deps import service_of, viewer_for
 from rulebound.web.routes.fairness import export_document
 from rulebound.web.routes.models import error_responses
+from rulebound.web.security import api_router, page_router
 from rulebound.web.service import TableService
 
 ERRORS = error_responses("No such table", "Not used: the ledger writes nothing")
-router = APIRouter(prefix="/api/tables/{table_id}", responses=ERRORS, tags=["table"])
-pages = APIRouter(include_in_schema=False)
+router = api_router("/api/tables/{table_id}", ERRORS, "table")
+pages = page_router()
 CURVES = 3
 """The latest sessions whose curve the page draws."""
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, TypeVar
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -46,11 +46,11 @@ from rulebound.web.play import (
 )
 from rulebound.web.play import posted as posted_values
 from rulebound.web.routes.fairness import dice_state
-from rulebound.web.security import limit_anonymous
+from rulebound.web.security import limit_anonymous, page_router
 from rulebound.web.service import Seat, TableService
 from rulebound.web.views import chances_view
 
-router = APIRouter(include_in_schema=False)
+router = page_router()
 T = TypeVar("T")
 WHISPER = "whisper:"
 """The talk form's "To" value of a whisper: ``whisper:`` and the member's id."""

@@ -1,0 +1,74 @@
+"""Every app serves the same route objects (``web.app.ROUTES``, built once at import), so
+nothing of a request may stay in them: two apps on two databases, side by side, each
+answer from their own store. Each table route refuses another origin's writes from its
+router (``security.api_router``, ``security.page_router``), and the Discord endpoint,
+added to one app only, is that app's alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from rulebound.discord.interactions import PATH, mount
+from rulebound.store.testing import copied_sqlite
+from rulebound.web.app import ROUTES, create_app
+from rulebound.web.security import origin_guard
+from rulebound.web.settings import Settings
+
+from .conftest import Dice, games_for_tests, seat_party
+
+PUBLIC_KEY = "0" * 64
+
+
+def _app_on(folder: Path, template: Path) -> TestClient:
+    folder.mkdir()
+    url = copied_sqlite(template, folder)
+    return TestClient(
+        create_app(Settings(database_url=url, source=Dice().source, games=games_for_tests))
+    )
+
+
+def test_two_apps_share_the_routes_and_each_answers_from_its_own_store(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    with (
+        _app_on(tmp_path / "one", sqlite_template) as one,
+        _app_on(tmp_path / "two", sqlite_template) as two,
+    ):
+        assert [r for r in one.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
+        assert [r for r in two.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
+        first = seat_party(one)
+        seat_party(two, "rainwall")  # table 1 of `two`
+        second = seat_party(two, "ghostburn")
+        assert (first.table_id, second.table_id) == (1, 2)
+        mine = one.get(first.url(), headers=first.gm).json()
+        assert (mine["name"], mine["ruleset"]) == ("Night run", "empty-reach")
+        theirs = two.get(f"/api/tables/{first.table_id}", headers=second.gm)
+        assert theirs.status_code == 403  # table 1 of `two` is rainwall's, not this seat's
+        ruleset = two.get(second.url(), headers=second.gm).json()["ruleset"]
+        assert ruleset == "ghostburn"
+        assert one.get(second.url(), headers=second.gm).status_code == 404
+
+
+def test_every_table_route_is_guarded_by_origin() -> None:
+    table_routes = [route for route in ROUTES if isinstance(route, APIRoute)]
+    assert len(table_routes) >= 50
+    for route in table_routes:
+        assert route.dependencies[0].dependency is origin_guard, route.path
+
+
+def test_the_discord_endpoint_is_added_to_its_app_alone(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    with (
+        _app_on(tmp_path / "one", sqlite_template) as one,
+        _app_on(tmp_path / "two", sqlite_template) as two,
+    ):
+        mount(one.app, PUBLIC_KEY)  # type: ignore[arg-type]
+        assert one.post(PATH, content=b"{}").status_code == 401  # no signature
+        assert two.post(PATH, content=b"{}").status_code == 404
+        assert PATH not in {getattr(route, "path", "") for route in ROUTES}
+        cross_site = {"Sec-Fetch-Site": "cross-site"}
+        assert one.post(PATH, content=b"{}", headers=cross_site).status_code == 403
