@@ -6,8 +6,10 @@ added to one app only, is that app's alone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
@@ -30,26 +32,33 @@ def _app_on(folder: Path, template: Path) -> TestClient:
     )
 
 
-def test_two_apps_share_the_routes_and_each_answers_from_its_own_store(
-    tmp_path: Path, sqlite_template: Path
-) -> None:
+@pytest.fixture
+def apps(tmp_path: Path, sqlite_template: Path) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps in this process, side by side, each on a SQLite file of its own."""
     with (
         _app_on(tmp_path / "one", sqlite_template) as one,
         _app_on(tmp_path / "two", sqlite_template) as two,
     ):
-        assert [r for r in one.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
-        assert [r for r in two.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
-        first = seat_party(one)
-        seat_party(two, "rainwall")  # table 1 of `two`
-        second = seat_party(two, "ghostburn")
-        assert (first.table_id, second.table_id) == (1, 2)
-        mine = one.get(first.url(), headers=first.gm).json()
-        assert (mine["name"], mine["ruleset"]) == ("Night run", "empty-reach")
-        theirs = two.get(f"/api/tables/{first.table_id}", headers=second.gm)
-        assert theirs.status_code == 403  # table 1 of `two` is rainwall's, not this seat's
-        ruleset = two.get(second.url(), headers=second.gm).json()["ruleset"]
-        assert ruleset == "ghostburn"
-        assert one.get(second.url(), headers=second.gm).status_code == 404
+        yield one, two
+
+
+def test_two_apps_share_the_routes_and_each_answers_from_its_own_store(
+    apps: tuple[TestClient, TestClient],
+) -> None:
+    one, two = apps
+    assert [r for r in one.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
+    assert [r for r in two.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
+    first = seat_party(one)
+    seat_party(two, "rainwall")  # table 1 of `two`
+    second = seat_party(two, "ghostburn")
+    assert (first.table_id, second.table_id) == (1, 2)
+    mine = one.get(first.url(), headers=first.gm).json()
+    assert (mine["name"], mine["ruleset"]) == ("Night run", "empty-reach")
+    theirs = two.get(f"/api/tables/{first.table_id}", headers=second.gm)
+    assert theirs.status_code == 403  # table 1 of `two` is rainwall's, not this seat's
+    ruleset = two.get(second.url(), headers=second.gm).json()["ruleset"]
+    assert ruleset == "ghostburn"
+    assert one.get(second.url(), headers=second.gm).status_code == 404
 
 
 def test_every_table_route_is_guarded_by_origin() -> None:
@@ -60,15 +69,12 @@ def test_every_table_route_is_guarded_by_origin() -> None:
 
 
 def test_the_discord_endpoint_is_added_to_its_app_alone(
-    tmp_path: Path, sqlite_template: Path
+    apps: tuple[TestClient, TestClient],
 ) -> None:
-    with (
-        _app_on(tmp_path / "one", sqlite_template) as one,
-        _app_on(tmp_path / "two", sqlite_template) as two,
-    ):
-        mount(one.app, PUBLIC_KEY)  # type: ignore[arg-type]
-        assert one.post(PATH, content=b"{}").status_code == 401  # no signature
-        assert two.post(PATH, content=b"{}").status_code == 404
-        assert PATH not in {getattr(route, "path", "") for route in ROUTES}
-        cross_site = {"Sec-Fetch-Site": "cross-site"}
-        assert one.post(PATH, content=b"{}", headers=cross_site).status_code == 403
+    one, two = apps
+    mount(one.app, PUBLIC_KEY)  # type: ignore[arg-type]
+    assert one.post(PATH, content=b"{}").status_code == 401  # no signature
+    assert two.post(PATH, content=b"{}").status_code == 404
+    assert PATH not in {getattr(route, "path", "") for route in ROUTES}
+    cross_site = {"Sec-Fetch-Site": "cross-site"}
+    assert one.post(PATH, content=b"{}", headers=cross_site).status_code == 403
