@@ -57,9 +57,9 @@ def error_answer(description: str) -> dict[str, Any]:
     """An error answer as the schema documents it: an ``ErrorOut`` body, by reference.
 
     Not ``{"model": ErrorOut}``: FastAPI builds a validator for each route and code of a
-    ``model`` (about 250 an app, a third of what the first requests cost), which no error
-    uses, since ``web/errors.py`` writes them. ``document_errors`` puts ``ErrorOut`` itself
-    in the schema's components."""
+    ``model`` (about 250 for the table's routes), which no error uses, since
+    ``web/errors.py`` writes them. ``document_errors`` puts ``ErrorOut`` itself in the
+    schema's components."""
     schema = {"$ref": f"{COMPONENTS}{ErrorOut.__name__}"}
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
