@@ -70,7 +70,7 @@ def sqlite_db_url(tmp_path: Path, sqlite_template: Path) -> str:
 
 
 @pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> str:
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each persistence test runs on a SQLite file of its own (a copy of the migrated
     template) and on the real PostgreSQL server (one database for the run, already at head
     after the first store opens it)."""
@@ -78,6 +78,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
         if request.path.relative_to(TESTS).as_posix() in FROM_BASE:
             return sqlite_url(tmp_path)
         return str(request.getfixturevalue("sqlite_db_url"))
+    return str(request.getfixturevalue("required_pg_url"))
+
+
+@pytest.fixture
+def required_pg_url(pg_url: str | None) -> str:
+    """The run's PostgreSQL, for a test that needs it: without it, the test fails in CI and
+    is skipped elsewhere."""
     if pg_url is None:
         if os.environ.get("CI"):
             pytest.fail(f"{PG_ENV} is not set: CI must test PostgreSQL (.ci/run sets it)")

@@ -22,16 +22,10 @@ WAIT = 60.0
 """Each listener's wait for notices in these tests: far longer than any stop may take."""
 
 
-def _needs(url: str | None) -> str:
-    if url is None:
-        pytest.skip("RULEBOUND_TEST_PG_URL is not set (.ci/run sets it)")
-    return url
-
-
 def test_a_postgres_listener_stops_at_once_and_hears_nothing_of_its_wake(
-    pg_url: str | None, monkeypatch: pytest.MonkeyPatch
+    required_pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    url = _needs(pg_url)
+    url = required_pg_url
     monkeypatch.setattr(PgListener, "wait_seconds", WAIT)
     heard: list[tuple[int, str, str, str]] = []
     listener = PgListener(url, lambda *notice: heard.append(notice))

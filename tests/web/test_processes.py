@@ -54,15 +54,11 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture
-def backends(pg_url: str | None, redis_url: str) -> dict[str, str]:
-    if pg_url is None:
-        if os.environ.get("CI"):
-            pytest.fail("RULEBOUND_TEST_PG_URL is not set: CI must test PostgreSQL")
-        pytest.skip("RULEBOUND_TEST_PG_URL is not set (.ci/run sets it)")
+def backends(required_pg_url: str, redis_url: str) -> dict[str, str]:
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()  # no rate-limit bucket left from another test
-    return {"RULEBOUND_DATABASE_URL": pg_url, "RULEBOUND_REDIS_URL": redis_url}
+    return {"RULEBOUND_DATABASE_URL": required_pg_url, "RULEBOUND_REDIS_URL": redis_url}
 
 
 class Pair:
