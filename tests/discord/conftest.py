@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from httpx2 import Response
 from nacl.signing import SigningKey
 
 from rulebound.app import create_app
 from rulebound.discord.interactions import PATH
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table, trust_settings
 
 KEY = SigningKey(bytes(range(32)))
@@ -52,7 +52,7 @@ def signed(body: bytes, timestamp: int | None = None, key: SigningKey = KEY) -> 
 class Discord:
     """Sends interactions as Discord does: a JSON body, signed with the application's key."""
 
-    client: TestClient
+    client: AppClient
     channel: str = field(default_factory=new_channel)
 
     def send(self, payload: dict[str, Any]) -> Response:
@@ -158,13 +158,13 @@ def discord_app(db_url: str) -> FastAPI:
 
 
 @pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(discord_app(db_url)) as opened:
+def client(db_url: str) -> Iterator[AppClient]:
+    with AppClient(discord_app(db_url)) as opened:
         yield opened
 
 
 @pytest.fixture
-def discord(client: TestClient) -> Discord:
+def discord(client: AppClient) -> Discord:
     return Discord(client)
 
 
@@ -182,7 +182,7 @@ def gm_invite(table: Table) -> str:
     return str(table.client.get(table.url(), headers=table.seats["gm"]).json()["invites"]["gm"])
 
 
-def link(client: TestClient, discord: Discord, ruleset: str = "empty-reach") -> Table:
+def link(client: AppClient, discord: Discord, ruleset: str = "empty-reach") -> Table:
     table = open_table(client, ruleset)
     linked = discord.command("gm", "rulebound", "link", invite=gm_invite(table))
     assert "now plays at" in linked["data"]["content"], linked
@@ -192,7 +192,7 @@ def link(client: TestClient, discord: Discord, ruleset: str = "empty-reach") -> 
 
 
 @pytest.fixture
-def linked(client: TestClient, discord: Discord) -> Linked:
+def linked(client: AppClient, discord: Discord) -> Linked:
     table = link(client, discord)
     made = discord.command("player", "rulebound", "character", name="Ana")
     assert "created Ana" in made["data"]["content"], made

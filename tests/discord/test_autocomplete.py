@@ -4,11 +4,10 @@ the trait the trick reads; a trick whose DL comes from the target says what to t
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
-
 from rulebound.discord.commands import definitions
 from rulebound.web.settings import registry_games
 
+from ..client import AppClient
 from ..trust.conftest import Table
 from .conftest import Discord, link
 from .test_commands import _fill_sheet
@@ -16,7 +15,7 @@ from .test_commands import _fill_sheet
 LEVELS = ["Easy", "Moderate", "Hard", "Daunting", "Extreme"]
 
 
-def _ghostburn(client: TestClient) -> tuple[Discord, Table]:
+def _ghostburn(client: AppClient) -> tuple[Discord, Table]:
     discord = Discord(client)
     table = link(client, discord, "ghostburn")
     discord.command("player", "rulebound", "character", name="Ana")
@@ -33,7 +32,7 @@ def test_the_dl_and_trait_options_autocomplete() -> None:
         assert options["trait"].get("autocomplete") is True
 
 
-def test_dl_offers_the_games_difficulty_levels(client: TestClient) -> None:
+def test_dl_offers_the_games_difficulty_levels(client: AppClient) -> None:
     discord, _ = _ghostburn(client)
     offered = discord.complete("player", "roll", "ghostburn", "dl", dl="")
     assert [c["value"] for c in offered["data"]["choices"]] == LEVELS
@@ -42,7 +41,7 @@ def test_dl_offers_the_games_difficulty_levels(client: TestClient) -> None:
     assert [c["value"] for c in typed["data"]["choices"]] == ["Hard"]
 
 
-def test_trait_offers_the_trait_the_trick_reads(client: TestClient) -> None:
+def test_trait_offers_the_trait_the_trick_reads(client: AppClient) -> None:
     discord, _ = _ghostburn(client)
     stare = discord.complete("player", "roll", "ghostburn", "trait", trick="stare-down", trait="")
     assert [c["value"] for c in stare["data"]["choices"]] == [f"resolve={n}" for n in LEVELS]
@@ -52,7 +51,7 @@ def test_trait_offers_the_trait_the_trick_reads(client: TestClient) -> None:
     assert {c["value"].split("=")[0] for c in every["data"]["choices"]} == {"gap", "resolve"}
 
 
-def test_a_trick_reading_the_targets_trait_says_what_to_type(client: TestClient) -> None:
+def test_a_trick_reading_the_targets_trait_says_what_to_type(client: AppClient) -> None:
     discord, table = _ghostburn(client)
     for verb in ("roll", "odds"):
         refused = discord.command("player", verb, "ghostburn", trick="stare-down")

@@ -9,7 +9,6 @@ from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.discord.embeds import EPHEMERAL, marked
 from rulebound.discord.followups import NOT_YOURS
@@ -17,6 +16,7 @@ from rulebound.discord.interactions import UNSEATED, Interactions
 from rulebound.rulesets.contract import Chances
 from rulebound.store import Conflict, LogEntry, NotFound, SqlStore
 
+from ..client import AppClient
 from ..trust.conftest import open_table, verify
 from .conftest import Discord, Linked, gm_invite, new_channel
 
@@ -114,7 +114,7 @@ def test_only_the_roller_or_the_game_master_may_press(linked: Linked) -> None:
 
 
 def test_a_button_of_another_tables_roll_is_not_found_here(
-    client: TestClient, linked: Linked
+    client: AppClient, linked: Linked
 ) -> None:
     _, entry = pushable(linked)
     elsewhere = Discord(client, channel=new_channel())
@@ -145,7 +145,7 @@ def test_the_tables_export_verifies_after_discord_play(linked: Linked, tmp_path:
     assert verify(linked.table.export(), tmp_path).code == 0
 
 
-def test_a_follow_up_with_inputs_asks_for_them_in_a_form(client: TestClient) -> None:
+def test_a_follow_up_with_inputs_asks_for_them_in_a_form(client: AppClient) -> None:
     """Rainwall's reallocation takes a number per die: the button opens a modal with one
     input each, and submitting it is the follow-up (logged under the roll)."""
     discord = Discord(client)
@@ -167,7 +167,7 @@ def test_a_follow_up_with_inputs_asks_for_them_in_a_form(client: TestClient) -> 
     inputs = [c for row in asked["data"]["components"] for c in row["components"]]
     assert inputs
     assert all(i["type"] == 4 and i["custom_id"].startswith("allocation.") for i in inputs)
-    store: SqlStore = cast(FastAPI, client.app).state.store
+    store: SqlStore = client.app.state.store
     assert store.log(table.id)[-1].id == entry  # nothing logged by opening the form
     submitted = {
         "custom_id": f"rb:m:{entry}:reallocate",

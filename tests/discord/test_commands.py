@@ -8,7 +8,6 @@ from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.discord.commands import MAX_COMMAND_TEXT, definitions, game_options
 from rulebound.discord.embeds import EPHEMERAL
@@ -16,6 +15,7 @@ from rulebound.discord.interactions import REVOKED, UNLINKED, UNSEATED
 from rulebound.store import SqlStore
 from rulebound.web.settings import registry_games
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table
 from .conftest import Discord, Linked, gm_invite, link, new_channel
 
@@ -26,7 +26,7 @@ def _log(linked: Linked) -> list[dict[str, Any]]:
     return sorted(page["entries"], key=lambda e: int(e["seq"]))  # oldest first
 
 
-def _chance(client: TestClient, linked: Linked, form: dict[str, Any]) -> Fraction:
+def _chance(client: AppClient, linked: Linked, form: dict[str, Any]) -> Fraction:
     table = linked.table
     url = table.url(f"/characters/{linked.character}/chances")
     answer = client.post(url, json={"form": form}, headers=table.seats["gm"])
@@ -49,7 +49,7 @@ def test_an_unlinked_channel_says_how_to_link_it(
     assert answer["data"] == {"content": UNLINKED, "flags": EPHEMERAL}
 
 
-def test_only_the_game_masters_invite_links_a_channel(client: TestClient, discord: Discord) -> None:
+def test_only_the_game_masters_invite_links_a_channel(client: AppClient, discord: Discord) -> None:
     table = open_table(client)
     invites = client.get(table.url(), headers=table.seats["gm"]).json()["invites"]
     refused = discord.command("gm", "rulebound", "link", invite=invites["player"])
@@ -63,9 +63,7 @@ def test_only_the_game_masters_invite_links_a_channel(client: TestClient, discor
     assert "flags" not in linked["data"]  # the channel sees it
 
 
-def test_join_seats_each_discord_user_once_as_a_player(
-    client: TestClient, discord: Discord
-) -> None:
+def test_join_seats_each_discord_user_once_as_a_player(client: AppClient, discord: Discord) -> None:
     table = link(client, discord)
     again = discord.command("player", "rulebound", "join")
     assert "already have a seat" in again["data"]["content"]
@@ -79,14 +77,14 @@ def test_join_seats_each_discord_user_once_as_a_player(
     assert "Gina joined as game master from Discord" in summaries
 
 
-def test_a_user_without_a_seat_is_told_to_join(client: TestClient, discord: Discord) -> None:
+def test_a_user_without_a_seat_is_told_to_join(client: AppClient, discord: Discord) -> None:
     link(client, discord)
     answer = discord.command("other", "roll", "empty-reach", skill="Force")
     assert answer["data"] == {"content": UNSEATED, "flags": EPHEMERAL}
 
 
 def test_roll_answers_with_dice_outcome_and_exact_chance_and_logs_the_roll(
-    client: TestClient, linked: Linked
+    client: AppClient, linked: Linked
 ) -> None:
     answer = linked.discord.command("player", "roll", "empty-reach", skill="Force")
     assert answer["type"] == 4
@@ -121,7 +119,7 @@ def test_a_bad_option_value_is_named_with_what_is_accepted(linked: Linked) -> No
 
 
 def test_a_character_is_chosen_by_name_and_only_among_ones_own(
-    client: TestClient, linked: Linked
+    client: AppClient, linked: Linked
 ) -> None:
     linked.table.character("gm", "Npc")  # the game master's, not the player's
     named = linked.discord.command("player", "roll", "empty-reach", skill="Force", character="ana")
@@ -132,7 +130,7 @@ def test_a_character_is_chosen_by_name_and_only_among_ones_own(
     assert "No character of yours is called 'Npc' (yours: Ana)" in refused["data"]["content"]
 
 
-def test_odds_are_exact_and_for_the_asker_alone(client: TestClient, linked: Linked) -> None:
+def test_odds_are_exact_and_for_the_asker_alone(client: AppClient, linked: Linked) -> None:
     before = len(_log(linked))
     answer = linked.discord.command("player", "odds", "empty-reach", skill="Force", helpers=1)
     assert answer["data"]["flags"] == EPHEMERAL
@@ -191,7 +189,7 @@ def test_autocomplete_offers_the_members_characters_and_their_skills(linked: Lin
     assert 1 < len(everything["data"]["choices"]) <= 25
 
 
-def test_every_game_links_and_rolls_from_its_own_fields(client: TestClient) -> None:
+def test_every_game_links_and_rolls_from_its_own_fields(client: AppClient) -> None:
     """For each registered game: a channel of its own, a character, and a roll with the
     required options filled from autocomplete (no per-game code in the test either)."""
     options = game_options(registry_games())
@@ -232,7 +230,7 @@ def test_every_game_links_and_rolls_from_its_own_fields(client: TestClient) -> N
         assert log[0]["kind"] == "roll", key  # the newest
 
 
-def _fill_sheet(client: TestClient, table: Table, key: str) -> None:
+def _fill_sheet(client: AppClient, table: Table, key: str) -> None:
     """The game master gives the blank sheet a middling value in each of its numbers (the
     sheet's own edit form, so that a game whose skills come from the sheet has one)."""
     rows = client.get(table.url("/characters"), headers=table.seats["gm"]).json()
@@ -308,7 +306,7 @@ def test_no_field_of_any_game_is_dropped() -> None:
     assert legacy == ["legacy", "legacy-opposed-check"]
 
 
-def test_a_revoked_seat_cannot_act_from_discord(client: TestClient, linked: Linked) -> None:
+def test_a_revoked_seat_cannot_act_from_discord(client: AppClient, linked: Linked) -> None:
     table = linked.table
     members = client.get(table.url(), headers=table.seats["gm"]).json()["members"]
     pia = max(m["id"] for m in members if m["name"] == "Pia")  # the seat taken from Discord
@@ -326,7 +324,7 @@ def test_a_revoked_seat_cannot_act_from_discord(client: TestClient, linked: Link
 
 
 def test_linking_again_moves_the_channel_to_the_new_table(
-    client: TestClient, discord: Discord
+    client: AppClient, discord: Discord
 ) -> None:
     link(client, discord)
     second = open_table(client, "rainwall")

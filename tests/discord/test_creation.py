@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from rulebound.discord.creation import STATE
 from rulebound.discord.embeds import EPHEMERAL, MAX_TITLE
 
+from ..client import AppClient
 from ..trust.conftest import Table
 from .conftest import Discord, link
 
@@ -32,12 +31,12 @@ def _step(discord: Discord, shown: dict[str, Any], values: dict[str, str]) -> di
     return discord.submit("player", asked, values, message=message)
 
 
-def _legacy(client: TestClient) -> tuple[Discord, Table]:
+def _legacy(client: AppClient) -> tuple[Discord, Table]:
     discord = Discord(client)
     return discord, link(client, discord, "legacy")
 
 
-def test_guided_creation_step_by_step_makes_the_character(client: TestClient) -> None:
+def test_guided_creation_step_by_step_makes_the_character(client: AppClient) -> None:
     discord, table = _legacy(client)
     first = discord.command("player", "sheet", "create")
     assert first["data"]["flags"] == EPHEMERAL
@@ -72,7 +71,7 @@ def test_guided_creation_step_by_step_makes_the_character(client: TestClient) ->
     assert [r["name"] for r in rows].count("Bea") == 1
 
 
-def test_a_bad_choice_names_the_field_and_the_choices(client: TestClient) -> None:
+def test_a_bad_choice_names_the_field_and_the_choices(client: AppClient) -> None:
     discord, _ = _legacy(client)
     first = discord.command("player", "sheet", "create")
     asked = discord.press("player", _button(first), message=first["data"])
@@ -83,7 +82,7 @@ def test_a_bad_choice_names_the_field_and_the_choices(client: TestClient) -> Non
     assert "human" in text
 
 
-def test_a_changed_state_is_refused(client: TestClient) -> None:
+def test_a_changed_state_is_refused(client: AppClient) -> None:
     discord, _ = _legacy(client)
     first = discord.command("player", "sheet", "create")
     asked = discord.press("player", _button(first), message=first["data"])

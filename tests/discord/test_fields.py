@@ -4,10 +4,8 @@ field that takes another character's sheet picks one of the table's characters."
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +14,7 @@ from rulebound.rulesets.contract import Field
 from rulebound.store import LogEntry, SqlStore
 from rulebound.web.service import TableService
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table
 from .conftest import Discord, gm_invite
 
@@ -57,7 +56,7 @@ def test_pack_keeps_a_group_whole_when_it_fits() -> None:
         assert any(members <= {f.name for f in part} for _, part in parts), group
 
 
-def _legacy(client: TestClient) -> tuple[Discord, Table, dict[str, int]]:
+def _legacy(client: AppClient) -> tuple[Discord, Table, dict[str, int]]:
     """A Legacy channel: the player's Ana and the game master's Bo (athletic), middling
     numbers."""
     discord = Discord(client)
@@ -66,7 +65,7 @@ def _legacy(client: TestClient) -> tuple[Discord, Table, dict[str, int]]:
     discord.command("player", "rulebound", "join")
     discord.command("player", "rulebound", "character", name="Ana")
     table.post("gm", "/characters", {"name": "Bo"})
-    service: TableService = cast(FastAPI, client.app).state.service
+    service: TableService = client.app.state.service
     rules = service.game("legacy").table
     view = rules.sheet_view(rules.new_sheet("x"))
     form = {
@@ -84,12 +83,12 @@ def _legacy(client: TestClient) -> tuple[Discord, Table, dict[str, int]]:
     return discord, table, ids
 
 
-def _last(client: TestClient, table: Table) -> LogEntry:
-    store: SqlStore = cast(FastAPI, client.app).state.store
+def _last(client: AppClient, table: Table) -> LogEntry:
+    store: SqlStore = client.app.state.store
     return store.log(table.id)[-1]
 
 
-def test_an_opposed_legacy_check_picks_the_other_character(client: TestClient) -> None:
+def test_an_opposed_legacy_check_picks_the_other_character(client: AppClient) -> None:
     discord, table, ids = _legacy(client)
     offered = discord.complete(
         "player", "roll", "legacy-opposed-check", "opposed-character", **{"opposed-character": ""}
@@ -121,7 +120,7 @@ def test_an_opposed_legacy_check_picks_the_other_character(client: TestClient) -
 
 
 def test_the_legacy_subcommand_has_the_extended_check_and_its_odds_from_here(
-    client: TestClient,
+    client: AppClient,
 ) -> None:
     """The extended check's fields were past the old 23 options; its follow-up's message
     shows the odds from where the check stands."""
@@ -150,7 +149,7 @@ def test_the_legacy_subcommand_has_the_extended_check_and_its_odds_from_here(
     assert _last(client, table).kind == "follow-up"
 
 
-def test_a_helper_picked_from_the_table_assists_the_roll(client: TestClient) -> None:
+def test_a_helper_picked_from_the_table_assists_the_roll(client: AppClient) -> None:
     discord, _table, _ = _legacy(client)
     helped = discord.command(
         "player",

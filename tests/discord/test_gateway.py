@@ -4,7 +4,7 @@ callback, the session kept across Reconnect, Resume and Invalid Session, an inte
 answered once, the bot token in no log, and both transports giving the same answers.
 
 The fake Discord and the bot run on an event loop in a thread of their own (an anyio
-portal, as ``TestClient`` runs the app), so the tests drive them from plain functions, with
+portal, as ``AppClient`` runs the app), so the tests drive them from plain functions, with
 the same ``Discord`` helpers the HTTP tests use.
 """
 
@@ -25,7 +25,6 @@ import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from click.testing import CliRunner
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.app import create_app
 from rulebound.cli.app import app as cli_app
@@ -34,6 +33,7 @@ from rulebound.discord.gateway import Bot, Gateway, run
 from rulebound.discord.interactions import UNLINKED, UNSEATED, Interactions
 from rulebound.store import LogEntry, SqlStore
 
+from ..client import AppClient
 from ..trust.conftest import open_table, trust_settings
 from .conftest import Discord, Linked, gm_invite, link, new_channel
 from .fake_gateway import SECRET, TOKEN, FakeDiscord, snowflake
@@ -75,9 +75,9 @@ def fake_discord() -> Iterator[tuple[BlockingPortal, FakeDiscord]]:
 
 
 @contextmanager
-def hosted(client: TestClient, channel: str) -> Iterator[OverGateway]:
+def hosted(client: AppClient, channel: str) -> Iterator[OverGateway]:
     """The app's handler behind a bot connected to a fake Discord."""
-    handler: Interactions = cast(FastAPI, client.app).state.discord
+    handler: Interactions = client.app.state.discord
     with fake_discord() as (portal, fake):
         gateway = portal.call(_connected, handler, fake)
         try:
@@ -87,13 +87,13 @@ def hosted(client: TestClient, channel: str) -> Iterator[OverGateway]:
 
 
 @pytest.fixture
-def bot(client: TestClient, discord: Discord) -> Iterator[OverGateway]:
+def bot(client: AppClient, discord: Discord) -> Iterator[OverGateway]:
     """Over the gateway, in the HTTP helper's channel (so both reach the same table)."""
     with hosted(client, discord.channel) as over:
         yield over
 
 
-def _seated(client: TestClient, bot: OverGateway, ruleset: str = "empty-reach") -> Linked:
+def _seated(client: AppClient, bot: OverGateway, ruleset: str = "empty-reach") -> Linked:
     """A table linked, joined and given a character, every step over the gateway."""
     table = link(client, bot, ruleset)
     made = bot.command("player", "rulebound", "character", name="Ana")
@@ -102,8 +102,8 @@ def _seated(client: TestClient, bot: OverGateway, ruleset: str = "empty-reach") 
     return Linked(table, bot, int(rows[0]["id"]))
 
 
-def _last(client: TestClient, table_id: int) -> LogEntry:
-    store: SqlStore = cast(FastAPI, client.app).state.store
+def _last(client: AppClient, table_id: int) -> LogEntry:
+    store: SqlStore = client.app.state.store
     return store.log(table_id)[-1]
 
 
@@ -123,7 +123,7 @@ def _until(test: Callable[[], bool], seconds: float = 20) -> None:
 # each kind of interaction
 
 
-def test_a_command_is_answered_at_its_callback(client: TestClient, bot: OverGateway) -> None:
+def test_a_command_is_answered_at_its_callback(client: AppClient, bot: OverGateway) -> None:
     seated = _seated(client, bot)
     payload = _roll(bot.base("player", 2))
     answer = bot.answer(payload)
@@ -145,7 +145,7 @@ def test_a_command_is_answered_at_its_callback(client: TestClient, bot: OverGate
     assert bot.fake.requests[0][2] == f"Bot {TOKEN}"
 
 
-def test_buttons_and_a_select_menu_update_the_message(client: TestClient, bot: OverGateway) -> None:
+def test_buttons_and_a_select_menu_update_the_message(client: AppClient, bot: OverGateway) -> None:
     """Push: the button opens a select menu of the dice, choosing asks to confirm, confirming
     pushes; keep closes the roll (the dice are the table's: roll until a push is offered)."""
     seated = _seated(client, bot)
@@ -179,7 +179,7 @@ def test_buttons_and_a_select_menu_update_the_message(client: TestClient, bot: O
 
 
 def test_a_modal_is_opened_and_its_submission_is_the_follow_up(
-    client: TestClient, bot: OverGateway
+    client: AppClient, bot: OverGateway
 ) -> None:
     seated = _seated(client, bot, "rainwall")
     form = {"skills.Lockpicking.score": 5, "skills.Lockpicking.bonus": 3}
@@ -200,7 +200,7 @@ def test_a_modal_is_opened_and_its_submission_is_the_follow_up(
     assert (followed.kind, followed.parent_id) == ("follow-up", entry)
 
 
-def test_autocomplete_answers_choices(client: TestClient, bot: OverGateway) -> None:
+def test_autocomplete_answers_choices(client: AppClient, bot: OverGateway) -> None:
     seated = _seated(client, bot)
     names = bot.complete("player", "roll", "empty-reach", "character", character="")
     assert names == {
@@ -211,7 +211,7 @@ def test_autocomplete_answers_choices(client: TestClient, bot: OverGateway) -> N
     assert skills["data"]["choices"] == [{"name": "Force (D8)", "value": "Force"}]
 
 
-def test_a_user_without_a_seat_is_refused(client: TestClient, bot: OverGateway) -> None:
+def test_a_user_without_a_seat_is_refused(client: AppClient, bot: OverGateway) -> None:
     assert bot.command("player", "roll", "empty-reach", skill="Force")["data"] == {
         "content": UNLINKED,
         "flags": EPHEMERAL,
@@ -223,7 +223,7 @@ def test_a_user_without_a_seat_is_refused(client: TestClient, bot: OverGateway) 
 
 @pytest.mark.parametrize("privacy", ["gm", "self"])
 def test_game_master_only_and_self_rolls_are_ephemeral(
-    client: TestClient, bot: OverGateway, privacy: str
+    client: AppClient, bot: OverGateway, privacy: str
 ) -> None:
     seated = _seated(client, bot)
     answer = bot.command("player", "roll", "empty-reach", skill="Force", privacy=privacy)
@@ -236,7 +236,7 @@ def test_game_master_only_and_self_rolls_are_ephemeral(
 # the session
 
 
-def test_a_reconnect_mid_session_resumes_it(client: TestClient, bot: OverGateway) -> None:
+def test_a_reconnect_mid_session_resumes_it(client: AppClient, bot: OverGateway) -> None:
     _seated(client, bot)
     fake = bot.fake
     bot.portal.call(fake.reconnect)
@@ -252,7 +252,7 @@ def test_a_reconnect_mid_session_resumes_it(client: TestClient, bot: OverGateway
     assert fake.heartbeats >= 2  # one as each connection opens
 
 
-def test_a_resumed_session_gets_what_it_missed(client: TestClient, bot: OverGateway) -> None:
+def test_a_resumed_session_gets_what_it_missed(client: AppClient, bot: OverGateway) -> None:
     """Delivered while the bot was away: Discord sends it again on the resume."""
     _seated(client, bot)
     fake = bot.fake
@@ -265,7 +265,7 @@ def test_a_resumed_session_gets_what_it_missed(client: TestClient, bot: OverGate
 
 @pytest.mark.parametrize(("resumable", "second"), [(False, "READY"), (True, "RESUMED")])
 def test_an_invalid_session_is_started_again_or_resumed(
-    client: TestClient, bot: OverGateway, resumable: bool, second: str
+    client: AppClient, bot: OverGateway, resumable: bool, second: str
 ) -> None:
     _seated(client, bot)
     fake = bot.fake
@@ -281,14 +281,14 @@ def test_an_invalid_session_is_started_again_or_resumed(
 
 
 def test_an_interaction_delivered_twice_is_answered_once(
-    client: TestClient,
+    client: AppClient,
     discord: Discord,
     bot: OverGateway,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger=GATEWAY_LOG)
     seated = _seated(client, bot)
-    before = len(cast(FastAPI, client.app).state.store.log(seated.table.id))
+    before = len(client.app.state.store.log(seated.table.id))
     payload = _roll(bot.base("player", 2))
     bot.answer(payload)
     bot.portal.call(bot.fake.dispatch, "INTERACTION_CREATE", payload)
@@ -300,11 +300,11 @@ def test_an_interaction_delivered_twice_is_answered_once(
     answered = [c.interaction for c in bot.fake.callbacks]
     assert answered.count(payload["id"]) == 1
     assert by_url["id"] not in answered
-    assert len(cast(FastAPI, client.app).state.store.log(seated.table.id)) == before + 2
+    assert len(client.app.state.store.log(seated.table.id)) == before + 2
 
 
 def test_an_interaction_older_than_the_window_is_not_answered(
-    client: TestClient, bot: OverGateway, caplog: pytest.LogCaptureFixture
+    client: AppClient, bot: OverGateway, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger=GATEWAY_LOG)
     _seated(client, bot)
@@ -318,7 +318,7 @@ def test_an_interaction_older_than_the_window_is_not_answered(
 
 
 def test_the_bot_token_is_in_no_log_and_no_output(
-    client: TestClient, discord: Discord, caplog: pytest.LogCaptureFixture, db_url: str
+    client: AppClient, discord: Discord, caplog: pytest.LogCaptureFixture, db_url: str
 ) -> None:
     caplog.set_level(1)  # everything, hikari's TRACE (its payloads and requests) too
     with hosted(client, discord.channel) as over:
@@ -355,7 +355,7 @@ def test_the_servers_lifespan_keeps_the_connection(db_url: str) -> None:
     """``serve --discord``: connected while the app runs, closed with it."""
     with fake_discord() as (portal, fake):
         app = create_app(trust_settings(db_url), Bot(TOKEN, fake.api))
-        with TestClient(app) as client:
+        with AppClient(app) as client:
             assert fake.handshakes == ["READY"]
             over = OverGateway(client, new_channel(), portal=portal, fake=fake)
             answer = over.command("player", "roll", "empty-reach", skill="Force")
@@ -372,7 +372,7 @@ def test_discord_run_keeps_the_connection_until_stopped(db_url: str) -> None:
         app = create_app(trust_settings(db_url), Bot(TOKEN, fake.api))
         running = portal.call(_started, app)
         portal.call(fake.until, lambda: fake.handshakes == ["READY"])
-        over = OverGateway(cast(TestClient, None), new_channel(), portal=portal, fake=fake)
+        over = OverGateway(cast(AppClient, None), new_channel(), portal=portal, fake=fake)
         answer = over.command("player", "luck")
         assert answer["data"]["content"] == UNLINKED
         portal.call(_cancelled, running)
@@ -464,7 +464,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_both_transports_answer_alike(
-    client: TestClient, linked: Linked, bot: OverGateway, case: Case
+    client: AppClient, linked: Linked, bot: OverGateway, case: Case
 ) -> None:
     """The same interaction, signed to the interactions URL and delivered over the gateway
     (each with an id of its own: an id is answered once, by either), answered alike."""
@@ -484,7 +484,7 @@ def test_the_gateway_needs_a_token_shaped_as_discords() -> None:
     assert "not a token" not in str(raised.value)
 
 
-def test_gm_invite_is_not_echoed_over_the_gateway(client: TestClient, bot: OverGateway) -> None:
+def test_gm_invite_is_not_echoed_over_the_gateway(client: AppClient, bot: OverGateway) -> None:
     table = open_table(client)
     invite = gm_invite(table)
     linked = bot.command("gm", "rulebound", "link", invite=invite)

@@ -7,22 +7,21 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pytest
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.store import SqlStore
 
+from ..client import AppClient
 from .conftest import Discord
 
 
-def _store(client: TestClient) -> SqlStore:
-    return cast(SqlStore, cast(FastAPI, client.app).state.store)
+def _store(client: AppClient) -> SqlStore:
+    return cast(SqlStore, client.app.state.store)
 
 
-def test_the_command_offers_every_game(client: TestClient, discord: Discord) -> None:
+def test_the_command_offers_every_game(client: AppClient, discord: Discord) -> None:
     from rulebound.discord.commands import definitions
 
-    games = cast(FastAPI, client.app).state.service.games
+    games = client.app.state.service.games
     (rulebound,) = [c for c in definitions(games) if c["name"] == "rulebound"]
     (new,) = [o for o in rulebound["options"] if o["name"] == "new"]
     offered = {c["value"] for c in new["options"][0]["choices"]}
@@ -31,7 +30,7 @@ def test_the_command_offers_every_game(client: TestClient, discord: Discord) -> 
 
 @pytest.mark.parametrize("game", ["rainwall", "legacy"])
 def test_a_table_opened_from_discord_is_played_there(
-    client: TestClient, discord: Discord, game: str
+    client: AppClient, discord: Discord, game: str
 ) -> None:
     before = discord.command("player", "roll", "empty-reach", skill="Force")
     assert "/rulebound new" in before["data"]["content"]  # the unlinked channel says how
@@ -51,7 +50,7 @@ def test_a_table_opened_from_discord_is_played_there(
     assert "player" in members.values()
 
 
-def test_an_unknown_game_is_refused_naming_the_field(client: TestClient, discord: Discord) -> None:
+def test_an_unknown_game_is_refused_naming_the_field(client: AppClient, discord: Discord) -> None:
     refused: dict[str, Any] = discord.command("gm", "rulebound", "new", game="chess", name="T")
     assert "Not done" in refused["data"]["content"]
     assert "chess" in refused["data"]["content"]

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from rulebound.discord.embeds import EPHEMERAL, MAX_TITLE
 from rulebound.web.settings import registry_games
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table
 from .conftest import Discord, Linked, gm_invite, new_channel
 
@@ -152,7 +152,7 @@ def test_create_makes_a_blank_sheet_in_a_game_without_guided_creation(linked: Li
 
 
 @pytest.mark.parametrize("key", sorted(registry_games()))
-def test_every_page_of_every_games_sheet_fits_discords_forms(client: TestClient, key: str) -> None:
+def test_every_page_of_every_games_sheet_fits_discords_forms(client: AppClient, key: str) -> None:
     discord = Discord(client, channel=new_channel())
     table = open_table(client, key)
     discord.command("gm", "rulebound", "link", invite=gm_invite(table))

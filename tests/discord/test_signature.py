@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import cast
 
 import pytest
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from nacl.signing import SigningKey
 
 from rulebound.app import create_app
@@ -18,6 +15,7 @@ from rulebound.discord.interactions import PATH
 from rulebound.discord.signature import MAX_AGE_SECONDS, Verifier
 from rulebound.store import SqlStore
 
+from ..client import AppClient
 from ..trust.conftest import trust_settings
 from .conftest import PUBLIC_KEY, Discord, Linked, discord_app, new_interaction, signed
 
@@ -29,13 +27,13 @@ def ping() -> bytes:
     return json.dumps(body).encode()
 
 
-def test_ping_is_answered_with_pong(client: TestClient, ping: bytes) -> None:
+def test_ping_is_answered_with_pong(client: AppClient, ping: bytes) -> None:
     answer = client.post(PATH, content=ping, headers=signed(ping))
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"type": 1}
 
 
-def test_a_signature_by_another_key_is_refused_with_401(client: TestClient, ping: bytes) -> None:
+def test_a_signature_by_another_key_is_refused_with_401(client: AppClient, ping: bytes) -> None:
     other = SigningKey(bytes(range(1, 33)))
     answer = client.post(PATH, content=ping, headers=signed(ping, key=other))
     assert answer.status_code == 401
@@ -44,18 +42,18 @@ def test_a_signature_by_another_key_is_refused_with_401(client: TestClient, ping
 
 @pytest.mark.parametrize("age", [MAX_AGE_SECONDS + 5, 3600, -(MAX_AGE_SECONDS + 30)])
 def test_an_old_or_future_timestamp_is_refused_even_when_signed(
-    client: TestClient, age: int, ping: bytes
+    client: AppClient, age: int, ping: bytes
 ) -> None:
     replayed = signed(ping, timestamp=int(time.time()) - age)
     assert client.post(PATH, content=ping, headers=replayed).status_code == 401
 
 
-def test_a_recent_timestamp_within_the_window_is_accepted(client: TestClient, ping: bytes) -> None:
+def test_a_recent_timestamp_within_the_window_is_accepted(client: AppClient, ping: bytes) -> None:
     recent = signed(ping, timestamp=int(time.time()) - MAX_AGE_SECONDS + 30)
     assert client.post(PATH, content=ping, headers=recent).status_code == 200
 
 
-def test_a_body_changed_after_signing_is_refused(client: TestClient, ping: bytes) -> None:
+def test_a_body_changed_after_signing_is_refused(client: AppClient, ping: bytes) -> None:
     headers = signed(ping)
     changed = ping.replace(b'"type": 1', b'"type": 2')
     assert changed != ping
@@ -64,7 +62,7 @@ def test_a_body_changed_after_signing_is_refused(client: TestClient, ping: bytes
     assert client.post(PATH, content=ping + b" ", headers=headers).status_code == 401
 
 
-def test_a_changed_timestamp_header_is_refused(client: TestClient, ping: bytes) -> None:
+def test_a_changed_timestamp_header_is_refused(client: AppClient, ping: bytes) -> None:
     headers = signed(ping)
     headers["X-Signature-Timestamp"] = str(int(headers["X-Signature-Timestamp"]) - 1)
     assert client.post(PATH, content=ping, headers=headers).status_code == 401
@@ -81,14 +79,14 @@ def test_a_changed_timestamp_header_is_refused(client: TestClient, ping: bytes) 
     ],
 )
 def test_missing_or_malformed_signature_headers_are_401(
-    client: TestClient, headers: dict[str, str | bytes], ping: bytes
+    client: AppClient, headers: dict[str, str | bytes], ping: bytes
 ) -> None:
     # the last case's header is bytes that are not ASCII, on purpose (httpx2 sends them as is)
     assert client.post(PATH, content=ping, headers=headers).status_code == 401  # type: ignore[arg-type]
 
 
 def test_a_body_that_is_not_json_is_refused_only_after_its_signature_checks(
-    client: TestClient,
+    client: AppClient,
 ) -> None:
     body = b"not json"
     assert client.post(PATH, content=body, headers=signed(body)).status_code == 400
@@ -96,7 +94,7 @@ def test_a_body_that_is_not_json_is_refused_only_after_its_signature_checks(
 
 
 def test_without_a_public_key_there_is_no_endpoint(db_url: str, ping: bytes) -> None:
-    with TestClient(create_app(trust_settings(db_url))) as plain:
+    with AppClient(create_app(trust_settings(db_url))) as plain:
         answer = plain.post(PATH, content=ping, headers=signed(ping))
     assert answer.status_code in (404, 405)
 
@@ -113,7 +111,7 @@ def test_an_unknown_interaction_type_gets_a_clear_answer(discord: Discord) -> No
     assert "does not answer interactions of type 9" in answer["data"]["content"]
 
 
-def test_a_signed_body_of_the_wrong_shape_is_a_400(client: TestClient) -> None:
+def test_a_signed_body_of_the_wrong_shape_is_a_400(client: AppClient) -> None:
     odd_options = {
         "type": 2,
         "id": "2",
@@ -132,7 +130,7 @@ def test_a_signed_body_of_the_wrong_shape_is_a_400(client: TestClient) -> None:
 def test_a_replayed_request_within_the_window_is_refused(linked: Linked) -> None:
     """The same signed bytes again (same id, same valid timestamp): refused, nothing rolled."""
     discord = linked.discord
-    store: SqlStore = cast(FastAPI, discord.client.app).state.store
+    store: SqlStore = discord.client.app.state.store
     body = json.dumps(discord.base("player", 2) | {"data": _roll_data()}).encode()
     headers = signed(body)
     first = discord.client.post(PATH, content=body, headers=headers)
@@ -153,7 +151,7 @@ def test_a_replay_is_refused_by_another_process_on_the_same_database(
     db_url: str, ping: bytes
 ) -> None:
     """Two servers of one table (two app instances, as two processes, on one database)."""
-    with TestClient(discord_app(db_url)) as one, TestClient(discord_app(db_url)) as two:
+    with AppClient(discord_app(db_url)) as one, AppClient(discord_app(db_url)) as two:
         headers = signed(ping)
         assert one.post(PATH, content=ping, headers=headers).status_code == 200
         assert two.post(PATH, content=ping, headers=headers).status_code == 409
@@ -161,7 +159,7 @@ def test_a_replay_is_refused_by_another_process_on_the_same_database(
 
 
 def test_ids_older_than_the_window_are_forgotten(linked: Linked) -> None:
-    store: SqlStore = cast(FastAPI, linked.discord.client.app).state.store
+    store: SqlStore = linked.discord.client.app.state.store
     now = int(time.time())
     window = now - MAX_AGE_SECONDS - 1
     recent, older = new_interaction(), new_interaction()
@@ -176,7 +174,7 @@ def test_ids_older_than_the_window_are_forgotten(linked: Linked) -> None:
     assert not store.first_interaction(recent, now, later)
 
 
-def test_a_request_without_an_interaction_id_is_a_400(client: TestClient) -> None:
+def test_a_request_without_an_interaction_id_is_a_400(client: AppClient) -> None:
     for body in (b'{"type": 1}', b'{"type": 1, "id": 5}', b'{"type": 1, "id": "x"}'):
         sent = client.post(PATH, content=body, headers=signed(body))
         assert sent.status_code == 400, body

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from rulebound.discord.interactions import PATH
 
+from ..client import AppClient
 from ..trust.conftest import open_table
 from .conftest import Discord, Linked, gm_invite, signed
 
@@ -70,7 +69,7 @@ def test_a_button_shows_nothing_its_presser_may_not_see(linked: Linked) -> None:
     discord = linked.discord
     rolled = discord.command("player", "roll", "empty-reach", skill="Force", privacy="self")
     assert rolled["data"].get("flags") == 64  # answered to the roller alone
-    store = discord.client.app.state.store  # type: ignore[attr-defined]
+    store = discord.client.app.state.store
     own = next(e for e in store.log(linked.table.id) if e.privacy == "self")
     assert own.card is not None
     pressed = discord.press("gm", f"rb:x:{own.id}:-")
@@ -80,7 +79,7 @@ def test_a_button_shows_nothing_its_presser_may_not_see(linked: Linked) -> None:
     assert own.card["outcome"] in json.dumps(mine)
 
 
-def test_discord_names_obey_the_webs_name_rules(client: TestClient, discord: Discord) -> None:
+def test_discord_names_obey_the_webs_name_rules(client: AppClient, discord: Discord) -> None:
     """A display name the web would refuse (a bidi override, invisible-only, NUL, ESC) is
     never seated as it is: the user's plain username stands in for it."""
     table = open_table(client, "empty-reach")
@@ -102,7 +101,7 @@ def test_discord_names_obey_the_webs_name_rules(client: TestClient, discord: Dis
     assert names.count("plain") == 4, names
 
 
-def test_a_deeply_nested_signed_body_is_a_400(client: TestClient) -> None:
+def test_a_deeply_nested_signed_body_is_a_400(client: AppClient) -> None:
     body = ("[" * 5000 + "]" * 5000).encode()
     answer = client.post(PATH, content=body, headers=signed(body))
     assert answer.status_code == 400, answer.text

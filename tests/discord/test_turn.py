@@ -7,14 +7,13 @@ turn for the whole channel and logs it; anyone else is refused and nothing is lo
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
-
 from rulebound.discord.embeds import EPHEMERAL
 
+from ..client import AppClient
 from .conftest import Linked
 
 
-def test_turn_shows_the_order_and_ends_a_turn(client: TestClient, linked: Linked) -> None:
+def test_turn_shows_the_order_and_ends_a_turn(client: AppClient, linked: Linked) -> None:
     table, discord = linked.table, linked.discord
     none = discord.command("player", "turn", "show")
     assert none["data"] == {"content": "No turn order is under way.", "flags": EPHEMERAL}

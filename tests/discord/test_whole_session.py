@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
+from ..client import AppClient
 from ..trust.conftest import Table, verify
 from .conftest import Discord, link
 from .test_creation import _step
@@ -117,7 +117,7 @@ def _rolled_and_followed(discord: Discord, table: Table, key: str) -> dict[str, 
 
 
 @pytest.mark.parametrize("key", sorted(ROLLS))
-def test_a_whole_session_from_discord_alone(client: TestClient, key: str, tmp_path: Path) -> None:
+def test_a_whole_session_from_discord_alone(client: AppClient, key: str, tmp_path: Path) -> None:
     discord = Discord(client)
     table = link(client, discord, key)
     _made(discord, key)

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.core.canonical import to_jsonable
 from rulebound.core.random_source import SeededSource
@@ -23,6 +21,7 @@ from rulebound.rulesets.contract import Chances, Outcome
 from rulebound.store import LogEntry, SqlStore
 from rulebound.web.settings import registry_games
 
+from ..client import AppClient
 from ..trust.conftest import open_table
 from .conftest import Discord, gm_invite
 from .test_commands import _fill_sheet
@@ -157,15 +156,15 @@ def test_the_burn_fate_title_keeps_the_luck_it_costs() -> None:
     assert "1 fate point and 10 LCK" in long["data"]["title"]
 
 
-def _last(client: TestClient, table_id: int) -> LogEntry:
-    store: SqlStore = cast(FastAPI, client.app).state.store
+def _last(client: AppClient, table_id: int) -> LogEntry:
+    store: SqlStore = client.app.state.store
     return store.log(table_id)[-1]
 
 
 # 7. a blind Luck Point spend refused for the sheet's reason
 
 
-def test_a_blind_luck_spend_without_luck_points_says_so(client: TestClient) -> None:
+def test_a_blind_luck_spend_without_luck_points_says_so(client: AppClient) -> None:
     discord = Discord(client)
     table = open_table(client, "ghostburn")
     discord.command("gm", "rulebound", "link", invite=gm_invite(table))

@@ -140,13 +140,13 @@ def test_the_cli_action_refuses_a_rolls_options_and_needs_a_character(tmp_path: 
 
 def test_the_web_table_offers_the_action_and_its_follow_up(db_url: str) -> None:
     """The web's generic sheet actions and follow-ups reach it, with no game-specific code."""
-    from fastapi.testclient import TestClient
-
     from rulebound.web.app import create_app
     from rulebound.web.settings import Settings
 
+    from ..client import AppClient
+
     app = create_app(Settings(database_url=db_url, source=lambda _table: SeededSource(5)))
-    with TestClient(app) as client:
+    with AppClient(app) as client:
         made = client.post(
             "/api/tables", json={"name": "Run", "ruleset": "empty-reach", "gm_name": "Gina"}
         )

@@ -14,7 +14,6 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from rulebound.cli.app import app
 from rulebound.rulesets.legacy.checks import CheckRequest
@@ -31,6 +30,8 @@ from rulebound.rulesets.legacy.rules import (
 from rulebound.rulesets.variants import resolve
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
+
+from ..client import AppClient
 
 runner = CliRunner()
 
@@ -121,7 +122,7 @@ def test_the_designer_table_compares_every_scale_by_name() -> None:
 
 
 def test_opening_a_table_shows_each_scale_with_its_odds_unfolded(db_url: str) -> None:
-    with TestClient(create_app(Settings(database_url=db_url))) as client:
+    with AppClient(create_app(Settings(database_url=db_url))) as client:
         page = client.get("/").text
         block = page.split('value="legacy"', 1)[1].split('class="ruleset"', 1)[0]
         asked, _, folded = block.partition("<details")
@@ -138,5 +139,5 @@ def test_opening_a_table_shows_each_scale_with_its_odds_unfolded(db_url: str) ->
             follow_redirects=False,
         )
         assert made.status_code == 303, made.text
-        table = client.app.state.store.table(int(made.headers["location"].rsplit("/", 1)[1]))  # type: ignore[attr-defined]
+        table = client.app.state.store.table(int(made.headers["location"].rsplit("/", 1)[1]))
         assert table.variants["scale"] == default_scale()

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from rulebound.cli.app import app
 from rulebound.core import Draw, InvalidInput, ReplaySource
@@ -27,6 +26,7 @@ from rulebound.store.testing import sqlite_url
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from .conftest import SCORES, make_sheet
 
 runner = CliRunner()
@@ -104,13 +104,13 @@ def test_a_record_holding_it_is_refused_on_replay(bad: Any) -> None:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[AppClient]:
     settings = Settings(database_url=sqlite_url(tmp_path), source=lambda _table: ReplaySource([]))
-    with TestClient(create_app(settings)) as opened:
+    with AppClient(create_app(settings)) as opened:
         yield opened
 
 
-def gm_table(client: TestClient) -> tuple[str, dict[str, str]]:
+def gm_table(client: AppClient) -> tuple[str, dict[str, str]]:
     body = {"name": "Ledger", "ruleset": "legacy", "gm_name": "Gina", "observers": False}
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201, made.text
@@ -118,7 +118,7 @@ def gm_table(client: TestClient) -> tuple[str, dict[str, str]]:
     return f"/api/tables/{made.json()['table']['id']}", token
 
 
-def test_the_web_api_refuses_it_on_import_replace_and_edit(client: TestClient, bad: Any) -> None:
+def test_the_web_api_refuses_it_on_import_replace_and_edit(client: AppClient, bad: Any) -> None:
     sheet, field, value, expected = bad
     url, gm = gm_table(client)
     refused = client.post(url + "/characters", json={"sheet": sheet}, headers=gm)
@@ -136,7 +136,7 @@ def test_the_web_api_refuses_it_on_import_replace_and_edit(client: TestClient, b
 
 
 def test_the_cli_and_the_web_call_the_one_validation(
-    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: AppClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[str] = []
 

@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from rulebound.rulesets.registry import game_keys, get_game
 from rulebound.trust.verify import verify_export
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
+
+from ..client import AppClient
 
 RATES = {f"RULEBOUND_RATE_{k}": "off" for k in ("SESSION", "TABLE", "ANONYMOUS")}
 
@@ -63,7 +63,7 @@ def test_the_web_table_plays_it_and_its_export_verifies(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'plugin.sqlite3'}"
     settings = Settings.from_env({"RULEBOUND_DATABASE_URL": url, **RATES})
-    with TestClient(create_app(settings)) as client:
+    with AppClient(create_app(settings)) as client:
         games = client.get("/api/rulesets").json()
         assert "coin-toss" in {g["key"] for g in games}
         made = client.post(

@@ -154,12 +154,12 @@ def test_the_web_character_page_edits_them(db_url: str) -> None:
     """The character page's generic form shows the add fields and posts them to the editor."""
     import re
 
-    from fastapi.testclient import TestClient
-
     from rulebound.web.app import create_app
     from rulebound.web.settings import Settings
 
-    with TestClient(create_app(Settings(database_url=db_url))) as client:
+    from ..client import AppClient
+
+    with AppClient(create_app(Settings(database_url=db_url))) as client:
         form = {"name": "R", "gm_name": "Gina", "ruleset": "rainwall"}
         made = client.post("/tables", data=form, follow_redirects=False)
         table = made.headers["location"].rsplit("/", 1)[1]

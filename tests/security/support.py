@@ -8,8 +8,8 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
 
+from ..client import AppClient
 from ..web.conftest import Party
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -154,7 +154,7 @@ class Scene:
     token: str
 
     @property
-    def client(self) -> TestClient:
+    def client(self) -> AppClient:
         return self.party.client
 
     def values(self, path: str = "") -> dict[str, Any]:

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from ..web.conftest import Dice, Party, games_for_tests, seat_party
 
 
@@ -28,7 +28,7 @@ def _step(party: Party, state: str | None, form: dict[str, Any], code: int = 200
     return answer.json()
 
 
-def test_a_step_posted_twice_is_refused(client: TestClient, dice: Dice) -> None:
+def test_a_step_posted_twice_is_refused(client: AppClient, dice: Dice) -> None:
     party = seat_party(client, "guided-test")
     dice.seeds[:] = [1, 2, 3, 4]
     start = _step(party, None, {})
@@ -46,14 +46,14 @@ def test_a_step_posted_twice_is_refused(client: TestClient, dice: Dice) -> None:
 
 
 @pytest.fixture
-def committed(db_url: str) -> Iterator[TestClient]:
+def committed(db_url: str) -> Iterator[AppClient]:
     """The server's own dice (no injected source), with the test game's guided creation."""
     settings = Settings(database_url=db_url, games=games_for_tests, session_rate=None)
-    with TestClient(create_app(settings)) as opened:
+    with AppClient(create_app(settings)) as opened:
         yield opened
 
 
-def test_reloading_the_first_step_shows_the_same_roll(committed: TestClient) -> None:
+def test_reloading_the_first_step_shows_the_same_roll(committed: AppClient) -> None:
     party = seat_party(committed, "guided-test")
     states = {_step(party, None, {})["state"] for _ in range(5)}
     assert len(states) == 5  # each start carries a nonce of its own

@@ -9,8 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from fastapi.testclient import TestClient
-
+from ..client import AppClient
 from ..web.conftest import Party
 from .support import set_scene
 
@@ -24,7 +23,7 @@ HOSTILE = [
 RAW = ("<script>alert", "<img src=x", "<svg onload", '" onerror', "' onload")
 
 
-def _hostile_table(client: TestClient) -> tuple[Party, int]:
+def _hostile_table(client: AppClient) -> tuple[Party, int]:
     body = {"name": HOSTILE[0], "ruleset": "empty-reach", "gm_name": HOSTILE[1]}
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201
@@ -43,7 +42,7 @@ def _assert_escaped(text: str, where: str) -> None:
         assert raw not in text, f"{where}: raw {raw!r}"
 
 
-def test_hostile_names_are_text_on_every_page_and_fragment(client: TestClient) -> None:
+def test_hostile_names_are_text_on_every_page_and_fragment(client: AppClient) -> None:
     party, table_id = _hostile_table(client)
     made = client.post(party.url("/characters"), json={"name": HOSTILE[3]}, headers=party.player)
     cid = made.json()["id"]
@@ -74,7 +73,7 @@ def test_hostile_names_are_text_on_every_page_and_fragment(client: TestClient) -
     assert any("&lt;img src=x onerror=alert(2)&gt;" in html for html in fragments)
 
 
-def test_an_error_page_escapes_what_it_repeats(client: TestClient) -> None:
+def test_an_error_page_escapes_what_it_repeats(client: AppClient) -> None:
     page = client.post("/tables", data={"name": HOSTILE[0], "ruleset": "<b>chess</b>"})
     assert page.status_code == 400
     _assert_escaped(page.text, "error page")
@@ -141,7 +140,7 @@ def test_the_front_end_builds_no_html_from_strings() -> None:
 FORMULAS = ['=HYPERLINK("http://evil/","x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)"]
 
 
-def test_the_csv_export_never_starts_a_cell_with_a_formula(client: TestClient) -> None:
+def test_the_csv_export_never_starts_a_cell_with_a_formula(client: AppClient) -> None:
     """Issue 14, item 11: a name a spreadsheet would run is written as text."""
     made = client.post(
         "/api/tables", json={"name": "T", "ruleset": "empty-reach", "gm_name": FORMULAS[0]}

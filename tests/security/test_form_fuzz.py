@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from httpx2 import Response
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +20,7 @@ from rulebound.rulesets.registry import game_keys
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from ..web.conftest import Dice, Party, games_for_tests, seat_party
 
 FUZZ = settings(
@@ -88,7 +88,7 @@ GAMES = game_keys()
 """Every game the registry lists (entry-point plug-ins included)."""
 
 
-def _variants(client: TestClient, ruleset: str) -> list[dict[str, Any]]:
+def _variants(client: AppClient, ruleset: str) -> list[dict[str, Any]]:
     listed = {g["key"]: g for g in client.get("/api/rulesets").json()}
     variants: list[dict[str, Any]] = listed[ruleset]["variants"]
     return variants

@@ -17,13 +17,13 @@ from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from rulebound.store import SqlStore
 from rulebound.store.schema import log_entries
 from rulebound.web.app import create_app
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table, trust_settings
 
 VIEWERS = ("gm", "player", "other", "observer")
@@ -39,7 +39,7 @@ TRACKS = re.compile(r'<dl class="tracks big">.*?</dl>', re.S)
 @pytest.fixture
 def table(db_url: str) -> Iterator[Table]:
     """A seated table with the server's own (committed) dice, so that pushes vary."""
-    with TestClient(create_app(trust_settings(db_url))) as client:
+    with AppClient(create_app(trust_settings(db_url))) as client:
         yield open_table(client)
 
 

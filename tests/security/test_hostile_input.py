@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from rulebound.store import SqlStore
 
+from ..client import AppClient
 from ..web.conftest import Party, seat_party
 
 JSON = {"content-type": "application/json"}
@@ -27,14 +27,14 @@ DEEP = "[" * 5000 + "]" * 5000
 
 
 @pytest.fixture
-def open_client(app: FastAPI) -> Iterator[TestClient]:
+def open_client(app: FastAPI) -> Iterator[AppClient]:
     """A client that shows a server error as the 500 it is, instead of raising it."""
-    with TestClient(app, raise_server_exceptions=False) as opened:
+    with AppClient(app, raise_server_exceptions=False) as opened:
         yield opened
 
 
 @pytest.fixture
-def scene(open_client: TestClient) -> tuple[Party, int, str]:
+def scene(open_client: AppClient) -> tuple[Party, int, str]:
     party = seat_party(open_client)
     cid = party.character(party.gm, "Ana")
     cookie = party.gm["Authorization"].removeprefix("Bearer ")
@@ -148,7 +148,7 @@ CASES: dict[str, Send] = {
 
 
 def _counts(party: Party) -> dict[str, Any]:
-    store: SqlStore = cast(FastAPI, party.client.app).state.store
+    store: SqlStore = party.client.app.state.store
     with store.engine.connect() as conn:
         counted = {
             name: conn.execute(text(f"SELECT count(*) FROM {name}")).scalar()

@@ -19,7 +19,6 @@ import pytest
 import schemathesis
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import APIOperation, GenerationMode
@@ -31,6 +30,7 @@ from starlette.types import Receive, Scope, Send
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from ..web.conftest import Dice, games_for_tests, seat_party
 from .support import Scene, set_scene
 
@@ -68,7 +68,7 @@ def app(db_url: str) -> FastAPI:
 
 @pytest.fixture
 def scene(app: FastAPI) -> Iterator[Scene]:
-    with TestClient(app) as client:
+    with AppClient(app) as client:
         yield set_scene(seat_party(client))
 
 
@@ -133,7 +133,7 @@ def _served(app: FastAPI) -> Iterator[tuple[str, str]]:
 
 def test_the_schema_lists_every_api_route(app: FastAPI) -> None:
     """So that fuzzing the schema's operations is fuzzing the whole API."""
-    with TestClient(app):  # started and shut down, so its store closes what it opened
+    with AppClient(app):  # started and shut down, so its store closes what it opened
         served = {(m, p) for m, p in _served(app) if p.startswith("/api/")}
         listed = {(m.upper(), p) for p, ops in app.openapi()["paths"].items() for m in ops}
     assert len(served) >= 26

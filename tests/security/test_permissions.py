@@ -9,9 +9,9 @@ the 403 is not an artefact of a wrong URL or body.
 from __future__ import annotations
 
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from httpx2 import Response
 
+from ..client import AppClient
 from ..web.conftest import Party
 from .support import ANY_PLAYER, READ_ONLY, SEATLESS, Route, Scene, set_scene, unsafe_routes
 
@@ -28,7 +28,7 @@ def _writes(app: FastAPI) -> list[Route]:
     return [r for r in unsafe_routes(app) if r.path not in SEATLESS | READ_ONLY]
 
 
-def test_the_app_has_the_unsafe_routes_we_classify(app: FastAPI, client: TestClient) -> None:
+def test_the_app_has_the_unsafe_routes_we_classify(app: FastAPI, client: AppClient) -> None:
     """(``client`` runs the app's lifespan, which closes its store.)"""
     routes = unsafe_routes(app)
     assert len(routes) >= 28

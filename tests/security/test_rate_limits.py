@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.core.errors import InvalidInput
 from rulebound.web.app import create_app
 from rulebound.web.ratelimit import Buckets, Rate, RateLimited
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from ..web.conftest import Dice, Party, games_for_tests
 
 
@@ -48,8 +48,8 @@ def app(db_url: str, dice: Dice, clock: Clock) -> FastAPI:
 
 
 @pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as opened:
+def client(app: FastAPI) -> Iterator[AppClient]:
+    with AppClient(app) as opened:
         yield opened
 
 
@@ -103,7 +103,7 @@ def test_pages_answer_429_too(party: Party) -> None:
     assert "Too many requests" in codes[-1].text
 
 
-def test_opening_tables_is_limited_per_address(client: TestClient, clock: Clock) -> None:
+def test_opening_tables_is_limited_per_address(client: AppClient, clock: Clock) -> None:
     body = {"name": "T", "ruleset": "empty-reach", "gm_name": "G"}
     codes = [client.post("/api/tables", json=body).status_code for _ in range(7)]
     assert codes == [201] * 6 + [429]

@@ -7,9 +7,9 @@ import hashlib
 import re
 
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import MetaData, create_engine, select
 
+from ..client import AppClient
 from ..web.conftest import Party, bearer, seat_party
 
 URLSAFE_192_BITS = re.compile(r"[A-Za-z0-9_-]{32,}")
@@ -26,7 +26,7 @@ def _seats(party: Party) -> list[dict[str, str]]:
     return [party.gm, party.player, party.other, party.observer]
 
 
-def test_tokens_are_long_random_and_unique(client: TestClient) -> None:
+def test_tokens_are_long_random_and_unique(client: AppClient) -> None:
     seen: list[str] = []
     for _ in range(5):
         seen += _tokens(seat_party(client))
@@ -51,7 +51,7 @@ def test_session_tokens_are_stored_only_as_their_hash(party: Party, db_url: str)
         assert hashlib.sha256(token.encode()).hexdigest() in dump
 
 
-def test_the_session_cookie_is_http_only_same_site_and_scoped(client: TestClient) -> None:
+def test_the_session_cookie_is_http_only_same_site_and_scoped(client: AppClient) -> None:
     made = client.post("/tables", data=FORM, follow_redirects=False)
     assert made.status_code == 303
     cookie = made.headers["set-cookie"].lower()
@@ -62,7 +62,7 @@ def test_the_session_cookie_is_http_only_same_site_and_scoped(client: TestClient
 
 
 def test_over_https_the_cookie_is_secure_too(app: FastAPI) -> None:
-    with TestClient(app, base_url="https://testserver") as secure:
+    with AppClient(app, base_url="https://testserver") as secure:
         made = secure.post("/tables", data=FORM, follow_redirects=False)
         assert made.status_code == 303
         assert "secure" in made.headers["set-cookie"].lower()

@@ -7,11 +7,10 @@ of a card, record, summary, dice or salt."""
 from __future__ import annotations
 
 import os
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -26,6 +25,7 @@ from hypothesis.stateful import (
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from ..web.conftest import Dice, Party, games_for_tests, seat_party
 from .oracle import (
     Who,
@@ -61,14 +61,14 @@ def app(db_url: str, dice: Dice) -> FastAPI:
 
 
 class Visibility(RuleBasedStateMachine):
-    client: TestClient
+    client: AppClient
 
     rolls = Bundle("rolls")
 
     def __init__(self) -> None:
         super().__init__()
         self.party: Party = seat_party(self.client)
-        self.store = cast(FastAPI, self.client.app).state.store
+        self.store = self.client.app.state.store
         ids = self.party.ids
         self.who = {name: Who(name, ids[name], name == "gm") for name in VIEWERS}
         self.revoked: set[str] = set()
@@ -245,7 +245,7 @@ class Visibility(RuleBasedStateMachine):
             assert answer.status_code == 403, (name, path)
 
 
-def _run(client: TestClient, examples: int) -> None:
+def _run(client: AppClient, examples: int) -> None:
     class Machine(Visibility):
         pass
 
@@ -261,7 +261,7 @@ def _run(client: TestClient, examples: int) -> None:
     )
 
 
-def test_no_viewer_ever_receives_what_they_may_not_see(client: TestClient, db_url: str) -> None:
+def test_no_viewer_ever_receives_what_they_may_not_see(client: AppClient, db_url: str) -> None:
     """12 runs of 20 steps on SQLite, 6 on PostgreSQL (CI replays the same ones each time;
     ``RULEBOUND_VISIBILITY_EXAMPLES`` asks for more, for a deeper search)."""
     on_postgres = db_url.startswith("postgresql")

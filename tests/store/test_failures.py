@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 
@@ -30,13 +28,14 @@ from rulebound.store import SqlStore
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from ..web.conftest import Party, games_for_tests, seat_party
 
 TABLES = ("game_tables", "members", "characters", "log_entries", "table_seeds", "used_nonces")
 
 
 @pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
+def client(db_url: str) -> Iterator[AppClient]:
     settings = Settings(
         database_url=db_url,
         games=games_for_tests,
@@ -44,12 +43,12 @@ def client(db_url: str) -> Iterator[TestClient]:
         table_rate=None,
         anonymous_rate=None,
     )
-    with TestClient(create_app(settings), raise_server_exceptions=False) as opened:
+    with AppClient(create_app(settings), raise_server_exceptions=False) as opened:
         yield opened
 
 
 @pytest.fixture
-def party(client: TestClient) -> Iterator[Party]:
+def party(client: AppClient) -> Iterator[Party]:
     seated = seat_party(client)
     yield seated
     store = _store(seated)
@@ -63,7 +62,7 @@ def party(client: TestClient) -> Iterator[Party]:
 
 
 def _store(party: Party) -> SqlStore:
-    store: SqlStore = cast(FastAPI, party.client.app).state.store
+    store: SqlStore = party.client.app.state.store
     return store
 
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from rulebound.cli.app import app as cli_app
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
+
+from ..client import AppClient
 
 UNLIMITED = {
     "RULEBOUND_RATE_SESSION": "off",
@@ -31,8 +32,8 @@ def trust_settings(url: str) -> Settings:
 
 
 @pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(trust_settings(db_url))) as opened:
+def client(db_url: str) -> Iterator[AppClient]:
+    with AppClient(create_app(trust_settings(db_url))) as opened:
         yield opened
 
 
@@ -119,7 +120,7 @@ def open_table(client: Any, ruleset: str = "empty-reach") -> Table:
 
 
 @pytest.fixture
-def table(client: TestClient) -> Table:
+def table(client: AppClient) -> Table:
     return open_table(client)
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from rulebound.rulesets.views import WORDING
 
+from ..client import AppClient
 from .conftest import Table, verify
 from .forge import reseal
 
@@ -41,14 +40,14 @@ def _in_earlier_words(entry: dict[str, Any]) -> None:
     body["summary"] = entry["summary"] = body["summary"] + EARLIER
 
 
-def test_todays_cards_carry_todays_words(client: TestClient, table: Table) -> None:
+def test_todays_cards_carry_todays_words(client: AppClient, table: Table) -> None:
     plays = _plays(_export(table))
     assert plays
     assert all(p["body"]["card"]["wording"] == WORDING for p in plays)
 
 
 def test_a_log_in_earlier_words_verifies_by_what_its_cards_mean(
-    client: TestClient, table: Table, tmp_path: Path
+    client: AppClient, table: Table, tmp_path: Path
 ) -> None:
     doc = _export(table)
     for entry in _plays(doc):
@@ -59,7 +58,7 @@ def test_a_log_in_earlier_words_verifies_by_what_its_cards_mean(
 
 
 def test_an_earlier_worded_card_is_still_held_to_its_outcome_and_dice(
-    client: TestClient, table: Table, tmp_path: Path
+    client: AppClient, table: Table, tmp_path: Path
 ) -> None:
     doc = _export(table)
     plays = _plays(doc)
@@ -74,7 +73,7 @@ def test_an_earlier_worded_card_is_still_held_to_its_outcome_and_dice(
 
 
 def test_a_card_in_older_words_after_newer_ones_is_a_rewording(
-    client: TestClient, table: Table, tmp_path: Path
+    client: AppClient, table: Table, tmp_path: Path
 ) -> None:
     doc = _export(table)
     late = _plays(doc)[-1]

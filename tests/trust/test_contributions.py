@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any, cast
 
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from rulebound.core.verifiable import VerifiableSource
 from rulebound.store import SqlStore
 from rulebound.store.schema import table_seeds
 
+from ..client import AppClient
 from .conftest import Table, verify
 
 
@@ -111,7 +111,7 @@ def test_a_roll_without_a_contribution_is_marked_as_the_servers_choice(
     assert "server-chosen: " in verdict.out
 
 
-def test_a_malformed_contribution_is_refused_naming_its_field(client: TestClient) -> None:
+def test_a_malformed_contribution_is_refused_naming_its_field(client: AppClient) -> None:
     from .conftest import open_table
 
     table = open_table(client)

@@ -13,15 +13,15 @@ from __future__ import annotations
 import re
 import secrets
 
-from fastapi.testclient import TestClient
-
 from rulebound.core.verifiable import commitment_for
+
+from ..client import AppClient
 
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 SAME = {"Sec-Fetch-Site": "same-origin"}
 
 
-def _open(client: TestClient) -> tuple[int, str]:
+def _open(client: AppClient) -> tuple[int, str]:
     form = {"name": "Night run", "gm_name": "Gina", "ruleset": "empty-reach"}
     made = client.post("/tables", data=form, follow_redirects=False)
     assert made.status_code == 303, made.text
@@ -31,7 +31,7 @@ def _open(client: TestClient) -> tuple[int, str]:
     return table_id, match.group(1)
 
 
-def test_the_panel_publishes_the_commitment_and_the_reveal_works(client: TestClient) -> None:
+def test_the_panel_publishes_the_commitment_and_the_reveal_works(client: AppClient) -> None:
     table_id, csrf = _open(client)
     commitment = client.get(f"/api/tables/{table_id}/dice").json()["commitment"]
     page = client.get(f"/t/{table_id}").text
@@ -54,7 +54,7 @@ def test_the_panel_publishes_the_commitment_and_the_reveal_works(client: TestCli
     assert "Revealed seeds (1)" in page
 
 
-def test_a_page_roll_sends_the_rollers_contribution(client: TestClient) -> None:
+def test_a_page_roll_sends_the_rollers_contribution(client: AppClient) -> None:
     table_id, csrf = _open(client)
     made = client.post(
         f"/t/{table_id}/characters",

@@ -13,11 +13,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from scipy.stats import chisquare
 from sqlalchemy import update
 
@@ -29,6 +27,7 @@ from rulebound.store.schema import table_seeds
 from rulebound.web.auth import Viewer
 from rulebound.web.service import TableService
 
+from ..client import AppClient
 from .conftest import Table, open_table, verify
 
 
@@ -41,8 +40,8 @@ def _everything(table: Table, who: str) -> str:
     return "\n".join(texts)
 
 
-def _secret(client: TestClient, table_id: int) -> str:
-    store: SqlStore = cast(FastAPI, client.app).state.store
+def _secret(client: AppClient, table_id: int) -> str:
+    store: SqlStore = client.app.state.store
     with store.engine.connect() as conn:
         return str(
             conn.exec_driver_sql(
@@ -143,7 +142,7 @@ def test_every_ruleset_is_listed() -> None:
 
 @pytest.mark.parametrize("ruleset", sorted(PLAYS))
 def test_every_ruleset_verifies_after_a_reveal(
-    client: TestClient, ruleset: str, tmp_path: Path
+    client: AppClient, ruleset: str, tmp_path: Path
 ) -> None:
     table = open_table(client, ruleset)
     edit, form = PLAYS[ruleset]
@@ -180,12 +179,12 @@ FIXED_SEED = "5e" * 32
 reproducible: the same faces, and the same verdict, on every run."""
 
 
-def test_faces_rolled_through_the_table_are_uniform(client: TestClient) -> None:
+def test_faces_rolled_through_the_table_are_uniform(client: AppClient) -> None:
     """Fewer dice than the core's test (which rolls 40,000 of each size), through the table."""
     table = open_table(client)
     cid = table.character("player", skill="D12")
-    service: TableService = cast(FastAPI, client.app).state.service
-    store: SqlStore = cast(FastAPI, client.app).state.store
+    service: TableService = client.app.state.service
+    store: SqlStore = client.app.state.store
     with store.engine.connect().execution_options(rulebound_write=True) as conn, conn.begin():
         fixed = {"server_seed": FIXED_SEED, "commitment": commitment_for(FIXED_SEED)}
         conn.execute(update(table_seeds).where(table_seeds.c.table_id == table.id).values(fixed))

@@ -27,7 +27,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from rulebound.cli.app import app as cli_app
 from rulebound.core.canonical import to_jsonable
@@ -37,6 +36,7 @@ from rulebound.rulesets.registry import get_game
 from rulebound.store.sql import dice as seeding
 from rulebound.store.testing import sqlite_url
 
+from ..client import AppClient
 from .conftest import Table, open_table, verify
 from .forge import Doc, entry, old_export, reseal
 
@@ -122,7 +122,7 @@ FIXED_SEED = "5e" * 32
 
 
 @pytest.fixture
-def played(client: TestClient) -> Table:
+def played(client: AppClient) -> Table:
     """Seqs 1-4 joins, 5 the character, 6 its sheet, 7-10 public rolls (9 succeeds), 11 a
     gm roll; the dice come from ``FIXED_SEED``, committed when the table opened, and
     contributions 1 to 5."""

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from rulebound.cli.app import app as cli_app
 from rulebound.ledger import ledger, ledger_json
 from rulebound.render.ledger_text import headline
 
+from ..client import AppClient
 from .conftest import Table, verify
 
 
@@ -30,7 +30,7 @@ def _play(table: Table) -> None:
 
 
 def test_the_api_the_page_and_the_cli_tell_the_same_story(
-    client: TestClient, table: Table, tmp_path: Path
+    client: AppClient, table: Table, tmp_path: Path
 ) -> None:
     _play(table)
     export = table.export("player")

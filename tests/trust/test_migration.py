@@ -15,11 +15,9 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from alembic import command
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from rulebound.core.verifiable import VerifiableSource
@@ -32,6 +30,7 @@ from rulebound.store.testing import reset_postgres
 from rulebound.trust.chain import GENESIS, dice_of, entry_body, seal
 from rulebound.web.app import create_app
 
+from ..client import AppClient
 from .conftest import Table, bearer, trust_settings, verify
 
 
@@ -107,8 +106,8 @@ def test_the_upgrade_chains_old_logs_and_commits_a_seed(db_url: str, tmp_path: P
 
 def test_the_migrated_log_exports_and_verifies(db_url: str, tmp_path: Path) -> None:
     one, _ = _old_database(db_url)
-    with TestClient(create_app(trust_settings(db_url))) as client:
-        store: SqlStore = cast(FastAPI, client.app).state.store
+    with AppClient(create_app(trust_settings(db_url))) as client:
+        store: SqlStore = client.app.state.store
         _, token = store.add_member(one, "gm", "Gina", "Gina joined as game master")
         table = Table(client, one, {"gm": bearer(token)})
         doc = table.export("gm")
@@ -195,8 +194,8 @@ def test_old_dice_keep_their_hashes_and_new_plays_bring_contributions(
     db_url: str, tmp_path: Path
 ) -> None:
     one = _played_at_0002(db_url)
-    with TestClient(create_app(trust_settings(db_url))) as client:
-        store: SqlStore = cast(FastAPI, client.app).state.store
+    with AppClient(create_app(trust_settings(db_url))) as client:
+        store: SqlStore = client.app.state.store
         old = store.log(one)
         assert [e.nonce for e in old[4:]] == [1, 2]
         assert old[4].dice == {"commitment": old[4].commitment, "client_seed": "pia", "nonce": 1}

@@ -31,7 +31,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
@@ -39,6 +38,7 @@ from rulebound.cli.app import app as cli_app
 from rulebound.store.testing import sqlite_url
 from rulebound.web.app import create_app
 
+from ..client import AppClient
 from .conftest import open_table, trust_settings
 from .forge import Doc, old_export, reseal
 
@@ -74,7 +74,7 @@ def genuine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Doc]:
     a push, a gm, a self and a blind roll, a roll with no contribution, the reveal, and a
     roll under the next seed."""
     url = sqlite_url(tmp_path_factory.mktemp("fuzz"))
-    with TestClient(create_app(trust_settings(url))) as client:
+    with AppClient(create_app(trust_settings(url))) as client:
         table = open_table(client)
         cid = table.character("player")
         for _ in range(3):

@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 import pytest
 import uvicorn
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource, SeededSource
@@ -30,6 +29,8 @@ from rulebound.rulesets.contract import (
 from rulebound.rulesets.plays import TableRules
 from rulebound.web.app import create_app
 from rulebound.web.settings import Settings, TableGame, registry_games
+
+from ..client import AppClient
 
 T = TypeVar("T")
 
@@ -141,8 +142,8 @@ def app(db_url: str, dice: Dice) -> FastAPI:
 
 
 @pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as opened:
+def client(app: FastAPI) -> Iterator[AppClient]:
+    with AppClient(app) as opened:
         yield opened
 
 
@@ -150,7 +151,7 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 class Party:
     """A table seated through the API: bearer headers per member, and the table's ids."""
 
-    client: TestClient
+    client: AppClient
     table_id: int
     invites: dict[str, Any]
     gm: dict[str, str]
@@ -172,7 +173,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def seat_party(client: TestClient, ruleset: str = "empty-reach") -> Party:
+def seat_party(client: AppClient, ruleset: str = "empty-reach") -> Party:
     body = {"name": "Night run", "ruleset": ruleset, "gm_name": "Gina", "observers": True}
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201, made.text
@@ -194,7 +195,7 @@ def seat_party(client: TestClient, ruleset: str = "empty-reach") -> Party:
 
 
 @pytest.fixture
-def party(client: TestClient) -> Party:
+def party(client: AppClient) -> Party:
     return seat_party(client)
 
 

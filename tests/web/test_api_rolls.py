@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
-from fastapi import FastAPI
+from typing import Any
 
 from rulebound.store import CharacterRow, Scope, SqlStore
 
@@ -99,7 +97,7 @@ def test_a_stale_sheet_refuses_the_follow_up(party: Party, dice: Dice) -> None:
     cid = _ready(party)
     dice.seeds[:] = [PUSH_ROLL_SEED, PUSH_SEED]
     root = _roll(party, cid)
-    store: SqlStore = cast(FastAPI, party.client.app).state.store
+    store: SqlStore = party.client.app.state.store
     original = store.character
 
     def stale(

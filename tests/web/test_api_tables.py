@@ -1,21 +1,21 @@
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
 from rulebound.web.routes import api
 
+from ..client import AppClient
 from .conftest import Party
 
 
-def test_rulesets_list_their_variants(client: TestClient) -> None:
+def test_rulesets_list_their_variants(client: AppClient) -> None:
     found = {r["key"]: r for r in client.get("/api/rulesets").json()}
     assert "empty-reach" in found
     variants = {v["key"]: v for v in found["empty-reach"]["variants"]}
     assert variants["gear_banes"]["default"] in variants["gear_banes"]["choices"]
 
 
-def test_creating_a_table_seats_its_game_master(client: TestClient) -> None:
+def test_creating_a_table_seats_its_game_master(client: AppClient) -> None:
     body = {
         "name": "  Night   run ",
         "ruleset": "empty-reach",
@@ -33,7 +33,7 @@ def test_creating_a_table_seats_its_game_master(client: TestClient) -> None:
     assert table["invites"]["player"].startswith("http://testserver/join/")
 
 
-def test_bad_table_requests_name_the_field(client: TestClient) -> None:
+def test_bad_table_requests_name_the_field(client: AppClient) -> None:
     base = {"name": "T", "ruleset": "empty-reach", "gm_name": "G"}
     unknown = client.post("/api/tables", json=base | {"ruleset": "chess"})
     assert unknown.status_code == 400

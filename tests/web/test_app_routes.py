@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
 
 from rulebound.discord.interactions import PATH, mount
 from rulebound.store.testing import copied_sqlite
@@ -19,21 +18,22 @@ from rulebound.web.app import ROUTES, create_app
 from rulebound.web.security import origin_guard
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from .conftest import Dice, games_for_tests, seat_party
 
 PUBLIC_KEY = "0" * 64
 
 
-def _app_on(folder: Path, template: Path) -> TestClient:
+def _app_on(folder: Path, template: Path) -> AppClient:
     folder.mkdir()
     url = copied_sqlite(template, folder)
-    return TestClient(
+    return AppClient(
         create_app(Settings(database_url=url, source=Dice().source, games=games_for_tests))
     )
 
 
 @pytest.fixture
-def apps(tmp_path: Path, sqlite_template: Path) -> Iterator[tuple[TestClient, TestClient]]:
+def apps(tmp_path: Path, sqlite_template: Path) -> Iterator[tuple[AppClient, AppClient]]:
     """Two apps in this process, side by side, each on a SQLite file of its own."""
     with (
         _app_on(tmp_path / "one", sqlite_template) as one,
@@ -43,11 +43,11 @@ def apps(tmp_path: Path, sqlite_template: Path) -> Iterator[tuple[TestClient, Te
 
 
 def test_two_apps_share_the_routes_and_each_answers_from_its_own_store(
-    apps: tuple[TestClient, TestClient],
+    apps: tuple[AppClient, AppClient],
 ) -> None:
     one, two = apps
-    assert [r for r in one.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
-    assert [r for r in two.app.routes if r in ROUTES] == ROUTES  # type: ignore[attr-defined]
+    assert [r for r in one.app.routes if r in ROUTES] == ROUTES
+    assert [r for r in two.app.routes if r in ROUTES] == ROUTES
     first = seat_party(one)
     seat_party(two, "rainwall")  # table 1 of `two`
     second = seat_party(two, "ghostburn")
@@ -69,10 +69,10 @@ def test_every_table_route_is_guarded_by_origin() -> None:
 
 
 def test_the_discord_endpoint_is_added_to_its_app_alone(
-    apps: tuple[TestClient, TestClient],
+    apps: tuple[AppClient, AppClient],
 ) -> None:
     one, two = apps
-    mount(one.app, PUBLIC_KEY)  # type: ignore[arg-type]
+    mount(one.app, PUBLIC_KEY)
     assert one.post(PATH, content=b"{}").status_code == 401  # no signature
     assert two.post(PATH, content=b"{}").status_code == 404
     assert PATH not in {getattr(route, "path", "") for route in ROUTES}

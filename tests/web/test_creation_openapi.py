@@ -5,11 +5,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from fastapi.testclient import TestClient
 from httpx2 import Response
 
 from rulebound.web.routes import api
 
+from ..client import AppClient
 from .conftest import Dice, Party, seat_party
 
 
@@ -23,7 +23,7 @@ def _step(party: Party, state: str | None, form: dict[str, Any]) -> dict[str, An
 
 
 def test_guided_creation_walks_the_steps_and_makes_the_character(
-    client: TestClient, dice: Dice
+    client: AppClient, dice: Dice
 ) -> None:
     party = seat_party(client, "guided-test")
     dice.seeds[:] = [5]
@@ -41,7 +41,7 @@ def test_guided_creation_walks_the_steps_and_makes_the_character(
     assert done["character"]["sheet"]["kin"] == "human"
 
 
-def test_the_steps_state_cannot_be_forged(client: TestClient, dice: Dice) -> None:
+def test_the_steps_state_cannot_be_forged(client: AppClient, dice: Dice) -> None:
     party = seat_party(client, "guided-test")
     first = _step(party, None, {})
     _, _, mac = first["state"].rpartition(".")
@@ -57,7 +57,7 @@ def test_the_steps_state_cannot_be_forged(client: TestClient, dice: Dice) -> Non
     assert elsewhere.status_code == 400
 
 
-def test_a_restriction_is_enforced(client: TestClient, dice: Dice) -> None:
+def test_a_restriction_is_enforced(client: AppClient, dice: Dice) -> None:
     party = seat_party(client, "guided-test")
     dice.seeds[:] = [1, 0]  # might 2 at the first table, 4 at the second
 
@@ -78,7 +78,7 @@ def test_rulesets_without_guided_creation_say_so(party: Party) -> None:
     assert refused.status_code == 409
 
 
-def test_the_schema_documents_every_route_and_its_errors(client: TestClient) -> None:
+def test_the_schema_documents_every_route_and_its_errors(client: AppClient) -> None:
     schema = client.get("/openapi.json").json()
     routes = {
         (method.upper(), path)

@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
-from fastapi.testclient import TestClient
 from httpx2 import Response
 from psycopg import errors as pg_errors
 from sqlalchemy.exc import DBAPIError
@@ -28,6 +27,7 @@ from rulebound.web.backplane.postgres import PgListener, conninfo
 from rulebound.web.errors import handle_database
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from .conftest import games_for_tests, seat_party
 from .test_notices import _until
 from .throwaway import OwnPostgres
@@ -137,7 +137,7 @@ def test_a_stopped_postgresql_answers_503_naming_the_database_and_recovers_witho
         table_rate=None,
         anonymous_rate=None,
     )
-    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+    with AppClient(create_app(settings), raise_server_exceptions=False) as client:
         party = seat_party(client)
         made = client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
         assert made.status_code == 201, made.text

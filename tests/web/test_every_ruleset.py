@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from rulebound.rulesets.registry import game_keys
 
+from ..client import AppClient
 from .conftest import bearer
 
 
@@ -17,7 +17,7 @@ def _defaults(fields: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("ruleset", sorted(game_keys()))
-def test_each_adapter_plays_through_the_generic_table(client: TestClient, ruleset: str) -> None:
+def test_each_adapter_plays_through_the_generic_table(client: AppClient, ruleset: str) -> None:
     made = client.post("/api/tables", json={"name": "T", "ruleset": ruleset, "gm_name": "G"})
     assert made.status_code == 201
     table, gm = made.json()["table"]["id"], bearer(made.json()["session_token"])

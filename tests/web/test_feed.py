@@ -8,11 +8,10 @@ import re
 import socket
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import Any
 
 import httpx2
 import pytest
-from fastapi import FastAPI
 
 from rulebound.store import NewEntry, SqlStore
 from rulebound.web.settings import Settings
@@ -34,7 +33,7 @@ def _events(text_or_lines: str | Iterator[str]) -> Iterator[tuple[str, str, dict
 
 
 def _note(party: Party, text: str) -> int:
-    store: SqlStore = cast(FastAPI, party.client.app).state.store
+    store: SqlStore = party.client.app.state.store
     return store.append(NewEntry(party.table_id, "note", "public", party.ids["gm"], text)).seq
 
 

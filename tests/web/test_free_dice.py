@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from rulebound.web.app import create_app
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table, trust_settings, verify
 from ..trust.forge import entry, reseal
 
@@ -21,7 +21,7 @@ HUGE = "9" * 4400
 
 @pytest.fixture
 def table(db_url: str) -> Iterator[Table]:
-    with TestClient(create_app(trust_settings(db_url))) as client:
+    with AppClient(create_app(trust_settings(db_url))) as client:
         yield open_table(client)
 
 

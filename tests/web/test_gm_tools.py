@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
-
+from ..client import AppClient
 from .conftest import bearer, seat_party
 
 
-def test_extended_check_turns_are_linked_follow_ups(client: TestClient) -> None:
+def test_extended_check_turns_are_linked_follow_ups(client: AppClient) -> None:
     made = client.post("/api/tables", json={"name": "T", "ruleset": "legacy", "gm_name": "G"})
     table, gm = made.json()["table"]["id"], bearer(made.json()["session_token"])
     hero = client.post(f"/api/tables/{table}/characters", json={"name": "Ana"}, headers=gm)
@@ -41,7 +40,7 @@ def test_extended_check_turns_are_linked_follow_ups(client: TestClient) -> None:
     assert stale.status_code == 409
 
 
-def test_only_the_gm_runs_a_gm_tool(client: TestClient) -> None:
+def test_only_the_gm_runs_a_gm_tool(client: AppClient) -> None:
     party = seat_party(client, "legacy")
     party.character(party.gm)
     params = {

@@ -3,9 +3,8 @@ back after the insert, lookups served from the cache."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from fastapi import FastAPI
 from sqlalchemy import event
 
 from rulebound.store import SqlStore
@@ -17,7 +16,7 @@ ROLL = {"form": {"skill": "Force"}, "privacy": "public"}
 
 def _second_roll(party: Party) -> tuple[SqlStore, Any, list[str]]:
     """A character's second roll (the first fills the caches), and the SQL it ran."""
-    store: SqlStore = cast(FastAPI, party.client.app).state.store
+    store: SqlStore = party.client.app.state.store
     made = party.client.post(party.url("/characters"), json={"name": "Ana"}, headers=party.player)
     path = party.url(f"/characters/{made.json()['id']}/roll")
     assert party.client.post(path, json=ROLL, headers=party.player).status_code == 201

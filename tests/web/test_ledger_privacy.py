@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
+from ..client import AppClient
 from .conftest import Dice, Party, seat_party
 
 
@@ -27,7 +26,7 @@ def _roll(party: Party, dice: Dice, seed: int, who: dict[str, str], cid: int, pr
     return made.json()
 
 
-def _night(client: TestClient, dice: Dice, *, hidden: bool) -> Party:
+def _night(client: AppClient, dice: Dice, *, hidden: bool) -> Party:
     party = seat_party(client)
     pia, oz = _character(party, party.player, "Ana"), _character(party, party.other, "Bo")
     plays = [
@@ -70,7 +69,7 @@ def _night(client: TestClient, dice: Dice, *, hidden: bool) -> Party:
 
 
 def test_a_players_ledger_never_tells_of_the_others_hidden_rolls(
-    client: TestClient, dice: Dice
+    client: AppClient, dice: Dice
 ) -> None:
     with_hidden = _night(client, dice, hidden=True)
     without = _night(client, dice, hidden=False)

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
 
 from rulebound.store.testing import sqlite_url
 from rulebound.web.app import create_app
@@ -27,6 +26,7 @@ from rulebound.web.routes import api, fairness
 from rulebound.web.routes.api import BEARER, SEATED
 from rulebound.web.settings import Settings
 
+from ..client import AppClient
 from .conftest import LiveServer
 
 PACKAGE = "rulebound_client"
@@ -82,7 +82,7 @@ def test_every_operation_under_a_table_authenticates_a_member(tmp_path: Path) ->
             source = inspect.getsource(route.endpoint)
             assert any(name in source for name in AUTHENTICATES), route.path
         # and without credentials, each one that reads is refused
-        with TestClient(app) as client:
+        with AppClient(app) as client:
             body = {"name": "Night run", "ruleset": "empty-reach", "gm_name": "Gina"}
             table_id = client.post("/api/tables", json=body).json()["table"]["id"]
             for route in under:

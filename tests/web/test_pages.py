@@ -6,15 +6,15 @@ import json
 import re
 
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from httpx2 import Response
 
+from ..client import AppClient
 from .conftest import Dice
 
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
-def _open_table(client: TestClient, name: str = "Night run", gm: str = "Gina") -> tuple[int, str]:
+def _open_table(client: AppClient, name: str = "Night run", gm: str = "Gina") -> tuple[int, str]:
     made = client.post(
         "/tables",
         data={"name": name, "gm_name": gm, "ruleset": "empty-reach", "observers": "on"},
@@ -31,7 +31,7 @@ def _open_table(client: TestClient, name: str = "Night run", gm: str = "Gina") -
     return table_id, match.group(1)
 
 
-def test_home_lists_every_table_ruleset_with_variants(client: TestClient) -> None:
+def test_home_lists_every_table_ruleset_with_variants(client: AppClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
     assert 'value="empty-reach"' in page.text
@@ -41,7 +41,7 @@ def test_home_lists_every_table_ruleset_with_variants(client: TestClient) -> Non
     assert " style=" not in page.text
 
 
-def test_writes_need_the_token_and_the_same_origin(client: TestClient) -> None:
+def test_writes_need_the_token_and_the_same_origin(client: AppClient) -> None:
     table_id, csrf = _open_table(client)
     path = f"/t/{table_id}/characters"
     assert client.post(path, data={"name": "Ana"}).status_code == 403
@@ -69,10 +69,10 @@ def test_writes_need_the_token_and_the_same_origin(client: TestClient) -> None:
     assert with_header.status_code == 201
 
 
-def test_joining_by_link_seats_a_second_browser(client: TestClient, app: FastAPI) -> None:
+def test_joining_by_link_seats_a_second_browser(client: AppClient, app: FastAPI) -> None:
     table_id, _ = _open_table(client)
     invite = app.state.store.table(table_id).player_token
-    with TestClient(app) as player:
+    with AppClient(app) as player:
         assert player.get(f"/t/{table_id}").status_code == 403
         form = player.get(f"/join/{invite}")
         assert "a player" in form.text
@@ -85,7 +85,7 @@ def test_joining_by_link_seats_a_second_browser(client: TestClient, app: FastAPI
         assert player.get("/").text.count(f'href="/t/{table_id}"') == 1
 
 
-def test_sheet_errors_show_beside_their_field(client: TestClient) -> None:
+def test_sheet_errors_show_beside_their_field(client: AppClient) -> None:
     table_id, csrf = _open_table(client)
     made = client.post(
         f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False
@@ -114,7 +114,7 @@ def test_sheet_errors_show_beside_their_field(client: TestClient) -> None:
     assert stale.status_code == 409
 
 
-def test_roll_dialog_chances_and_roll_by_form(client: TestClient) -> None:
+def test_roll_dialog_chances_and_roll_by_form(client: AppClient) -> None:
     table_id, csrf = _open_table(client)
     char_path = client.post(
         f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf}, follow_redirects=False
@@ -138,7 +138,7 @@ def test_roll_dialog_chances_and_roll_by_form(client: TestClient) -> None:
     assert 'class="field field-select has-error"' in bad.text
 
 
-def test_hostile_names_are_text(client: TestClient) -> None:
+def test_hostile_names_are_text(client: AppClient) -> None:
     table_id, _csrf = _open_table(
         client, name="<script>alert(1)</script>", gm="<img src=x onerror=alert(1)>"
     )
@@ -148,7 +148,7 @@ def test_hostile_names_are_text(client: TestClient) -> None:
     assert "<img src=x" not in page
 
 
-def test_the_log_page_and_json_import(client: TestClient) -> None:
+def test_the_log_page_and_json_import(client: AppClient) -> None:
     table_id, csrf = _open_table(client)
     sheet = json.dumps(
         {
@@ -177,7 +177,7 @@ def test_the_log_page_and_json_import(client: TestClient) -> None:
     assert "Gina created Imported" in log.text
 
 
-def test_guided_creation_pages_end_on_the_new_sheet(client: TestClient, dice: Dice) -> None:
+def test_guided_creation_pages_end_on_the_new_sheet(client: AppClient, dice: Dice) -> None:
     made = client.post(
         "/tables",
         data={"name": "G", "gm_name": "Gina", "ruleset": "guided-test"},

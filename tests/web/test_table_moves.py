@@ -7,16 +7,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from rulebound.web.app import create_app
 
+from ..client import AppClient
 from ..trust.conftest import Table, open_table, trust_settings, verify
 
 
 @pytest.fixture
 def table(db_url: str) -> Iterator[Table]:
-    with TestClient(create_app(trust_settings(db_url))) as client:
+    with AppClient(create_app(trust_settings(db_url))) as client:
         yield open_table(client)
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
+from ..client import AppClient
 from .conftest import Party, seat_party
 
 WHO = ("gm", "player", "other", "observer")
@@ -35,7 +34,7 @@ def _move(party: Party, who: str, action: str, code: int = 201, **params: Any) -
     return answer
 
 
-def test_a_gm_and_two_players_play_a_round_of_legacy(client: TestClient) -> None:
+def test_a_gm_and_two_players_play_a_round_of_legacy(client: AppClient) -> None:
     party = seat_party(client, "legacy")
     ana, bo = party.character(party.player, "Ana"), party.character(party.other, "Bo")
     started = _move(party, "gm", "start", characters=[ana, bo], others="Grue")
@@ -81,7 +80,7 @@ def test_a_stale_click_is_refused_and_a_raced_one_changes_nothing(party: Party) 
     assert (_turns(party)["round"], _turns(party)["up"]) == (2, "n1")
 
 
-def test_the_game_master_adds_moves_takes_out_and_ends(party: Party, client: TestClient) -> None:
+def test_the_game_master_adds_moves_takes_out_and_ends(party: Party, client: AppClient) -> None:
     ana = party.character(party.player, "Ana")
     _move(party, "gm", "start", method="set", characters=[ana], others="Grue")
     _move(party, "gm", "add", name="Wolf", place=1)

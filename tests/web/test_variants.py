@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
-
+from ..client import AppClient
 from .conftest import bearer
 
 
-def test_table_variants_shape_the_roll(client: TestClient) -> None:
+def test_table_variants_shape_the_roll(client: AppClient) -> None:
     body = {
         "name": "T",
         "ruleset": "empty-reach",
@@ -24,7 +23,7 @@ def test_table_variants_shape_the_roll(client: TestClient) -> None:
     assert rolled.json()["record"]["request"]["options"]["gear_banes"] == "gear-dice"
 
 
-def test_unknown_variant_choice_is_refused_at_creation(client: TestClient) -> None:
+def test_unknown_variant_choice_is_refused_at_creation(client: AppClient) -> None:
     body = {"name": "T", "ruleset": "empty-reach", "gm_name": "G", "variants": {"gear_banes": "x"}}
     refused = client.post("/api/tables", json=body)
     assert refused.status_code == 400

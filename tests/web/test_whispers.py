@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
+from ..client import AppClient
 from .conftest import Party, bearer
 
 SECRET = "the duke keeps the key in his boot"
@@ -33,7 +33,7 @@ def _say(party: Party, who: dict[str, str], code: int = 201, **body: Any) -> dic
     return answer
 
 
-def _everything(client: TestClient, party: Party, who: dict[str, str], entry_id: int) -> str:
+def _everything(client: AppClient, party: Party, who: dict[str, str], entry_id: int) -> str:
     """All a member can fetch about the log, as one string."""
     export = client.get(party.url("/log/export?format=json"), headers=who).json()
     links = [e for e in export["entries"] if e.get("withheld")]
@@ -52,7 +52,7 @@ def _everything(client: TestClient, party: Party, who: dict[str, str], entry_id:
 
 @pytest.mark.parametrize("text", [SECRET, SECRET + " [[1d20+3]]", "/me " + SECRET])
 def test_a_whisper_reaches_its_addressee_and_the_gm_and_no_one_else(
-    client: TestClient, party: Party, text: str
+    client: AppClient, party: Party, text: str
 ) -> None:
     nel = _seat(party, "Nel")
     whisper = _say(party, party.player, text=text, to=party.ids["other"])
