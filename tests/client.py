@@ -26,9 +26,6 @@ import httpx2
 from fastapi import FastAPI
 
 Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[MutableMapping[str, Any], Receive, Send], Awaitable[None]]
 
 ANSWER_SECONDS = 120.0
 PEER = ("testclient", 50000)  # the address Starlette's TestClient gives, which rate limits key on
