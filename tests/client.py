@@ -81,8 +81,7 @@ class AppClient(httpx2.Client):
             lifespan, task = self._lifespan, self._lifespan_task
             if self._portal is not None and lifespan is not None and task is not None:
                 self._portal.call(lifespan.stopping.set)
-                self._portal.call(lifespan.stopped.wait)
-                task.result(timeout=ANSWER_SECONDS)
+                task.result(timeout=ANSWER_SECONDS)  # the app has answered the shutdown
                 lifespan.raise_failure("shutdown", task)
         finally:
             self._close_portal()
@@ -105,7 +104,7 @@ class _Lifespan:
 
     def __init__(self, app: FastAPI, state: dict[str, Any]) -> None:
         self.app, self.state = app, state
-        self.started, self.stopping, self.stopped = anyio.Event(), anyio.Event(), anyio.Event()
+        self.started, self.stopping = anyio.Event(), anyio.Event()
         self.failures: dict[str, str] = {}
 
     async def run(self) -> None:
@@ -123,14 +122,14 @@ class _Lifespan:
             phase = "startup" if message["type"].startswith("lifespan.startup") else "shutdown"
             if message["type"].endswith(".failed"):
                 self.failures[phase] = str(message.get("message", ""))
-            (self.started if phase == "startup" else self.stopped).set()
+            if phase == "startup":
+                self.started.set()
 
         scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": self.state}
         try:
             await self.app(scope, receive, send)
         finally:
             self.started.set()
-            self.stopped.set()
 
     def raise_failure(self, phase: str, task: Future[None]) -> None:
         if task.done():
