@@ -1,4 +1,4 @@
-"""Caps on what one form or sheet may hold: names, free text (notes), numbers, lists, nesting.
+r"""Caps on what one form or sheet may hold: names, free text (notes), numbers, lists, nesting.
 
 The request body is capped as a whole (``Settings.max_body_bytes``, 413); these
 caps bound each value inside it, so a sheet or a roll form stays small enough to
