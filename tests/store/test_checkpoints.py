@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 from rulebound.store import NewEntry, SqlStore
@@ -22,7 +23,7 @@ def _in_database_file(path: Path) -> int | None:
     file's soundness is checked once the store has closed.
     """
     try:
-        with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as conn:
+        with closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as conn:
             return int(conn.execute("SELECT count(*) FROM log_entries").fetchone()[0])
     except sqlite3.DatabaseError:
         return None
@@ -57,7 +58,7 @@ def test_committed_rows_reach_the_database_file_without_a_commit_checkpointing(
     assert store.checkpoints is not None
     assert store.checkpoints._thread is not None
     assert not store.checkpoints._thread.is_alive()
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert conn.execute("SELECT count(*) FROM log_entries").fetchone() == (51,)
 

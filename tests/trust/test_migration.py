@@ -34,13 +34,19 @@ from ..client import AppClient
 from .conftest import Table, bearer, trust_settings, verify
 
 
+def _as_stored(moment: datetime) -> str:
+    """A time as a raw statement's value: the text Python's sqlite3 wrote for a datetime
+    before 3.12 deprecated that (PostgreSQL reads it as the same timestamptz)."""
+    return moment.isoformat(" ")
+
+
 def _old_database(url: str) -> list[int]:
     """Two tables and a few entries (one roll with draws, one follow-up), written at 0001."""
     if not url.startswith("sqlite"):
         reset_postgres(url)
     engine = make_engine(url)
     upgrade(engine, "0001")
-    now = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+    now = _as_stored(datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC))
     new_table = text(
         "INSERT INTO game_tables (name, ruleset, variants, gm_token, player_token, created_at)"
         " VALUES (:name, 'empty-reach', '{}', :gm, :player, :now)"
@@ -163,7 +169,7 @@ def _played_at_0002(url: str) -> int:
                 None if nonce is None else dice_of(commitment, None, client_seed="pia", nonce=nonce)
             )
             sealed = seal(one, seq, "public", dice, body, prev)
-            values = {"t": one, "seq": seq, "kind": kind, "summary": kind, "now": now}
+            values = {"t": one, "seq": seq, "kind": kind, "summary": kind, "now": _as_stored(now)}
             values["record"] = json.dumps(record)
             values |= {"prev": prev, "hash": sealed.hash, "salt": sealed.salt}
             values |= {"c": None if nonce is None else commitment, "n": nonce}
@@ -183,7 +189,7 @@ def _played_at_0002(url: str) -> int:
                 "INSERT INTO characters (table_id, name, sheet, version, updated_at)"
                 " VALUES (:t, 'Ana', :sheet, 3, :now)"
             ),
-            {"t": one, "sheet": json.dumps(OLD_SHEET), "now": now},
+            {"t": one, "sheet": json.dumps(OLD_SHEET), "now": _as_stored(now)},
         )
         conn.execute(text("UPDATE game_tables SET client_seed = 'pia', nonce = 2"))
     engine.dispose()

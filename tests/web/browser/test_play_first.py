@@ -105,6 +105,26 @@ def test_the_roller_sees_the_new_result_after_a_roll_and_after_a_follow_up(
     fully_in_view(pia, result)  # scrolled back up to it, not left above the viewport
 
 
+def test_a_click_pressed_as_the_panel_refreshes_still_rolls(table: Table) -> None:
+    """Another player's roll refreshes the characters panel; a button pressed at that moment
+    is not swapped out from under the pointer, so the press and release make one click."""
+    pia = seat(table, "Pia", "Ana", DESKTOP)
+    oz = seat(table, "Oz", "Bo", DESKTOP)
+    expect(pia.locator("#characters")).to_contain_text("Bo")  # the panel has seen Oz join
+    button = quick(pia).first
+    box = button.bounding_box()
+    assert box is not None
+    button.evaluate("(b) => { b.dataset.pressed = 'yes'; }")  # a fresh panel's has no mark
+    pia.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    pia.mouse.down()
+    with pia.expect_response(re.compile(r"/fragments/characters$")):
+        roll_once(oz)
+    pia.wait_for_timeout(300)  # the fetched panel would be swapped in meanwhile
+    pia.mouse.up()
+    expect(pia.locator("#feed .entry.kind-roll")).to_have_count(2)  # Oz's, then Pia's
+    expect(pia.locator("#characters [data-pressed]")).to_have_count(0)  # refreshed after
+
+
 def test_others_get_a_cue_and_keep_their_scroll_position(table: Table) -> None:
     gm = table.gm
     gm.set_viewport_size(DESKTOP)

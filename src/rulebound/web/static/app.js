@@ -390,6 +390,16 @@ function refreshFragments() {
   refreshTimer = setTimeout(() => $$("[data-fragment]").forEach(refreshBox), 150);
 }
 
+function afterRelease(then) {
+  const once = () => {
+    document.removeEventListener("pointerup", once, true);
+    document.removeEventListener("pointercancel", once, true);
+    then();
+  };
+  document.addEventListener("pointerup", once, true);
+  document.addEventListener("pointercancel", once, true);
+}
+
 function refreshBox(box) {
   fetch(box.dataset.fragment, { credentials: "same-origin" })
     .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
@@ -399,6 +409,10 @@ function refreshBox(box) {
       if (focused && focused.matches("input, select, textarea")) {
         box.addEventListener("focusout", () => refreshFragments(), { once: true });
         return;  // someone is typing here: refresh once they leave
+      }
+      if (box.querySelector(":active")) {
+        afterRelease(refreshFragments);
+        return;  // a button held down here: swapped now, its release would make no click
       }
       const label = focused && focused.getAttribute("aria-label");
       $$("details[open][id]", box).forEach((old) => {
