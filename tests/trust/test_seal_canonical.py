@@ -31,7 +31,6 @@ from rulebound.trust.chain import (
     GENESIS,
     body_hash,
     chain_hash,
-    content_around_seq,
     entry_content,
 )
 
@@ -188,34 +187,3 @@ def test_a_value_stored_as_parsed_already_reads_back_and_seals_as_stored_whole(v
     assert json.loads(native.text) == parsed == whole.value
     assert native.canonical == native.text == whole.canonical
     assert native.value is parsed
-
-
-HEX = st.text("0123456789abcdef", min_size=64, max_size=64)
-DICE = st.one_of(
-    st.none(),
-    st.fixed_dictionaries({"commitment": HEX, "contribution": HEX, "server_chosen": st.booleans()}),
-    st.fixed_dictionaries(
-        {"commitment": HEX, "client_seed": st.text(max_size=8), "nonce": st.integers(0, 99)}
-    ),
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    table_id=st.integers(1, 2**31 - 1),
-    seq=st.integers(1, 2**31 - 1),
-    privacy=st.sampled_from(["public", "gm", "blind", "self"]),
-    dice=DICE,
-    digest=HEX,
-    prev=HEX,
-)
-def test_the_content_cut_at_its_seq_chains_as_the_whole_content(
-    table_id: int, seq: int, privacy: str, dice: dict[str, Any] | None, digest: str, prev: str
-) -> None:
-    """PostgreSQL's append (migration 0008) hashes ``prev + before + str(seq) + after``: the
-    same text, so the same hash, as ``chain_hash`` of the whole content."""
-    before, after = content_around_seq(table_id, privacy, dice, digest)
-    content = entry_content(table_id, seq, privacy, dice, digest)
-    assert before + str(seq) + after == canonical_json(content)
-    joined = hashlib.sha256((prev + before + str(seq) + after).encode()).hexdigest()
-    assert joined == chain_hash(prev, content, parsed=True) == chain_hash(prev, content)

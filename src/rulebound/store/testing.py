@@ -74,11 +74,9 @@ def copied_sqlite(template: Path, folder: Path) -> str:
 
 
 def reset_postgres(url: str) -> None:
-    """Drop every rulebound table (and the append function) so the next store migrates a
-    clean database."""
+    """Drop every rulebound table so the next store migrates a clean database."""
     engine = make_engine(url)
     with engine.begin() as conn:
         metadata.drop_all(conn)
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        conn.execute(text("DROP FUNCTION IF EXISTS rulebound_append"))
     engine.dispose()

@@ -146,23 +146,6 @@ def chain_hash(prev_hash: str, content: Mapping[str, Any], *, parsed: bool = Fal
     return hashlib.sha256((prev_hash + text).encode("utf-8")).hexdigest()
 
 
-SEQ_MARK = -1
-"""A seq no entry has: where ``content_around_seq`` cuts the content's text."""
-
-
-def content_around_seq(
-    table_id: int, privacy: str, dice: Mapping[str, Any] | None, body_digest: str
-) -> tuple[str, str]:
-    """The canonical text of an entry's content before and after its seq's digits, for a
-    writer that learns the seq only under the table's lock (PostgreSQL's
-    ``rulebound_append``): ``chain_hash(prev, content) == SHA-256(prev + before + str(seq)
-    + after)``. The mark cannot occur elsewhere: every other value is a hex digest, a
-    privacy word, a flag or the table's id, which follows the seq (keys are sorted)."""
-    text = json_text(entry_content(table_id, SEQ_MARK, privacy, dice, body_digest))
-    before, after = text.split(f'"seq":{SEQ_MARK},', 1)
-    return before + '"seq":', "," + after
-
-
 @dataclass(frozen=True, slots=True)
 class Seal:
     salt: str

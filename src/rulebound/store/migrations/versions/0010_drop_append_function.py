@@ -1,13 +1,11 @@
-"""The append is the store's own again: PostgreSQL's ``rulebound_append`` goes.
+"""PostgreSQL's ``rulebound_append`` goes, from databases that an older 0008 or 0009 gave it.
 
-Every entry is now sealed in Python by the store's writer, under the table's lock, in
-batches (``store/writer``); nothing calls the function any more, and a second copy of the
-seal in PL/pgSQL would only have to be kept equal to the first.
+Every entry is sealed in Python by the store's writer, under the table's lock, in batches
+(``store/writer``); a second copy of the seal in PL/pgSQL would only have to be kept equal
+to the first. Going back recreates nothing: the code that called the function is gone.
 """
 
 from __future__ import annotations
-
-from importlib import import_module
 
 from alembic import op
 
@@ -21,9 +19,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    if op.get_bind().dialect.name == "postgresql":
-        op.execute(
-            import_module(
-                "rulebound.store.migrations.versions.0009_append_in_two_statements"
-            ).APPEND
-        )
+    """Nothing: see the module's docstring."""
