@@ -12,35 +12,19 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from rulebound.core.dice import nodes
 from rulebound.core.dice.limits import DiceLimits
-from rulebound.core.dice.nodes import (
-    COMPARATORS,
-    Annotated,
-    Binary,
-    Count,
-    Dice,
-    Expression,
-    Flat,
-    Literal,
-    Node,
-    NumberSet,
-    Paren,
-    Pool,
-    Unary,
-    dice_flats,
-    flatten,
-    text_of,
-    walk,
-)
 from rulebound.core.errors import InvalidInput, LimitExceeded
 
 Bounds = tuple[Fraction, Fraction]
 
 
-def check(expression: Expression, field: str, text: str, limits: DiceLimits) -> Expression:
+def check(
+    expression: nodes.Expression, field: str, text: str, limits: DiceLimits
+) -> nodes.Expression:
     """``expression`` if it may roll; else ``InvalidInput`` (or ``LimitExceeded``) naming why."""
     shown = text if len(text) <= 80 else text[:79] + "…"
-    parts = len(walk(expression.root))
+    parts = len(nodes.walk(expression.root))
     if parts > limits.max_nodes:
         raise LimitExceeded(
             field,
@@ -48,7 +32,7 @@ def check(expression: Expression, field: str, text: str, limits: DiceLimits) -> 
             limits.max_nodes,
             "numbers, dice and operators (the cap on an expression's size)",
         )
-    flats = dice_flats(expression.root)
+    flats = nodes.dice_flats(expression.root)
     dice = sum(flat.dice.count for flat in flats if flat.dice is not None) * expression.repeat
     if dice > limits.max_dice:
         raise LimitExceeded(
@@ -61,7 +45,7 @@ def check(expression: Expression, field: str, text: str, limits: DiceLimits) -> 
     return expression
 
 
-def _operations(flat: Flat, field: str, shown: str) -> None:
+def _operations(flat: nodes.Flat, field: str, shown: str) -> None:
     dice = flat.dice
     assert dice is not None
     explosions = [op for op in flat.ops if op.op == "e"]
@@ -93,7 +77,7 @@ def _operations(flat: Flat, field: str, shown: str) -> None:
             )
 
 
-def _draws(flats: list[Flat], repeat: int, limits: DiceLimits, field: str) -> None:
+def _draws(flats: list[nodes.Flat], repeat: int, limits: DiceLimits, field: str) -> None:
     """Refuse a roll that could draw more dice than ``max_draws``: surely (explosions at
     their cap, rerolls once), or with a chance above ``max_reroll_risk`` (``rr``)."""
     certain, rerolled, worst = 0, 0, Fraction(0)
@@ -159,24 +143,24 @@ def reroll_risk(dice: int, chance: float, budget: int) -> float:
 # --- the range of every value, to refuse a divisor that can be 0 ------------------------
 
 
-def bounds(node: Node, limits: DiceLimits, field: str, shown: str) -> Bounds:
+def bounds(node: nodes.Node, limits: DiceLimits, field: str, shown: str) -> Bounds:
     """The least and greatest value ``node`` can take (sound, not always tight)."""
-    if isinstance(node, Literal):
+    if isinstance(node, nodes.Literal):
         value = Fraction(node.value)
         return value, value
-    if isinstance(node, Annotated | Paren):
+    if isinstance(node, nodes.Annotated | nodes.Paren):
         return bounds(node.inner, limits, field, shown)
-    if isinstance(node, Unary):
+    if isinstance(node, nodes.Unary):
         low, high = bounds(node.operand, limits, field, shown)
         return (-high, -low) if node.op == "-" else (low, high)
-    if isinstance(node, Count):
-        return Fraction(0), Fraction(_most_dice(flatten(node.dice), limits))
-    if isinstance(node, Dice | Pool | NumberSet):
-        return _set_bounds(flatten(node), limits, field, shown)
-    assert isinstance(node, Binary)
+    if isinstance(node, nodes.Count):
+        return Fraction(0), Fraction(_most_dice(nodes.flatten(node.dice), limits))
+    if isinstance(node, nodes.Dice | nodes.Pool | nodes.NumberSet):
+        return _set_bounds(nodes.flatten(node), limits, field, shown)
+    assert isinstance(node, nodes.Binary)
     left = bounds(node.left, limits, field, shown)
     right = bounds(node.right, limits, field, shown)
-    if node.op in COMPARATORS:
+    if node.op in nodes.COMPARATORS:
         return Fraction(0), Fraction(1)
     if node.op == "+":
         return left[0] + right[0], left[1] + right[1]
@@ -188,7 +172,7 @@ def bounds(node: Node, limits: DiceLimits, field: str, shown: str) -> Bounds:
         raise InvalidInput(
             field,
             shown,
-            f"a divisor that is never 0 ({text_of(node.right)} can be 0)",
+            f"a divisor that is never 0 ({nodes.text_of(node.right)} can be 0)",
             tip="divide by dice that never show 0, such as 1d6",
         )
     if node.op == "%":
@@ -203,7 +187,7 @@ def _span(values: list[Fraction]) -> Bounds:
     return min(values), max(values)
 
 
-def _set_bounds(flat: Flat, limits: DiceLimits, field: str, shown: str) -> Bounds:
+def _set_bounds(flat: nodes.Flat, limits: DiceLimits, field: str, shown: str) -> Bounds:
     dropping = any(op.op in ("k", "p") for op in flat.ops)
     dice = flat.dice
     if dice is not None:
@@ -224,7 +208,7 @@ def _set_bounds(flat: Flat, limits: DiceLimits, field: str, shown: str) -> Bound
     return total_low, total_high
 
 
-def _most_dice(flat: Flat, limits: DiceLimits) -> int:
+def _most_dice(flat: nodes.Flat, limits: DiceLimits) -> int:
     """The most dice a dice term's pool can hold after its explosions and added dice."""
     if flat.dice is None:
         return len(flat.elements)

@@ -12,28 +12,10 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from rulebound.core.dice import counts
+from rulebound.core.dice import counts, nodes
 from rulebound.core.dice.checks import bounds
 from rulebound.core.dice.counts import Weights
 from rulebound.core.dice.limits import DiceLimits
-from rulebound.core.dice.nodes import (
-    COMPARATORS,
-    Annotated,
-    Binary,
-    Count,
-    Dice,
-    Flat,
-    Literal,
-    Node,
-    NumberSet,
-    Paren,
-    Pool,
-    SetOp,
-    Unary,
-    Value,
-    flatten,
-    text_of,
-)
 from rulebound.core.dice.pools import Plan, plan_dice
 from rulebound.core.dice.roller import ValueMember, arithmetic, keep_or_drop
 
@@ -68,13 +50,13 @@ class Planner:
         cost = plan.support * per
         return self.charge(Plan(cost, plan.run, plan.support, plan.bits, plan.notes, plan.integral))
 
-    def plan(self, node: Node) -> Plan:
-        if isinstance(node, Literal):
+    def plan(self, node: nodes.Node) -> Plan:
+        if isinstance(node, nodes.Literal):
             value = node.value
             return Plan(0, lambda: counts.point(value), 1, 1, (), isinstance(value, int))
-        if isinstance(node, Annotated | Paren):
+        if isinstance(node, nodes.Annotated | nodes.Paren):
             return self.plan(node.inner)
-        if isinstance(node, Unary):
+        if isinstance(node, nodes.Unary):
             inner = self.plan(node.operand)
             if node.op == "+":
                 return inner
@@ -88,22 +70,24 @@ class Planner:
                     inner.integral,
                 )
             )
-        if isinstance(node, Count):
-            flat = flatten(node.dice)
+        if isinstance(node, nodes.Count):
+            flat = nodes.flatten(node.dice)
             assert flat.dice is not None
             plan = self.dice(flat.dice, flat.ops, lambda v: int(node.meets(v)))
             return Plan(
                 plan.cost, plan.run, plan.support, plan.bits, plan.notes + _never(node, flat)
             )
-        if isinstance(node, Dice | Pool | NumberSet):
-            flat = flatten(node)
+        if isinstance(node, nodes.Dice | nodes.Pool | nodes.NumberSet):
+            flat = nodes.flatten(node)
             if flat.dice is not None:
                 return self.dice(flat.dice, flat.ops, _identity)
             return self.elements(flat)
-        assert isinstance(node, Binary)
+        assert isinstance(node, nodes.Binary)
         return self.binary(node)
 
-    def dice(self, dice: Dice, ops: tuple[SetOp, ...], final: Callable[[Value], int]) -> Plan:
+    def dice(
+        self, dice: nodes.Dice, ops: tuple[nodes.SetOp, ...], final: Callable[[nodes.Value], int]
+    ) -> Plan:
         from rulebound.core.dice.pools import TooCostly
 
         left = self.limits.max_odds_work - self.spent
@@ -113,7 +97,7 @@ class Planner:
             raise OverBudget(f"{exc}, over the cap of {left:,} steps (max_odds_work)") from None
         return self.charge(plan)
 
-    def binary(self, node: Binary) -> Plan:
+    def binary(self, node: nodes.Binary) -> Plan:
         left, right = self.plan(node.left), self.plan(node.right)
         bits = left.bits + right.bits
         integral = left.integral and right.integral
@@ -135,18 +119,18 @@ class Planner:
 
             return self.charge(Plan(cost, run_sum, min(pairs, span), bits, notes, integral))
         op = node.op
-        whole = op in COMPARATORS or op == "//" or (integral and op in ("*", "%"))
+        whole = op in nodes.COMPARATORS or op == "//" or (integral and op in ("*", "%"))
 
         def run_other() -> Weights:
             return counts.combined(left.run(), right.run(), lambda a, b: arithmetic(op, a, b))
 
-        support = 2 if op in COMPARATORS else min(pairs, span) if whole else pairs
+        support = 2 if op in nodes.COMPARATORS else min(pairs, span) if whole else pairs
         cost = counts.pairs_cost(pairs, whole, bits)
         return self.charge(Plan(cost, run_other, support, bits, notes, whole))
 
     # sets of items: (1d4+1, 3, 2d6kl1)kh1
 
-    def elements(self, flat: Flat) -> Plan:
+    def elements(self, flat: nodes.Flat) -> Plan:
         items = [self.plan(item) for item in flat.elements]
         if not items:  # "()": an empty set adds up to 0
             return Plan(0, lambda: counts.point(0), 1, 1)
@@ -191,7 +175,7 @@ class Planner:
         return self.charge(Plan(cost, run_all, support, bits, notes, integral))
 
 
-def _never(node: Count, flat: Flat) -> tuple[str, ...]:
+def _never(node: nodes.Count, flat: nodes.Flat) -> tuple[str, ...]:
     """A note for a count no die can ever meet: ``3d6>=10`` counts dice, and likely was
     meant as the total compared (with spaces: ``3d6 >= 10``)."""
     assert flat.dice is not None
@@ -199,21 +183,21 @@ def _never(node: Count, flat: Flat) -> tuple[str, ...]:
     values |= {s.number for op in flat.ops if op.op in ("mi", "ma") for s in op.selectors}
     if any(node.meets(v) for v in values):
         return ()
-    written = f"{text_of(node.dice)} {node.comparator} {node.target}"
+    written = f"{nodes.text_of(node.dice)} {node.comparator} {node.target}"
     return (
         f"no {flat.dice.label} can show {node.comparator}{node.target}: an attached comparison"
         f" counts dice; to compare the total, write {written}",
     )
 
 
-def _identity(value: Value) -> int:
+def _identity(value: nodes.Value) -> int:
     return int(value)
 
 
-def _survivor(ops: tuple[SetOp, ...]) -> Callable[[Value], Value]:
+def _survivor(ops: tuple[nodes.SetOp, ...]) -> Callable[[nodes.Value], nodes.Value]:
     """An item's value after keeps and drops by face: itself, or 0 once dropped."""
 
-    def survive(value: Value) -> Value:
+    def survive(value: nodes.Value) -> nodes.Value:
         for op in ops:
             if op.selects(value) != (op.op == "k"):
                 return 0
@@ -222,7 +206,7 @@ def _survivor(ops: tuple[SetOp, ...]) -> Callable[[Value], Value]:
     return survive
 
 
-def _extreme(ops: tuple[SetOp, ...]) -> str | None:
+def _extreme(ops: tuple[nodes.SetOp, ...]) -> str | None:
     """ "h" for a lone kh1 (the greatest item counts), "l" for a lone kl1, else None."""
     if len(ops) == 1 and ops[0].op == "k" and len(ops[0].selectors) == 1:
         selector = ops[0].selectors[0]
@@ -236,7 +220,7 @@ def extreme_of(items: list[Weights], kind: str) -> Weights:
     being at most (at least) each value: no combination of items is enumerated."""
     values = sorted({v for item in items for v, _ in item.items()}, reverse=kind == "l")
     total = math.prod(item.total for item in items)
-    found: dict[Value, int] = {}
+    found: dict[nodes.Value, int] = {}
     previous = 0
     running = [0] * len(items)
     tables = [item.as_dict() for item in items]
@@ -250,7 +234,7 @@ def extreme_of(items: list[Weights], kind: str) -> Weights:
     return counts.of_dict(found, total)
 
 
-def enumerate_items(items: list[Weights], ops: tuple[SetOp, ...]) -> Weights:
+def enumerate_items(items: list[Weights], ops: tuple[nodes.SetOp, ...]) -> Weights:
     """Every combination of the items' values (as a multiset), kept and dropped as d20
     does, summed."""
     from rulebound.core.dice.multisets import Multiset, spread
@@ -258,12 +242,12 @@ def enumerate_items(items: list[Weights], ops: tuple[SetOp, ...]) -> Weights:
     states: dict[Multiset, int] = {(): 1}
     for item in items:
         states = spread(states, [(w, (value,)) for value, w in item.items()])
-    found: dict[Value, int] = {}
+    found: dict[nodes.Value, int] = {}
     for state, weight in states.items():
         members = [ValueMember(v) for v in state]
         for op in ops:
             keep_or_drop(op, members)
         summed = sum((m.value for m in members if m.kept), start=Fraction(0))
-        plain: Value = summed.numerator if summed.denominator == 1 else summed
+        plain: nodes.Value = summed.numerator if summed.denominator == 1 else summed
         found[plain] = found.get(plain, 0) + weight
     return counts.of_dict(found, math.prod(item.total for item in items))

@@ -20,32 +20,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
+from rulebound.core.dice import nodes
 from rulebound.core.dice.limits import DEFAULT_LIMITS, DiceLimits
-from rulebound.core.dice.nodes import (
-    Annotated,
-    Binary,
-    Count,
-    Dice,
-    Expression,
-    Flat,
-    Literal,
-    Node,
-    NumberSet,
-    Paren,
-    Pool,
-    Selector,
-    SetOp,
-    Unary,
-    Value,
-    compare,
-    flatten,
-)
 from rulebound.core.dice.story import DieRoll, Part, Roll
 from rulebound.core.errors import InvalidInput, LimitExceeded
 from rulebound.core.random_source import RandomSource
 
 
-def roll(expression: Expression, source: RandomSource, limits: DiceLimits = DEFAULT_LIMITS) -> Roll:
+def roll(
+    expression: nodes.Expression, source: RandomSource, limits: DiceLimits = DEFAULT_LIMITS
+) -> Roll:
     """Roll ``expression`` (every repeat) with faces from ``source``."""
     roller = _Roller(source, limits)
     return Roll(expression, tuple(roller.part(expression.root) for _ in range(expression.repeat)))
@@ -56,10 +40,10 @@ class _Die:
 
     __slots__ = ("added", "depth", "dice", "exploded", "faces", "kept", "value")
 
-    def __init__(self, dice: Dice, face: int, depth: int = 0, added: bool = False) -> None:
+    def __init__(self, dice: nodes.Dice, face: int, depth: int = 0, added: bool = False) -> None:
         self.dice = dice
         self.faces = [face]
-        self.value: Value = face
+        self.value: nodes.Value = face
         self.kept = True
         self.exploded = False
         self.added = added
@@ -92,7 +76,7 @@ class _Element:
 class Member(Protocol):
     """What a selection reads and a keep or drop changes: a die, or a set's item."""
 
-    value: Value
+    value: nodes.Value
     kept: bool
 
 
@@ -105,7 +89,7 @@ class ValueMember:
 
     __slots__ = ("kept", "value")
 
-    def __init__(self, value: Value) -> None:
+    def __init__(self, value: nodes.Value) -> None:
         self.value = value
         self.kept = True
 
@@ -116,7 +100,7 @@ class _Roller:
         self.limits = limits
         self.drawn = 0
 
-    def face(self, dice: Dice) -> int:
+    def face(self, dice: nodes.Dice) -> int:
         self.drawn += 1
         if self.drawn > self.limits.max_draws:
             raise LimitExceeded(
@@ -130,24 +114,24 @@ class _Roller:
 
     # nodes
 
-    def part(self, node: Node) -> Part:
-        if isinstance(node, Literal):
+    def part(self, node: nodes.Node) -> Part:
+        if isinstance(node, nodes.Literal):
             return Part(node, node.value)
-        if isinstance(node, Dice | Pool | NumberSet):
-            return self.pool(node, flatten(node))
-        if isinstance(node, Count):
+        if isinstance(node, nodes.Dice | nodes.Pool | nodes.NumberSet):
+            return self.pool(node, nodes.flatten(node))
+        if isinstance(node, nodes.Count):
             return self.count(node)
-        if isinstance(node, Paren | Annotated):
+        if isinstance(node, nodes.Paren | nodes.Annotated):
             inner = self.part(node.inner)
             return Part(node, inner.total, (inner,))
-        if isinstance(node, Unary):
+        if isinstance(node, nodes.Unary):
             operand = self.part(node.operand)
             return Part(node, -operand.total if node.op == "-" else operand.total, (operand,))
-        assert isinstance(node, Binary)
+        assert isinstance(node, nodes.Binary)
         left, right = self.part(node.left), self.part(node.right)
         return Part(node, arithmetic(node.op, left.total, right.total), (left, right))
 
-    def pool(self, node: Node, flat: Flat) -> Part:
+    def pool(self, node: nodes.Node, flat: nodes.Flat) -> Part:
         if flat.dice is not None:
             dice = self.dice(flat)
             total = sum((d.value for d in dice if d.kept), start=0)
@@ -161,8 +145,8 @@ class _Roller:
         )
         return Part(node, total, parts)
 
-    def count(self, node: Count) -> Part:
-        dice = self.dice(flatten(node.dice))
+    def count(self, node: nodes.Count) -> Part:
+        dice = self.dice(nodes.flatten(node.dice))
         hits = [d.kept and node.meets(d.value) for d in dice]
         return Part(
             node, sum(hits), dice=tuple(d.frozen(h) for d, h in zip(dice, hits, strict=True))
@@ -170,7 +154,7 @@ class _Roller:
 
     # a dice term
 
-    def dice(self, flat: Flat) -> list[_Die]:
+    def dice(self, flat: nodes.Flat) -> list[_Die]:
         dice = flat.dice
         assert dice is not None
         pool = [_Die(dice, self.face(dice)) for _ in range(dice.count)]
@@ -192,7 +176,7 @@ class _Roller:
                 self.reroll(op, pool)
         return pool
 
-    def reroll(self, op: SetOp, pool: list[_Die]) -> None:
+    def reroll(self, op: nodes.SetOp, pool: list[_Die]) -> None:
         targets = chosen(op.selectors, pool)
         while targets:
             for die in targets:
@@ -203,7 +187,7 @@ class _Roller:
                 return
             targets = chosen(op.selectors, pool)
 
-    def explode(self, op: SetOp, pool: list[_Die], dice: Dice) -> None:
+    def explode(self, op: nodes.SetOp, pool: list[_Die], dice: nodes.Dice) -> None:
         done: set[int] = set()
         targets = chosen(op.selectors, pool)
         while targets:
@@ -215,7 +199,9 @@ class _Roller:
             targets = [d for d in chosen(op.selectors, pool) if id(d) not in done]
 
 
-def chosen(selectors: tuple[Selector, ...], pool: Sequence[M], most: int | None = None) -> list[M]:
+def chosen(
+    selectors: tuple[nodes.Selector, ...], pool: Sequence[M], most: int | None = None
+) -> list[M]:
     """The kept members the selectors pick (their union, in pool order); with ``most``, at
     most that many, taken selector by selector as d20 does for ``ra``."""
     kept = [m for m in pool if m.kept]
@@ -236,14 +222,14 @@ def chosen(selectors: tuple[Selector, ...], pool: Sequence[M], most: int | None 
     return sorted(picked, key=lambda m: order[id(m)])
 
 
-def keep_or_drop(op: SetOp, members: Sequence[Member]) -> None:
+def keep_or_drop(op: nodes.SetOp, members: Sequence[Member]) -> None:
     picked = {id(m) for m in chosen(op.selectors, members)}
     for member in members:
         if member.kept and (id(member) in picked) != (op.op == "k"):
             member.kept = False
 
 
-def arithmetic(op: str, left: Value, right: Value) -> Value:
+def arithmetic(op: str, left: nodes.Value, right: nodes.Value) -> nodes.Value:
     """One operator of d20's, on exact numbers: ``/`` is exact, ``//`` floors, ``%`` takes
     the divisor's sign (Python's rules, which d20 follows), comparisons give 1 or 0."""
     if op == "+":
@@ -262,4 +248,4 @@ def arithmetic(op: str, left: Value, right: Value) -> Value:
     if op == "%":
         value = Fraction(left) % right
         return value.numerator if value.denominator == 1 else value
-    return int(compare(op, left, right))
+    return int(nodes.compare(op, left, right))
