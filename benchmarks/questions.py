@@ -220,15 +220,20 @@ def dyce_q3() -> Answer:
 
 
 def dyce_q4() -> Answer:
+    """``expand`` walks every path, so the d20 is given as the four kinds of face the rule
+    tells apart, each with its count: what a dyce user would write (on ``H(20)`` the same
+    answer takes about 11 s, not 4 ms)."""
     from dyce import H, expand
+
+    d20 = H({1: 1, 2: 9, 11: 9, 20: 1})  # a 1; 2-10; 11-19; a 20
 
     def save(result: Any, s: int = 0, f: int = 0, rolls: int = 1) -> Any:
         s, f = _death_step((s, f), result.outcome)
         if s >= 3 or f >= 3:
             return 100 * rolls + (s >= 3)  # rolls taken, and 1 if stable
-        return expand(save, H(20), s=s, f=f, rolls=rolls + 1)
+        return expand(save, d20, s=s, f=f, rolls=rolls + 1)
 
-    ends = expand(save, H(20))
+    ends = expand(save, d20)
     stable = Fraction(sum(c for k, c in ends.items() if k % 100), ends.total)
     rolls = Fraction(sum(c * (k // 100) for k, c in ends.items()), ends.total)
     return (stable, 1 - stable, rolls)

@@ -6,6 +6,8 @@ from itertools import product
 
 import icepool
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulebound.core.errors import RuleViolation
 from rulebound.core.random_source import Draw, ReplaySource, SeededSource
@@ -82,6 +84,33 @@ def test_death_saves_match_brute_force_and_icepool() -> None:
     one_save = icepool.d20.map(death_save_points)
     assert one_save.probability((2, 0)) == Fraction(1, 20)
     assert one_save.probability((0, 1)) == Fraction(9, 20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    cancel=st.fractions(0, 1, max_denominator=40),
+)
+def test_death_saves_from_any_tally_with_any_cancel_chance_match_brute_force(
+    start: tuple[int, int], cancel: Fraction
+) -> None:
+    """Every path walked, a critical failure cancelled to one failure with ``cancel``."""
+    groups = {move: Fraction(n, 20) for move, n in _GROUPS.items()}
+    groups[(0, 1)] += groups[(0, 2)] * cancel
+    groups[(0, 2)] *= 1 - cancel
+    acc = [Fraction(0)] * 3
+
+    def walk(s: int, f: int, n: int, weight: Fraction) -> None:
+        if s >= 3 or f >= 3:
+            acc[0 if s >= 3 else 1] += weight
+            acc[2] += weight * n
+            return
+        for (ds, df), p in groups.items():
+            walk(s + ds, f + df, n + 1, weight * p)
+
+    walk(*start, 0, Fraction(1))
+    odds = death_save_odds(*start, cancel_chance=cancel)
+    assert (odds.p_stable, odds.p_dead, odds.expected_rolls) == tuple(acc)
 
 
 def test_death_saves_are_symmetric_and_start_midway() -> None:

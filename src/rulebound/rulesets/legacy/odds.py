@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import accumulate
-from math import comb
+from math import comb, lcm
 from operator import mul
 from typing import Any
 
@@ -88,40 +88,52 @@ class DeathSaveOdds:
     expected_rolls: Fraction
 
 
+@cache
+def _save_counts(cancel_chance: Fraction) -> tuple[int, list[tuple[tuple[int, int], int]]]:
+    """One save's (successes, failures) added, each with its count out of the scale."""
+    step = dict(Distribution.die(DEATH_SAVE_DIE).map(death_save_points).probabilities())
+    if cancel_chance:
+        critical = step.pop((0, 2))
+        step[(0, 1)] += critical * cancel_chance
+        step[(0, 2)] = critical * (1 - cancel_chance)
+    scale = lcm(*(p.denominator for p in step.values()))
+    return scale, [(move, int(p * scale)) for move, p in step.items() if p]
+
+
 def death_save_odds(
     successes: int = 0, failures: int = 0, cancel_chance: Fraction = Fraction(0)
 ) -> DeathSaveOdds:
     """Solve the death-save chain exactly from a starting tally.
 
     Every save adds at least one success or failure, so the chain is acyclic and
-    a memoised recursion over (successes, failures) is the exact solution.
+    a memoised recursion over (successes, failures) is the exact solution. It works in
+    integers: each save's chances as counts out of a common ``scale``, and each state's
+    answers as numerators over ``scale ** depth`` (a Fraction would reduce at every step).
     ``cancel_chance`` is the chance a critical failure is cancelled to a single
     failure (a Halfling soul's LCK save: ``p_success(luck_request(lck))``).
     """
     if not 0 <= cancel_chance <= 1:
         raise InvalidInput("cancel_chance", cancel_chance, "a probability from 0 to 1")
-    step = dict(Distribution.die(DEATH_SAVE_DIE).map(death_save_points).probabilities())
-    if cancel_chance:
-        critical = step.pop((0, 2))
-        step[(0, 1)] += critical * cancel_chance
-        step[(0, 2)] = critical * (1 - cancel_chance)
+    scale, counts = _save_counts(Fraction(cancel_chance))
 
     @cache
-    def solve(s: int, f: int) -> tuple[Fraction, Fraction, Fraction]:
+    def solve(s: int, f: int) -> tuple[int, int, int, int]:
+        """(stable, dead, rolls) from here as numerators over ``scale ** depth``, and depth."""
         if s >= DEATH_SAVE_LIMIT:
-            return (Fraction(1), Fraction(0), Fraction(0))
+            return (1, 0, 0, 0)
         if f >= DEATH_SAVE_LIMIT:
-            return (Fraction(0), Fraction(1), Fraction(0))
-        stable = dead = rolls = Fraction(0)
-        for (ds, df), p in step.items():
-            ps, pd, pr = solve(s + ds, f + df)
-            stable += p * ps
-            dead += p * pd
-            rolls += p * pr
-        return (stable, dead, 1 + rolls)
+            return (0, 1, 0, 0)
+        after = [(count, solve(s + ds, f + df)) for (ds, df), count in counts]
+        depth = max(answer[3] for _, answer in after)
+        stable = dead = rolls = 0
+        for count, (ps, pd, pr, d) in after:
+            lift = count * scale ** (depth - d)
+            stable, dead, rolls = stable + lift * ps, dead + lift * pd, rolls + lift * pr
+        return (stable, dead, scale ** (depth + 1) + rolls, depth + 1)
 
-    stable, dead, rolls = solve(successes, failures)
-    return DeathSaveOdds(stable, dead, rolls)
+    stable, dead, rolls, depth = solve(successes, failures)
+    whole = scale**depth
+    return DeathSaveOdds(Fraction(stable, whole), Fraction(dead, whole), Fraction(rolls, whole))
 
 
 def extended_chances(
