@@ -62,7 +62,10 @@ def test_exact_odds_equal_brute_force_over_every_draw(text: str) -> None:
         assume(False)
         return
     found = odds(parsed, SMALL)
-    assert isinstance(found, Odds), found.line()
+    # Refused as too costly to work out (``max_odds_work``): small caps on explosions still
+    # let products of pools past it, and the caps' refusals are tested on their own.
+    assume(isinstance(found, Odds))
+    assert isinstance(found, Odds)
     try:
         brute = by_draws(parsed, SMALL)
     except TooMany:
