@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import accumulate
-from math import comb, lcm
+from math import comb
 from operator import mul
 from typing import Any
 
@@ -90,14 +91,15 @@ class DeathSaveOdds:
 
 @cache
 def _save_counts(cancel_chance: Fraction) -> tuple[int, list[tuple[tuple[int, int], int]]]:
-    """One save's (successes, failures) added, each with its count out of the scale."""
-    step = dict(Distribution.die(DEATH_SAVE_DIE).map(death_save_points).probabilities())
-    if cancel_chance:
-        critical = step.pop((0, 2))
-        step[(0, 1)] += critical * cancel_chance
-        step[(0, 2)] = critical * (1 - cancel_chance)
-    scale = lcm(*(p.denominator for p in step.values()))
-    return scale, [(move, int(p * scale)) for move, p in step.items() if p]
+    """One save's (successes, failures) added, each with its count out of the scale: the
+    die's faces, with ``cancel_chance`` of a critical failure's count moved to one failure."""
+    faces = Counter(death_save_points(face) for face in range(1, DEATH_SAVE_DIE + 1))
+    whole, cancelled = cancel_chance.denominator, cancel_chance.numerator
+    counts = {move: n * whole for move, n in faces.items()}
+    critical = faces[(0, 2)]
+    counts[(0, 2)] = critical * (whole - cancelled)
+    counts[(0, 1)] = counts.get((0, 1), 0) + critical * cancelled
+    return DEATH_SAVE_DIE * whole, [(move, n) for move, n in counts.items() if n]
 
 
 def death_save_odds(
