@@ -65,36 +65,11 @@ def test_opposed_odds_match_brute_force(ta: int, tb: int, adv: bool) -> None:
 _GROUPS = Counter(death_save_points(face) for face in range(1, 21))
 
 
-def _walk(s: int, f: int, n: int, weight: Fraction, acc: list[Fraction]) -> None:
-    """Brute force over every path of saves (faces grouped by the points they give)."""
-    for (ds, df), count in _GROUPS.items():
-        w = weight * count / 20
-        if s + ds >= 3 or f + df >= 3:
-            acc[0 if s + ds >= 3 else 1] += w
-            acc[2] += w * (n + 1)
-        else:
-            _walk(s + ds, f + df, n + 1, w, acc)
-
-
-def test_death_saves_match_brute_force_and_icepool() -> None:
-    acc = [Fraction(0)] * 3
-    _walk(0, 0, 0, Fraction(1), acc)
-    odds = death_save_odds()
-    assert (odds.p_stable, odds.p_dead, odds.expected_rolls) == tuple(acc)
-    one_save = icepool.d20.map(death_save_points)
-    assert one_save.probability((2, 0)) == Fraction(1, 20)
-    assert one_save.probability((0, 1)) == Fraction(9, 20)
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    start=st.tuples(st.integers(0, 3), st.integers(0, 3)),
-    cancel=st.fractions(0, 1, max_denominator=40),
-)
-def test_death_saves_from_any_tally_with_any_cancel_chance_match_brute_force(
-    start: tuple[int, int], cancel: Fraction
-) -> None:
-    """Every path walked, a critical failure cancelled to one failure with ``cancel``."""
+def _brute_force(
+    start: tuple[int, int] = (0, 0), cancel: Fraction = Fraction(0)
+) -> tuple[Fraction, Fraction, Fraction]:
+    """(stable, dead, expected saves) over every path of saves from ``start`` (faces grouped
+    by the points they give), a critical failure cancelled to one failure with ``cancel``."""
     groups = {move: Fraction(n, 20) for move, n in _GROUPS.items()}
     groups[(0, 1)] += groups[(0, 2)] * cancel
     groups[(0, 2)] *= 1 - cancel
@@ -109,8 +84,28 @@ def test_death_saves_from_any_tally_with_any_cancel_chance_match_brute_force(
             walk(s + ds, f + df, n + 1, weight * p)
 
     walk(*start, 0, Fraction(1))
+    return acc[0], acc[1], acc[2]
+
+
+def test_death_saves_match_brute_force_and_icepool() -> None:
+    odds = death_save_odds()
+    assert (odds.p_stable, odds.p_dead, odds.expected_rolls) == _brute_force()
+    one_save = icepool.d20.map(death_save_points)
+    assert one_save.probability((2, 0)) == Fraction(1, 20)
+    assert one_save.probability((0, 1)) == Fraction(9, 20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    cancel=st.fractions(0, 1, max_denominator=40),
+)
+def test_death_saves_from_any_tally_with_any_cancel_chance_match_brute_force(
+    start: tuple[int, int], cancel: Fraction
+) -> None:
+    """Every path walked, a critical failure cancelled to one failure with ``cancel``."""
     odds = death_save_odds(*start, cancel_chance=cancel)
-    assert (odds.p_stable, odds.p_dead, odds.expected_rolls) == tuple(acc)
+    assert (odds.p_stable, odds.p_dead, odds.expected_rolls) == _brute_force(start, cancel)
 
 
 def test_death_saves_are_symmetric_and_start_midway() -> None:
