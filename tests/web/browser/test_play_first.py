@@ -54,9 +54,14 @@ def quick(page: Page) -> Locator:
     return page.locator("#characters li.mine .quick-roll button")
 
 
-def roll_once(page: Page, nth: int = 0) -> Locator:
+def roll_once(page: Page, nth: int = 0, before: int | None = None) -> Locator:
+    """One quick roll. Where others roll too, ``before`` is the table's count of rolls so far:
+    the page must show them all first, or a roll still on its way counts as this one."""
     rolls = page.locator("#feed .entry.kind-roll")
-    before = rolls.count()
+    if before is None:
+        before = rolls.count()
+    else:
+        expect(rolls).to_have_count(before)
     buttons = quick(page)
     buttons.nth(nth % buttons.count()).click()
     expect(rolls).to_have_count(before + 1)
@@ -293,8 +298,8 @@ def test_each_games_table_at_both_sizes(
     oli = seat(table, "Oli", "Bo", DESKTOP)
     for n in range(3):
         dice.seeds[:] = [n]
-        roll_once(oli, n)
-        roll_once(pia, n + 1)
+        roll_once(oli, n, before=2 * n)
+        roll_once(pia, n + 1, before=2 * n + 1)
     talk(table.gm, table, "The door gives way.")
     expect(pia.locator("#feed .entry.kind-talk")).to_have_count(1)
     table.gm.reload()
