@@ -23,7 +23,7 @@ def sheet(**changes: Any) -> dict[str, Any]:
 
 def test_the_game_has_sheets() -> None:
     assert isinstance(GAME.sheets, Sheets)
-    assert TABLE.key == "empty-reach"
+    assert TABLE.game.key == "empty-reach"
 
 
 def test_sheet_form_round_trip_and_tracks() -> None:

@@ -40,7 +40,7 @@ def vex(**changes: Any) -> dict[str, Any]:
 def test_game_implements_the_contract_and_is_registered() -> None:
     assert isinstance(GAME, Game)
     assert get_game("ghostburn") is GAME
-    assert TABLE.key == "ghostburn"
+    assert TABLE.game.key == "ghostburn"
 
 
 def test_new_sheet_is_valid_and_assumes_no_luck() -> None:

@@ -33,7 +33,7 @@ def d20(*faces: int) -> ReplaySource:
 def test_game_implements_the_contract_and_is_registered() -> None:
     assert isinstance(GAME, Game)
     assert get_game("legacy") is GAME
-    assert TABLE.key == "legacy"
+    assert TABLE.game.key == "legacy"
 
 
 def test_new_sheet_is_a_valid_starting_character() -> None:

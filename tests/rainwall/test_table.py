@@ -25,7 +25,7 @@ def sheet(**changes: Any) -> dict[str, Any]:
 def test_game_implements_the_contract_and_is_registered() -> None:
     assert isinstance(GAME, Game)
     assert get_game("rainwall") is GAME
-    assert TABLE.key == "rainwall"
+    assert TABLE.game.key == "rainwall"
 
 
 def test_sheet_form_round_trip_and_tracks() -> None:

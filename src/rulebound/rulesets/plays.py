@@ -265,14 +265,6 @@ class TableRules(Generic[Req, Res]):
     remembered: Remembered = field(default_factory=Remembered, compare=False, repr=False)
 
     @property
-    def key(self) -> str:
-        return self.game.key
-
-    @property
-    def title(self) -> str:
-        return self.game.title
-
-    @property
     def sheets(self) -> Sheets[Req, Res]:
         sheets = self.game.sheets
         if sheets is None:

@@ -393,13 +393,13 @@ def _method(rules: Rules, method: str, die: str) -> str:
     if method not in METHODS:
         raise InvalidInput("method", method, "one of " + ", ".join(METHODS))
     if method == "game" and not rules.has_initiative:
-        expected = f"roll or set: {rules.title} has no initiative rules"
+        expected = f"roll or set: {rules.game.title} has no initiative rules"
         raise InvalidInput("method", method, expected)
     return parse(die or DEFAULT_DIE, "die").text() if method == "roll" else ""
 
 
 def _how(rules: Rules, method: str, die: str) -> str:
-    return {"game": f"{rules.title}'s initiative", "roll": f"{die} each", "set": "as set"}[method]
+    return {"game": f"{rules.game.title}'s initiative", "roll": f"{die} each", "set": "as set"}[method]
 
 
 # --- rolling, and rolling again for ``verify`` ----------------------------------------------

@@ -408,7 +408,7 @@ def turns_context(request: Request, viewer: Viewer) -> dict[str, Any]:
         "current": current,
         "may_end": may_end,
         "initiative": rules.has_initiative,
-        "ruleset_title": rules.title,
+        "ruleset_title": rules.game.title,
         "fighters": [(row.id, row.name) for row in rows],
         "newcomers": [(row.id, row.name) for row in rows if row.id not in placed],
     }
