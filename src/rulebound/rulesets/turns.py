@@ -399,7 +399,8 @@ def _method(rules: Rules, method: str, die: str) -> str:
 
 
 def _how(rules: Rules, method: str, die: str) -> str:
-    return {"game": f"{rules.game.title}'s initiative", "roll": f"{die} each", "set": "as set"}[method]
+    ways = {"game": f"{rules.game.title}'s initiative", "roll": f"{die} each", "set": "as set"}
+    return ways[method]
 
 
 # --- rolling, and rolling again for ``verify`` ----------------------------------------------
