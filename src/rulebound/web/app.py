@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import Depends, FastAPI
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import Request
 
@@ -25,7 +25,7 @@ from rulebound.web.backplane import PgListener, RedisBackplane, RedisBuckets, pg
 from rulebound.web.errors import install_error_handlers
 from rulebound.web.feed.hub import Hub
 from rulebound.web.routes import api, characters, fairness, ledger, pages
-from rulebound.web.security import Limiter, SecurityHeaders, origin_guard
+from rulebound.web.security import Limiter, OriginGuard, SecurityHeaders
 from rulebound.web.service import TableService
 from rulebound.web.settings import Settings
 from rulebound.web.templating import page_templates
@@ -47,8 +47,8 @@ ROUTES = [
 """The table's routes, in the order they match. Each app serves these same route objects,
 built once, at import: ``include_router`` would have each app build its own copy of every
 route (about 120 ms of CPU an app, at its first requests), and each request match through
-one more layer. The routers themselves put ``origin_guard`` and the documented error
-answers on their routes (``security.api_router``, ``security.page_router``)."""
+one more layer. The routers put the documented error answers on their routes
+(``security.api_router``); ``security.OriginGuard`` stands before all of them."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -93,7 +93,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN, which our CSP forbids
         redoc_url=None,
-        dependencies=[Depends(origin_guard)],  # on routes added later (Discord): ROUTES have it
         max_body_size=settings.max_body_bytes,  # 413 past it, whether or not a length is sent
         routes=ROUTES,
     )
@@ -114,5 +113,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     api.document_rulesets(app, app.state.service.games)
     install_error_handlers(app)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(OriginGuard)
+    app.add_middleware(SecurityHeaders)  # the outermost: its headers on the guard's refusals too
     return app

@@ -8,7 +8,7 @@ SHA-256 is all the store keeps. API clients send the same token as
 Writes made with the cookie also need the synchronizer token (``csrf`` form
 field or ``X-CSRF-Token`` header, an HMAC of the session). Bearer requests carry
 no ambient credentials, so they skip that check. Every unsafe request must also
-come from this origin when a browser sends one (``security.origin_guard``).
+come from this origin when a browser sends one (``security.OriginGuard``).
 """
 
 from __future__ import annotations

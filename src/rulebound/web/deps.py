@@ -46,7 +46,7 @@ def guarded_for(request: Request, table_id: int, sent_token: str | None = None) 
 def writer_for(request: Request, table_id: int, sent_token: str | None = None) -> Viewer:
     """A seated member who may write: not an observer, with the token, within the limits.
 
-    The origin was checked before (``security.origin_guard``, app-wide); the role is
+    The origin was checked before (``security.OriginGuard``, app-wide); the role is
     checked before the rate limits, so refused writes never drain a table's budget.
     """
     viewer = viewer_for(request, table_id)

@@ -22,11 +22,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulebound.web.auth import Forbidden, Viewer
+from rulebound.web.errors import handle
 from rulebound.web.ratelimit import Buckets, Charge, Rate
 from rulebound.web.routes.models import error_answer
 
@@ -82,26 +83,33 @@ def _origin(url: str) -> tuple[str, str, int] | None:
     return parts.scheme, parts.hostname.lower(), port
 
 
-async def origin_guard(request: Request) -> None:
-    """App-wide dependency: refuse unsafe requests that a browser sent from another origin."""
-    if request.method in UNSAFE_METHODS and not same_origin(request):
-        raise Forbidden("cross-site request refused: write from this table's own pages")
+class OriginGuard:
+    """Refuses an unsafe request that a browser sent from another origin, before any route
+    is matched: the table's routes, the static files and routes added later (Discord) alike
+    (pure ASGI: the error is answered as the app's handlers answer it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            request = Request(scope, receive)
+            if not same_origin(request):
+                refused = Forbidden("cross-site request refused: write from this table's own pages")
+                await (await handle(request, refused))(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def api_router(prefix: str, errors: dict[int | str, dict[str, Any]], tag: str) -> APIRouter:
-    """A router of the JSON API: ``origin_guard`` first on each route, and ``RESPONSES``
-    documented beside the router's own ``errors`` (which say more where both name a code)."""
-    return APIRouter(
-        prefix=prefix,
-        responses=RESPONSES | errors,
-        tags=[tag],
-        dependencies=[Depends(origin_guard)],
-    )
+    """A router of the JSON API: ``RESPONSES`` documented beside the router's own ``errors``
+    (which say more where both name a code)."""
+    return APIRouter(prefix=prefix, responses=RESPONSES | errors, tags=[tag])
 
 
 def page_router() -> APIRouter:
-    """A router of pages and their forms: ``origin_guard`` first, and out of the schema."""
-    return APIRouter(include_in_schema=False, dependencies=[Depends(origin_guard)])
+    """A router of pages and their forms, out of the schema."""
+    return APIRouter(include_in_schema=False)
 
 
 class Limiter:
