@@ -326,6 +326,40 @@ def test_a_batch_reads_the_versions_its_plays_read_in_one_statement(store: SqlSt
         event.remove(store.engine, "before_cursor_execute", seen)
 
 
+def test_a_batch_inserts_its_entries_in_one_statement(store: SqlStore) -> None:
+    """The entries of a batch, at two tables, go in with one INSERT, not one each (SQLite
+    cannot promise RETURNING's order, so each id is matched to its row by table and seq),
+    and each answered entry is the row stored under its id."""
+    tables = [new_table(store, name)[0].id for name in ("A", "B")]
+    inserts: list[str] = []
+
+    def seen(_c: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("INSERT INTO log_entries"):
+            inserts.append(statement)
+
+    work: list[Callable[[], Any]] = [
+        partial(store.append, note(tables[n % 2], f"n{n}")) for n in range(6)
+    ]
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        with ThreadPoolExecutor(6) as pool:
+            with held(store):
+                plays = queued(store, pool, work)
+            answered = [f.result(10) for f in plays]
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
+    assert len(inserts) == 1, inserts
+    assert [e.summary for e in answered] == [f"n{n}" for n in range(6)]
+    for entry in answered:
+        stored = store.entry(entry.table_id, entry.id)
+        assert (stored.table_id, stored.seq, stored.summary, stored.hash) == (
+            entry.table_id,
+            entry.seq,
+            entry.summary,
+            entry.hash,
+        )
+
+
 def test_batches_on_several_connections_lock_their_tables_in_one_order(db_url: str) -> None:
     """PostgreSQL's writer threads each hold a connection: a batch takes every table lock
     its writes need at its start, in id order, so two batches writing to the same tables

@@ -56,7 +56,9 @@ LOCK_TABLES = (
 VERSIONS = select(characters.c.id, characters.c.version).where(
     characters.c.id.in_(bindparam("ids", expanding=True))
 )
-INSERT = log_entries.insert().returning(log_entries.c.id, sort_by_parameter_order=True)
+INSERT = log_entries.insert().returning(log_entries.c.id, log_entries.c.table_id, log_entries.c.seq)
+"""Each id comes back with its row's table and seq, which name the row: SQLite does not
+promise RETURNING's order, and SQLAlchemy would insert one row per statement to keep it."""
 
 
 @dataclass(eq=False)
@@ -140,8 +142,10 @@ class Batch:
         pending = [a for a in self._sealed if a.entry is None]
         if not pending:
             return
-        ids = self.conn.execute(INSERT, [a.row.values for a in pending]).scalars().all()
-        for appended, entry_id in zip(pending, ids, strict=True):
+        returned = self.conn.execute(INSERT, [a.row.values for a in pending])
+        ids = {(table_id, seq): entry_id for entry_id, table_id, seq in returned}
+        for appended in pending:
+            entry_id = ids[appended.row.values["table_id"], appended.row.values["seq"]]
             appended.entry = appended.row.written(int(entry_id))
             if appended.after_insert is not None:
                 appended.after_insert(self.conn, int(entry_id))
