@@ -45,6 +45,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
+            # the arrival and dice animations are decoration no test asserts; drawing
+            # them in software costs Chromium about a tenth of its CPU in these tests
+            "--force-prefers-reduced-motion",
         ],
     }
 
