@@ -59,7 +59,9 @@ vacuuming. Idle: each server's CPU while ``--idle-viewers`` feeds sit open.
     python benchmarks/web_load.py [--old ../rb-old] [--games rainwall,legacy] [--json]
     scripts/with-postgres scripts/with-redis python benchmarks/web_load.py --old PATH
     python benchmarks/web_load.py --in-process 3000 [--games legacy] [--profile]
-    (CPU per request through the ASGI app in this process, this interpreter's rulebound;
+    python benchmarks/web_load.py --in-process 3200 --at-once 16
+    (CPU per request through the ASGI app in this process, this interpreter's rulebound:
+    one request at a time, or 16 players at once with the CPU split by thread;
     --uncached: no roll cache; PROFILE_SORT, PROFILE_LINES, PROFILE_CALLERS)
 """
 
@@ -80,6 +82,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -973,19 +976,31 @@ class InProcess:
 
 def in_process(args: argparse.Namespace) -> dict[str, Any]:
     """CPU per request of each game's workload through the real ASGI app in this process,
-    without HTTP, sockets or the thread pool (its hops run inline, so one profile sees all):
-    what a roll costs the server itself. ``--profile``: the top functions by cumulative
-    time, printed per game. ``--uncached``: the roll cache keeps nothing, as for a roll of
-    a new shape. ``--pg-in-process``: on ``--pg-url`` and ``--redis-url``."""
+    without HTTP or sockets: what a roll costs the server itself.
+
+    ``--at-once 1`` (the default): one request at a time, the thread pool's hops run
+    inline, so one profile sees all of it; each write is then a batch of its own, which
+    overstates the write's share. ``--at-once N``: ``--clients`` players, N of them rolling
+    at once (each one roll after another) through the real thread pool, as a loaded server
+    runs: the writes wait together and are batched. The CPU is then also split by thread
+    (the event loop, the writer threads, the request threads), with the writes per batch.
+    ``--profile``: the top functions by cumulative time, per game (only one at a time:
+    several threads' stacks would mix). ``--uncached``: the roll cache keeps nothing.
+    ``--pg-in-process``: on ``--pg-url`` and ``--redis-url``."""
     import cProfile
     import pstats
 
     import anyio.to_thread
 
-    async def inline(func: Any, *given: Any, **_: Any) -> Any:
-        return func(*given)
+    at_once = max(1, args.at_once)
+    if at_once == 1:
 
-    anyio.to_thread.run_sync = inline  # type: ignore[assignment]
+        async def inline(func: Any, *given: Any, **_: Any) -> Any:
+            return func(*given)
+
+        anyio.to_thread.run_sync = inline  # type: ignore[assignment]
+    elif args.profile:
+        raise SystemExit("--profile needs --at-once 1: several threads' stacks would mix")
     # imported by name: this drives whichever rulebound the interpreter finds
     create_app = app_factory()
     settings = importlib.import_module("rulebound.web.settings").Settings
@@ -1004,6 +1019,7 @@ def in_process(args: argparse.Namespace) -> dict[str, Any]:
                 raise SystemExit("--uncached: this rulebound has no web.rollcache") from None
             app.state.service.rolls = roll_cache(requests=0, cards=0)
         client = InProcess(app)
+        batches = commit_counter(app)
 
         async def one(player: Player, turn: int) -> int:
             call = player.calls[turn % len(player.calls)]
@@ -1016,17 +1032,31 @@ def in_process(args: argparse.Namespace) -> dict[str, Any]:
             assert status == 201, answer
             return 2
 
-        async def measure(game: Game) -> dict[str, float]:
+        async def rolls(players: Sequence[Player], count: int) -> int:
+            """``count`` turns in all, in ``at_once`` lanes, each lane its own players in
+            turn (a player never rolls twice at once: its sheet or chain would be stale)."""
+
+            async def lane(own: Sequence[Player], turns: int) -> int:
+                done = 0
+                for turn in range(turns):
+                    done += await one(own[turn % len(own)], turn // len(own))
+                return done
+
+            lanes = [players[i::at_once] for i in range(min(at_once, len(players)))]
+            turns = [count // len(lanes) + (i < count % len(lanes)) for i in range(len(lanes))]
+            done = await asyncio.gather(*(lane(o, n) for o, n in zip(lanes, turns, strict=True)))
+            return sum(done)
+
+        async def measure(game: Game) -> dict[str, Any]:
             players = await seat_players(client, game, args.clients, args.forms)
             await verify(client, players)
-            for turn in range(200):  # warm up: caches, compiled statements
-                await one(players[turn % len(players)], turn // len(players))
+            await rolls(players, 200)  # warm up: caches, compiled statements
             profiler = cProfile.Profile(time.process_time) if args.profile else None
-            cpu, wall, done = time.process_time(), time.perf_counter(), 0
+            threads, commits = thread_cpu(), batches()
+            cpu, wall = time.process_time(), time.perf_counter()
             if profiler:
                 profiler.enable()
-            for turn in range(args.in_process):
-                done += await one(players[turn % len(players)], turn // len(players))
+            done = await rolls(players, args.in_process)
             if profiler:
                 profiler.disable()
                 print(f"\n## {game.key}: {game.what}")
@@ -1037,11 +1067,18 @@ def in_process(args: argparse.Namespace) -> dict[str, Any]:
                     stats.print_callers(os.environ["PROFILE_CALLERS"])
                 if os.environ.get("PROFILE_CALLEES"):
                     stats.print_callees(os.environ["PROFILE_CALLEES"])
-            return {
+            figures: dict[str, Any] = {
                 "requests": done,
                 "cpu_ms_per_request": (time.process_time() - cpu) / done * 1000,
                 "wall_ms_per_request": (time.perf_counter() - wall) / done * 1000,
+                "at_once": at_once,
             }
+            spent = thread_cpu(threads)
+            figures["thread_ms_per_request"] = {k: v / done * 1000 for k, v in spent.items()}
+            committed = batches()
+            if commits is not None and committed is not None:
+                figures["requests_per_commit"] = done / max(1, committed - commits)
+            return figures
 
         async def every() -> None:
             async with app.router.lifespan_context(app):
@@ -1050,6 +1087,46 @@ def in_process(args: argparse.Namespace) -> dict[str, Any]:
 
         asyncio.run(every())
     return found
+
+
+def thread_cpu(since: dict[str, float] | None = None) -> dict[str, float]:
+    """This process's CPU seconds by kind of thread, from ``/proc`` (Linux): the event loop
+    (the main thread), the store's writer threads, and the rest (the request threads);
+    given ``since`` (an earlier answer), what each spent after it."""
+    writers = {t.native_id for t in threading.enumerate() if t.name.startswith("rulebound-writer")}
+    tick = os.sysconf("SC_CLK_TCK")
+    spent = {"event loop": 0.0, "writer": 0.0, "request threads": 0.0}
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a thread that ended meanwhile
+        tid = int(task)
+        kind = "writer" if tid in writers else "request threads"
+        if tid == os.getpid():
+            kind = "event loop"
+        spent[kind] += (int(fields[11]) + int(fields[12])) / tick
+    if since is None:
+        return spent
+    return {kind: spent[kind] - since.get(kind, 0.0) for kind in spent}
+
+
+def commit_counter(app: Any) -> Callable[[], int | None]:
+    """How many transactions the app's store has committed so far (None: a tree whose
+    store has no engine where this looks for it)."""
+    from sqlalchemy import event
+
+    engine = getattr(getattr(getattr(app.state, "service", None), "store", None), "engine", None)
+    if engine is None:
+        return lambda: None
+    count = [0]
+
+    def committed(_conn: Any) -> None:
+        count[0] += 1
+
+    event.listen(engine, "commit", committed)
+    return lambda: count[0]
 
 
 def app_factory() -> Any:
@@ -1140,6 +1217,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="REQUESTS",
         help="only measure CPU per request through the ASGI app in this process (no servers)",
     )
+    parser.add_argument(
+        "--at-once",
+        type=int,
+        default=1,
+        help="with --in-process: players rolling at once, through the real thread pool",
+    )
     parser.add_argument("--profile", action="store_true", help="with --in-process: cProfile")
     parser.add_argument(
         "--pg-in-process",
@@ -1163,9 +1246,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulebound from {found.pop('rulebound')}")
         for game, f in found.items():
             print(
-                f"{game}: {f['requests']} requests in process: {f['cpu_ms_per_request']:.3f} ms"
-                f" CPU ({f['wall_ms_per_request']:.3f} ms of time) per request"
+                f"{game}: {f['requests']} requests in process, {f['at_once']} at once:"
+                f" {f['cpu_ms_per_request']:.3f} ms CPU ({f['wall_ms_per_request']:.3f} ms of"
+                " time) per request"
             )
+            split = ", ".join(f"{k} {v:.3f}" for k, v in f["thread_ms_per_request"].items())
+            print(f"  ms CPU per request by thread: {split}")
+            if "requests_per_commit" in f:
+                print(f"  requests per commit: {f['requests_per_commit']:.1f}")
         return 0
     args.viewers = [int(v) for v in args.viewers.split(",") if v]
     results = measure(args)
