@@ -894,8 +894,10 @@ def idle_cpu(port: int, pid: int, viewers: int, seconds: float) -> float:
     return run(measure())
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """The CPU of process ``pid`` (user + system), or of one of its threads."""
+    stat = Path(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat")
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -1094,19 +1096,15 @@ def thread_cpu(since: dict[str, float] | None = None) -> dict[str, float]:
     (the main thread), the store's writer threads, and the rest (the request threads);
     given ``since`` (an earlier answer), what each spent after it."""
     writers = {t.native_id for t in threading.enumerate() if t.name.startswith("rulebound-writer")}
-    tick = os.sysconf("SC_CLK_TCK")
+    pid = os.getpid()
     spent = {"event loop": 0.0, "writer": 0.0, "request threads": 0.0}
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # a thread that ended meanwhile
+    for task in os.listdir(f"/proc/{pid}/task"):
         tid = int(task)
         kind = "writer" if tid in writers else "request threads"
-        if tid == os.getpid():
+        if tid == pid:
             kind = "event loop"
-        spent[kind] += (int(fields[11]) + int(fields[12])) / tick
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            spent[kind] += cpu_seconds(pid, tid)
     if since is None:
         return spent
     return {kind: spent[kind] - since.get(kind, 0.0) for kind in spent}
