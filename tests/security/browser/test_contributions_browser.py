@@ -216,3 +216,37 @@ def test_the_page_marks_a_roll_re_committed_under_it_and_one_it_did_not_send(
         expect(other).to_contain_text("(not made by this browser)")
     finally:
         live.stop()
+
+
+def test_a_quick_roll_without_a_fresh_commitment_sends_no_earlier_contribution(
+    fair_table: Table,
+) -> None:
+    """The table's quick-roll forms stay in place between rolls (a panel an entry leaves as
+    it was is not rebuilt). When the page cannot read the commitment for the next roll, the
+    form must not post the last roll's contribution again: it posts none, and the server
+    chooses one and says so."""
+    table = fair_table
+    player = table.join("player", "Pia")
+    new_character(player, "Ana")
+    player.goto(table.url)
+    button = player.locator("#characters li.mine .quick-roll button").first
+    rolls = player.locator("#feed .entry.kind-roll")
+
+    def a_roll(request: Request) -> bool:
+        return request.method == "POST" and request.url.endswith("/roll")
+
+    def posted_by_click() -> dict[str, str]:
+        before = rolls.count()
+        with player.expect_request(a_roll) as sent:
+            button.click()
+        expect(rolls).to_have_count(before + 1)
+        return _posted(sent.value)
+
+    first = posted_by_click()
+    assert re.fullmatch(r"[0-9a-f]{32}", first["contribution"]), first
+    player.route(re.compile(r".*/dice$"), lambda route: route.abort())
+    second = posted_by_click()
+    assert "contribution" not in second, second
+    assert "commitment" not in second, second
+    logged = [e for e in reversed(_log(player, table)) if e.get("dice")]  # oldest first
+    assert [e["dice"]["server_chosen"] for e in logged] == [False, True]

@@ -124,7 +124,10 @@ async function contribute(event) {
     setField(form, "contribution", value);
     keep(tableOf(form.dataset.dice), dice.commitment, value);
   } catch {
-    // Sent without one: the server chooses the contribution and marks the roll so.
+    // Sent without one (not with an earlier roll's, which a form kept in place still
+    // holds): the server chooses the contribution and marks the roll so.
+    $$('input[type=hidden][name="commitment"], input[type=hidden][name="contribution"]', form)
+      .forEach((input) => input.remove());
   }
   if (form.hasAttribute("data-stay")) stay(form);
   else form.submit();
@@ -400,10 +403,16 @@ function afterRelease(then) {
   document.addEventListener("pointercancel", once, true);
 }
 
+// What each panel last showed, as the server sent it: a refresh that brings the same
+// HTML leaves the panel alone (most entries change no panel), so nothing in it is
+// rebuilt under its user and the browser lays nothing out again.
+const shown = new WeakMap();
+
 function refreshBox(box) {
   fetch(box.dataset.fragment, { credentials: "same-origin" })
     .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
     .then((html) => {
+      if (shown.get(box) === html) return;
       const fresh = inert(html);
       const focused = box.contains(document.activeElement) ? document.activeElement : null;
       if (focused && focused.matches("input, select, textarea")) {
@@ -420,6 +429,7 @@ function refreshBox(box) {
         if (twin) twin.replaceWith(old);
       });
       box.replaceChildren(fresh);
+      shown.set(box, html);
       wire(box);
       if (label) $$("[aria-label]", box).find((el) => el.getAttribute("aria-label") === label)?.focus();
       keepInView();
