@@ -113,18 +113,25 @@ def test_the_roller_sees_the_new_result_after_a_roll_and_after_a_follow_up(
 def test_a_panel_is_rebuilt_only_when_it_changed_and_never_under_a_pressed_button(
     table: Table,
 ) -> None:
-    """Table talk changes no panel: the characters panel keeps its very elements (what its
-    user has half-typed in a roll dialog stays). A player joining changes it; a button
-    pressed at that moment is not swapped out from under the pointer, so the press and
-    release make one click, and the panel catches up once the button is released."""
+    """Table talk fetches no panel. Another player's roll changes no sheet here: the
+    characters panel is fetched and keeps its very elements (what its user has half-typed
+    in a roll dialog stays). A player joining changes it; a button pressed at that moment
+    is not swapped out from under the pointer, so the press and release make one click,
+    and the panel catches up once the button is released."""
     pia = seat(table, "Pia", "Ana", DESKTOP)
-    seat(table, "Oz", "Bo", DESKTOP)
+    oz = seat(table, "Oz", "Bo", DESKTOP)
     panel = pia.locator("#characters")
     expect(panel).to_contain_text("Bo")  # the panel has seen Oz join
+    fetched: list[str] = []
+    pia.on("request", lambda r: fetched.append(r.url) if "/fragments/" in r.url else None)
+    talk(table.gm, table, "Rain on the roof")
+    expect(pia.locator("#feed .entry.kind-talk")).to_have_count(1)
+    pia.wait_for_timeout(400)  # a refresh starts 150 ms after an entry
+    assert fetched == [], fetched
     button = quick(pia).first
     button.evaluate("(b) => { b.dataset.kept = 'yes'; }")  # a rebuilt panel's has no mark
     with pia.expect_response(re.compile(r"/fragments/characters$")):
-        talk(table.gm, table, "Rain on the roof")
+        roll_once(oz)
     pia.wait_for_timeout(300)  # a changed panel would be swapped in meanwhile
     expect(panel.locator("[data-kept]")).to_have_count(1)
     box = button.bounding_box()
@@ -136,7 +143,7 @@ def test_a_panel_is_rebuilt_only_when_it_changed_and_never_under_a_pressed_butto
     pia.wait_for_timeout(300)  # the fetched panel would be swapped in meanwhile
     expect(panel).not_to_contain_text("Cy")
     pia.mouse.up()
-    expect(pia.locator("#feed .entry.kind-roll")).to_have_count(1)  # Pia's
+    expect(pia.locator("#feed .entry.kind-roll")).to_have_count(2)  # Oz's, then Pia's
     expect(panel).to_contain_text("Cy")  # rebuilt once released
     expect(panel.locator("[data-kept]")).to_have_count(0)
 

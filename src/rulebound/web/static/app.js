@@ -236,7 +236,7 @@ function startFeed(list) {
       cue(list, item);
     }
     announce(item);
-    refreshFragments();
+    if (!TALK.includes(item.dataset.kind)) refreshFragments();
     chime(item);
   }
 
@@ -386,6 +386,9 @@ function closeFollowUps(entry) {
 
 // The panels beside the feed (characters, who is who, the GM's tools) follow the table
 // live; a panel being used (focus inside, or a dialog open) keeps what its user is doing.
+// Table talk (a message, an emote, a free roll) changes nothing a panel shows, so it
+// fetches none of them: at a table that chats, most entries are talk.
+const TALK = ["talk", "free-roll"];
 let refreshTimer = null;
 
 function refreshFragments() {
