@@ -244,6 +244,36 @@ def test_a_withheld_link_carries_what_recomputes_its_hash(played: Table, tmp_pat
     assert (verdict.code, verdict.first) == (1, 12), verdict.problems
 
 
+@pytest.mark.parametrize("old", [False, True], ids=["format 2", "format 1"])
+def test_an_entry_that_does_not_say_its_dice_fails(
+    played: Table, tmp_path: Path, old: bool
+) -> None:
+    """The hash covers an entry's dice (null for a join): an entry that leaves them out
+    fails, shown or withheld; it is not read as if it said null."""
+    doc = old_export() if old else played.export("gm")
+    assert entry(doc, 1)["dice"] is None
+    del entry(doc, 1)["dice"]
+    verdict = verify(doc, tmp_path)
+    assert (verdict.code, verdict.first) == (1, 1), verdict.problems
+    assert "its dice" in verdict.problems[0]["detail"]
+
+
+@pytest.mark.parametrize("seq", ["12", 12.0, None, {"seq": 12}], ids=repr)
+@pytest.mark.parametrize("withheld", [False, True], ids=["shown", "withheld"])
+def test_an_entry_whose_seq_is_not_a_whole_number_fails(
+    played: Table, tmp_path: Path, seq: Any, withheld: bool
+) -> None:
+    """The hash covers the seq: one that is not a whole number fails at its place in the
+    chain, on a withheld link as on a shown entry; it is not read as if it said its place."""
+    played.roll("player", 1, "self")  # 12: only a link in the GM's export
+    doc = played.export("gm" if withheld else "player")
+    assert entry(doc, 12).get("withheld", False) is withheld
+    entry(doc, 12)["seq"] = seq
+    verdict = verify(doc, tmp_path)
+    assert (verdict.code, verdict.first) == (1, 12), verdict.problems
+    assert "seq" in verdict.problems[0]["detail"]
+
+
 def _withhold(doc: Doc, seq: int, how: str) -> Doc:
     forged = copy.deepcopy(doc)
     item = entry(forged, seq)

@@ -217,8 +217,8 @@ class _Walk:
             return self.expected
         given = item.get("seq")
         seq = given if isinstance(given, int) and not isinstance(given, bool) else self.expected
-        if seq is not given and not item.get(WITHHELD):
-            report.add(self.expected, "has no seq")
+        if seq is not given and ("seq" in item or not item.get(WITHHELD)):
+            report.add(self.expected, "has no seq (a whole number)")  # a link without: below
         if seq > self.expected:
             gone = self.expected
             span = f"entry {gone}" if seq == gone + 1 else f"entries {gone}-{seq - 1}"
@@ -268,8 +268,8 @@ def _content_matches(table_id: Any, seq: int, item: Mapping[str, Any], report: R
     if item.get("privacy") not in PRIVACY_MODES:
         report.add(seq, f"its privacy must be one of {', '.join(PRIVACY_MODES)}")
         return False
-    if dice is not None and not isinstance(dice, Mapping):
-        report.add(seq, "its dice must be an object or null")
+    if "dice" not in item or (dice is not None and not isinstance(dice, Mapping)):
+        report.add(seq, "its dice must be given, as an object or null")  # the hash covers them
         return False
     content = entry_content(table_id, seq, str(item["privacy"]), dice, str(digest))
     if chain_hash(str(prev), content) != item.get("hash"):
