@@ -244,18 +244,20 @@ def test_a_withheld_link_carries_what_recomputes_its_hash(played: Table, tmp_pat
     assert (verdict.code, verdict.first) == (1, 12), verdict.problems
 
 
-@pytest.mark.parametrize("old", [False, True], ids=["format 2", "format 1"])
+@pytest.mark.parametrize("case", ["shown", "shown, format 1", "withheld"])
 def test_an_entry_that_does_not_say_its_dice_fails(
-    played: Table, tmp_path: Path, old: bool
+    played: Table, tmp_path: Path, case: str
 ) -> None:
     """The hash covers an entry's dice (null for a join): an entry that leaves them out
     fails, shown or withheld; it is not read as if it said null."""
-    doc = old_export() if old else played.export("gm")
-    assert entry(doc, 1)["dice"] is None
-    del entry(doc, 1)["dice"]
+    played.roll("player", 1, "self")  # 12: only a link in the GM's export
+    doc = old_export() if case.endswith("format 1") else played.export("gm")
+    seq = 12 if case == "withheld" else 1
+    assert entry(doc, seq).get("withheld", False) is (case == "withheld")
+    del entry(doc, seq)["dice"]
     verdict = verify(doc, tmp_path)
-    assert (verdict.code, verdict.first) == (1, 1), verdict.problems
-    assert "its dice" in verdict.problems[0]["detail"]
+    assert (verdict.code, verdict.first) == (1, seq), verdict.problems
+    assert "dice" in verdict.problems[0]["detail"]
 
 
 @pytest.mark.parametrize("seq", ["12", 12.0, None, {"seq": 12}], ids=repr)

@@ -217,8 +217,9 @@ class _Walk:
             return self.expected
         given = item.get("seq")
         seq = given if isinstance(given, int) and not isinstance(given, bool) else self.expected
+        # a withheld link without any seq is named by _withheld, with what else it lacks
         if seq is not given and ("seq" in item or not item.get(WITHHELD)):
-            report.add(self.expected, "has no seq (a whole number)")  # a link without: below
+            report.add(self.expected, "has no seq (a whole number)")
         if seq > self.expected:
             gone = self.expected
             span = f"entry {gone}" if seq == gone + 1 else f"entries {gone}-{seq - 1}"
