@@ -28,7 +28,14 @@ settings.register_profile(
     derandomize=True,
     print_blob=True,
 )
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+# A long hunt for edits too rare for the suite's budget (RULEBOUND_HYPOTHESIS=deep): ten
+# times the examples, fresh ones each run.
+settings.register_profile(
+    "deep", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=1000
+)
+settings.load_profile(
+    os.environ.get("RULEBOUND_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "default")
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,6 +17,8 @@ from rulebound.core.random_source import SeededSource, sorted_description
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Choice, Field
 
+from ..hunt import examples
+
 CHOICES = (
     Choice("", "none"),
     Choice("deep-dark", "Deep dark"),
@@ -48,7 +50,7 @@ def _outcome(fields: Any, data: dict[str, Any]) -> object:
         return f"{type(exc).__name__}: {exc}"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.dictionaries(st.sampled_from([f.name for f in FIELDS]), POSTED, max_size=4))
 def test_the_usual_reader_reads_as_the_field_by_field_reading(data: dict[str, Any]) -> None:
     forms.read(FIELDS, {"needed": "D8"})  # seen once: the next reading has its own function

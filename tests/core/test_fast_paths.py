@@ -29,6 +29,8 @@ from rulebound.core.trace import Provenance
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Choice, Field
 
+from ..hunt import examples
+
 # --- forms.read against a reading by ``coerce`` alone --------------------------------
 
 
@@ -96,7 +98,7 @@ def outcome(read: Any, *args: Any, **kwargs: Any) -> tuple[str, Any]:
         return type(exc).__name__, str(exc)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     st.dictionaries(st.sampled_from([f.name for f in FIELDS] + ["other"]), raws),
     st.sampled_from((None, 3, " 4 ")),

@@ -37,6 +37,8 @@ from rulebound.rulesets.empty_reach.content import (
 from rulebound.rulesets.empty_reach.rules import StepDie
 from rulebound.rulesets.registry import get_game
 
+from ..hunt import examples
+
 # --- random inputs: plausible requests, then at most one field spoilt ----------------------
 
 dice = st.sampled_from(["D6", "D8", "d10", " D12 ", "12", StepDie.D8])
@@ -133,7 +135,7 @@ def ours(cls: Any, data: dict[str, Any]) -> tuple[str, Any]:
     return "accepted", (value.model_dump(), value.model_dump(mode="json"))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(requests)
 def test_a_request_is_accepted_refused_and_dumped_as_its_pydantic_mirror_does(
     data: dict[str, Any],
@@ -141,13 +143,13 @@ def test_a_request_is_accepted_refused_and_dumped_as_its_pydantic_mirror_does(
     assert ours(CheckRequest, data) == mirrored(CheckRequest, data)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gears)
 def test_gear_in_use_is_read_as_its_pydantic_mirror_reads_it(data: dict[str, Any]) -> None:
     assert ours(GearInUse, data) == mirrored(GearInUse, data)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(requests)
 def test_an_accepted_request_serialises_to_the_same_bytes(data: dict[str, Any]) -> None:
     """``core.canonical`` (the chain's seal, the records, the JSON views) converted the model

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from rulebound.ledger import poisson
 from rulebound.ledger.poisson import Groups, distribution, multiplied, standing, walked, walks
 
+from ..hunt import examples
+
 chances = st.lists(
     st.builds(Fraction, st.integers(0, 12), st.sampled_from([1, 2, 6, 12, 20, 100])).filter(
         lambda p: p <= 1
@@ -62,13 +64,13 @@ def float_distribution(ps: list[Fraction]) -> list[float]:
 
 
 @given(chances)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_the_distribution_is_the_brute_force_one(ps: list[Fraction]) -> None:
     assert list(distribution(ps)) == brute(ps)
 
 
 @given(chances)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_it_sums_to_one_and_its_mean_is_the_expected_successes(ps: list[Fraction]) -> None:
     dist = distribution(ps)
     assert sum(dist) == 1
@@ -76,7 +78,7 @@ def test_it_sums_to_one_and_its_mean_is_the_expected_successes(ps: list[Fraction
 
 
 @given(chances, st.integers(-2, 9))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_luckier_than_is_worse_nights_and_half_the_ties(ps: list[Fraction], k: int) -> None:
     dist = brute(ps)
     tie = dist[k] if 0 <= k < len(dist) else Fraction(0)
@@ -84,7 +86,7 @@ def test_luckier_than_is_worse_nights_and_half_the_ties(ps: list[Fraction], k: i
 
 
 @given(groups, st.data())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_the_walk_and_the_product_agree_exactly(
     found: list[tuple[Fraction, int]], data: st.DataObject
 ) -> None:

@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 
 from rulebound.ledger.runs import chance_of_run, longest
 
+from ..hunt import examples
+
 chances = st.lists(st.builds(Fraction, st.integers(0, 6), st.just(6)), max_size=7)
 
 
 @given(chances, st.integers(0, 8), st.booleans())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_the_chance_of_a_run_is_the_brute_force_one(
     ps: list[Fraction], length: int, of: bool
 ) -> None:

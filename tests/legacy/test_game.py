@@ -34,6 +34,8 @@ from rulebound.rulesets.legacy.odds import (
 )
 from rulebound.rulesets.plays import TableRules, follow_play, replay, roll_play
 
+from ..hunt import examples
+
 TABLE = TableRules(GAME)
 PLAIN = {"scale": "as-written", "affinity_bonus": "rank-table"}
 OLD = json.loads((Path(__file__).parent / "data" / "old_records.json").read_text("utf-8"))
@@ -125,7 +127,7 @@ variant_values = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(raw_values, variant_values)
 def test_outcomes_sum_to_one_and_p_success_is_the_old_value(
     values: dict[str, Any], variants: dict[str, str]

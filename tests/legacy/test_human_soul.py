@@ -19,6 +19,8 @@ from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.creation import create_character
 from rulebound.rulesets.legacy.game import GAME
 
+from ..hunt import examples
+
 runner = CliRunner()
 HUMAN = {"name": "Eli", "race": "human", "origin": "water", "soul": "human"}
 
@@ -52,7 +54,7 @@ def test_more_than_two_is_refused() -> None:
         human("arcane", "stealth", "faith")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.sampled_from(AFFINITIES), min_size=2, max_size=2, unique=True))
 def test_any_two_new_affinities_are_taken(two: list[str]) -> None:
     assert human(*two).character.affinities == ("nature", *two)

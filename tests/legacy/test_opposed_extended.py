@@ -22,6 +22,8 @@ from rulebound.rulesets.legacy.odds import death_save_odds, extended_chances, op
 from rulebound.rulesets.legacy.opposed import OpposedOutcome, compare, roll_opposed, standing
 from rulebound.rulesets.legacy.rules import classify, death_save_points, weighted_margin
 
+from ..hunt import examples
+
 
 def faces(*values: int) -> ReplaySource:
     return ReplaySource([Draw(20, v) for v in values])
@@ -95,7 +97,7 @@ def test_death_saves_match_brute_force_and_icepool() -> None:
     assert one_save.probability((0, 1)) == Fraction(9, 20)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     start=st.tuples(st.integers(0, 3), st.integers(0, 3)),
     cancel=st.fractions(0, 1, max_denominator=40),

@@ -23,9 +23,14 @@ from rulebound.rulesets.legacy.creation import parse_assignment
 from rulebound.rulesets.registry import get_game
 from rulebound.rulesets.variants import resolve
 
+from ..hunt import examples
+
 runner = CliRunner()
 FUZZ = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
 )
 
 ODD = ["", " ", "-", ":", ",", "=", "é", "\x00", "\n", "1e9", "nan", "99999999999999999999"]

@@ -21,10 +21,11 @@ from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
 from ..client import AppClient
+from ..hunt import examples
 from ..web.conftest import Dice, Party, games_for_tests, seat_party
 
 FUZZ = settings(
-    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
+    max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck), database=None
 )
 JUNK = st.one_of(
     st.none(),

@@ -31,6 +31,7 @@ from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
 from ..client import AppClient
+from ..hunt import examples
 from ..web.conftest import Dice, games_for_tests, seat_party
 from .support import Scene, set_scene
 
@@ -106,7 +107,7 @@ def _fuzz(
 
     @given(case=strategy)
     @settings(
-        max_examples=EXAMPLES if fixed else EXAMPLES // 2,
+        max_examples=examples(EXAMPLES if fixed else EXAMPLES // 2),
         deadline=None,
         database=None,
         suppress_health_check=list(HealthCheck),

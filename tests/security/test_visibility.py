@@ -26,6 +26,7 @@ from rulebound.web.app import create_app
 from rulebound.web.settings import Settings
 
 from ..client import AppClient
+from ..hunt import examples
 from ..web.conftest import Dice, Party, games_for_tests, seat_party
 from .oracle import (
     Who,
@@ -245,7 +246,7 @@ class Visibility(RuleBasedStateMachine):
             assert answer.status_code == 403, (name, path)
 
 
-def _run(client: AppClient, examples: int) -> None:
+def _run(client: AppClient, runs: int) -> None:
     class Machine(Visibility):
         pass
 
@@ -253,7 +254,7 @@ def _run(client: AppClient, examples: int) -> None:
     run_state_machine_as_test(
         Machine,
         settings=settings(
-            max_examples=examples,
+            max_examples=examples(runs),
             stateful_step_count=20,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -263,7 +264,6 @@ def _run(client: AppClient, examples: int) -> None:
 
 def test_no_viewer_ever_receives_what_they_may_not_see(client: AppClient, db_url: str) -> None:
     """12 runs of 20 steps on SQLite, 6 on PostgreSQL (CI replays the same ones each time;
-    ``RULEBOUND_VISIBILITY_EXAMPLES`` asks for more, for a deeper search)."""
+    ``RULEBOUND_VISIBILITY_EXAMPLES`` asks for another number; a deep hunt, ten times it)."""
     on_postgres = db_url.startswith("postgresql")
-    examples = int(os.environ.get("RULEBOUND_VISIBILITY_EXAMPLES", "6" if on_postgres else "12"))
-    _run(client, examples)
+    _run(client, int(os.environ.get("RULEBOUND_VISIBILITY_EXAMPLES", "6" if on_postgres else "12")))

@@ -25,6 +25,7 @@ from rulebound.store.migrate import alembic_config, upgrade
 from rulebound.store.schema import log_entries, revealed_entries
 from rulebound.store.sql import parts_changed
 
+from ..hunt import examples
 from .conftest import character, new_table, seat
 
 LEAF = st.one_of(st.integers(-5, 5), st.booleans(), st.text(max_size=3), st.lists(st.integers()))
@@ -35,7 +36,7 @@ SHEET = st.dictionaries(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(sheets=st.lists(SHEET, min_size=1, max_size=6))
 def test_folding_every_delta_gives_the_last_sheet(sheets: list[dict[str, Any]]) -> None:
     deltas = [diff(a, b) for a, b in itertools.pairwise(sheets)]

@@ -34,6 +34,8 @@ from rulebound.trust.chain import (
     entry_content,
 )
 
+from ..hunt import examples
+
 
 def reference(value: Any) -> Any:
     """``to_jsonable`` as it was before its fast path: every value by ``isinstance``."""
@@ -101,7 +103,7 @@ def _outcome(convert: Any, value: Any) -> tuple[str, Any]:
         return "error", type(exc)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(VALUES)
 def test_the_fast_text_is_the_canonical_text(value: Any) -> None:
     assert _outcome(canonical_json, value) == _outcome(reference_text, value)
@@ -159,7 +161,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.data())
 def test_a_body_with_stored_parts_has_the_canonical_text_of_its_parsed_parts(
     body: dict[str, Any], data: st.DataObject
@@ -177,7 +179,7 @@ def test_a_body_with_stored_parts_has_the_canonical_text_of_its_parsed_parts(
         assert mixed[key].text == json.dumps(body[key])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(JSON)
 def test_a_value_stored_as_parsed_already_reads_back_and_seals_as_stored_whole(value: Any) -> None:
     """A card as a serializer's JSON mode gives it is stored with one text, the canonical

@@ -39,6 +39,7 @@ from rulebound.store.testing import sqlite_url
 from rulebound.web.app import create_app
 
 from ..client import AppClient
+from ..hunt import examples
 from .conftest import open_table, trust_settings
 from .forge import Doc, old_export, reseal
 
@@ -209,7 +210,7 @@ CRAFTED: dict[str, Callable[[dict[str, Any], Doc], None]] = {
 }
 
 
-@settings(max_examples=EXAMPLES, database=None)
+@settings(max_examples=examples(EXAMPLES), database=None)
 @given(data=st.data())
 def test_crafted_entries_end_in_a_verdict(
     genuine: dict[str, Doc], folder: Path, data: st.DataObject
@@ -276,7 +277,7 @@ def _edit(doc: Doc, index: int, path: tuple[Any, ...], how: str, value: Any) -> 
     return changed and path[0] in HASHED
 
 
-@settings(max_examples=EXAMPLES, database=None)
+@settings(max_examples=examples(EXAMPLES), database=None)
 @given(data=st.data())
 def test_random_edits_end_in_a_verdict(
     genuine: dict[str, Doc], folder: Path, data: st.DataObject

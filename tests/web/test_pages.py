@@ -14,10 +14,12 @@ from .conftest import Dice
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
-def _open_table(client: AppClient, name: str = "Night run", gm: str = "Gina") -> tuple[int, str]:
+def _open_table(
+    client: AppClient, name: str = "Night run", gm: str = "Gina", ruleset: str = "empty-reach"
+) -> tuple[int, str]:
     made = client.post(
         "/tables",
-        data={"name": name, "gm_name": gm, "ruleset": "empty-reach", "observers": "on"},
+        data={"name": name, "gm_name": gm, "ruleset": ruleset, "observers": "on"},
         follow_redirects=False,
     )
     assert made.status_code == 303, made.text
@@ -212,3 +214,27 @@ def test_guided_creation_pages_end_on_the_new_sheet(client: AppClient, dice: Dic
     done = post({"name": "Hild"})
     assert done.status_code == 303
     assert "Hild" in client.get(done.headers["location"]).text
+
+
+def test_each_panel_of_the_table_page_is_fetched_again_alone(client: AppClient) -> None:
+    """A live update fetches one panel at a time; a name that is no panel is not found.
+    (Legacy: its game master has tools.)"""
+    table_id, csrf = _open_table(client, ruleset="legacy")
+    client.post(f"/t/{table_id}/characters", data={"name": "Ana", "csrf": csrf})
+    marks = {
+        "characters": 'class="characters"',
+        "members": 'id="counters"',
+        "tools": 'class="panel tool"',
+        "turns": 'aria-label="Turn order"',
+    }
+    for panel, mark in marks.items():
+        answer = client.get(f"/t/{table_id}/fragments/{panel}")
+        assert answer.status_code == 200, (panel, answer.text)
+        assert mark in answer.text, panel
+        assert "<html" not in answer.text, panel
+    assert "Ana" in client.get(f"/t/{table_id}/fragments/characters").text
+    missing = client.get(f"/t/{table_id}/fragments/sheets")
+    assert missing.status_code == 404
+    assert "panel &#39;sheets&#39; not found" in missing.text
+    other = client.get(f"/t/{table_id + 1}/fragments/members")
+    assert other.status_code in (403, 404)

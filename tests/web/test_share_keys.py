@@ -12,6 +12,8 @@ from rulebound.store import CharacterRow, LogEntry, Member, TableRow
 from rulebound.web.auth import Viewer
 from rulebound.web.views import Context, share_key, share_keys
 
+from ..hunt import examples
+
 NOW = datetime(2026, 12, 3, tzinfo=UTC)
 TABLE = TableRow(1, "T", "empty-reach", {}, "g", "p", "o", NOW)
 IDS = st.integers(1, 3)
@@ -66,7 +68,7 @@ def _player(id_: int, grant_all: bool = False) -> Member:
     return Member(id_, 1, "player", f"p{id_}", False, grant_all, NOW)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(
     entry=entries,
     found=characters,

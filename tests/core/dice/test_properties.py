@@ -14,6 +14,7 @@ from rulebound.core.dice import DiceLimits, Odds, odds, parse, roll
 from rulebound.core.errors import RuleboundError
 from rulebound.core.random_source import SeededSource
 
+from ...hunt import examples
 from .oracle import TooMany, by_draws
 from .strategies import expressions
 
@@ -21,7 +22,7 @@ SMALL = DiceLimits(max_explosions=2)
 """Explosions capped at two extra dice, so brute force over the draws stays small."""
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_every_expression_parses_or_is_refused_by_our_own_error(text: str) -> None:
     try:
@@ -32,7 +33,7 @@ def test_every_expression_parses_or_is_refused_by_our_own_error(text: str) -> No
     assert parse(parsed.text()).text() == parsed.text()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions(), st.integers(0, 2**32))
 def test_rolls_fall_in_the_support_of_the_exact_odds(text: str, seed: int) -> None:
     try:
@@ -50,7 +51,7 @@ def test_rolls_fall_in_the_support_of_the_exact_odds(text: str, seed: int) -> No
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -22,7 +22,7 @@ from rulebound.rulesets.contract import Field
 from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.forms import parse_html_form as parse_form
 from rulebound.rulesets.turns import state_json
-from rulebound.store import ROLES, CharacterRow, Role
+from rulebound.store import ROLES, CharacterRow, NotFound, Role
 from rulebound.web.auth import CSRF_FIELD, Forbidden, Viewer, cookie_name
 from rulebound.web.caps import clean_name
 from rulebound.web.creation import has_guided_creation
@@ -267,28 +267,6 @@ async def table_page(table_id: int, request: Request) -> HTMLResponse:
     return page(request, "table.html", **context)
 
 
-async def side_fragment(table_id: int, request: Request, template: str) -> HTMLResponse:
-    """One part of the table page's side, re-rendered for a live update."""
-    viewer = await off_loop(lambda: viewer_for(request, table_id))
-    context = await off_loop(lambda: side_context(request, viewer))
-    return page(request, template, table=viewer.table, **context)
-
-
-@router.get("/t/{table_id}/fragments/characters", response_class=HTMLResponse)
-async def characters_fragment(table_id: int, request: Request) -> HTMLResponse:
-    return await side_fragment(table_id, request, "_characters.html")
-
-
-@router.get("/t/{table_id}/fragments/tools", response_class=HTMLResponse)
-async def tools_fragment(table_id: int, request: Request) -> HTMLResponse:
-    return await side_fragment(table_id, request, "_tools.html")
-
-
-@router.get("/t/{table_id}/fragments/members", response_class=HTMLResponse)
-async def members_fragment(table_id: int, request: Request) -> HTMLResponse:
-    return await side_fragment(table_id, request, "_members.html")
-
-
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)
 async def log_page(table_id: int, request: Request, before: int | None = None) -> HTMLResponse:
     viewer = await off_loop(lambda: viewer_for(request, table_id))
@@ -414,11 +392,24 @@ def turns_context(request: Request, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-@router.get("/t/{table_id}/fragments/turns", response_class=HTMLResponse)
-async def turns_fragment(table_id: int, request: Request) -> HTMLResponse:
+PANELS: dict[str, tuple[str, Callable[[Request, Viewer], dict[str, Any]]]] = {
+    "characters": ("_characters.html", side_context),
+    "members": ("_members.html", side_context),
+    "tools": ("_tools.html", side_context),
+    "turns": ("_turns.html", turns_context),
+}
+"""The table page's panels a live update fetches again: each one's template and context."""
+
+
+@router.get("/t/{table_id}/fragments/{panel}", response_class=HTMLResponse)
+async def panel_fragment(table_id: int, panel: str, request: Request) -> HTMLResponse:
+    """One panel of the table page, rendered again for this viewer."""
+    if panel not in PANELS:
+        raise NotFound("panel", panel)
+    template, context_of = PANELS[panel]
     viewer = await off_loop(lambda: viewer_for(request, table_id))
-    context = await off_loop(lambda: turns_context(request, viewer))
-    return page(request, "_turns.html", table=viewer.table, **context)
+    context = await off_loop(lambda: context_of(request, viewer))
+    return page(request, template, table=viewer.table, **context)
 
 
 TURN_FIELDS = ("others", "method", "die", "character", "name", "place", "key", "ends")
