@@ -9,7 +9,9 @@ are well formed, sheets validate what they make.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import pytest
@@ -19,8 +21,8 @@ from hypothesis import strategies as st
 from rulebound.core.errors import InvalidInput, RuleboundError, UnknownRuleset
 from rulebound.core.random_source import SeededSource
 from rulebound.rulesets import forms
-from rulebound.rulesets.contract import Chances, Field, Game
-from rulebound.rulesets.plays import TableRules, replay, roll_play
+from rulebound.rulesets.contract import Chances, Field, Game, Params
+from rulebound.rulesets.plays import TableRules, follow_play, replay, roll_play
 from rulebound.rulesets.registry import game_keys, get_game
 from rulebound.rulesets.variants import resolve
 
@@ -217,3 +219,61 @@ def test_sheets_validate_what_they_make(key: str) -> None:
     with pytest.raises(InvalidInput) as error:
         table.validate_sheet({**sheet, "name": ""})
     assert error.value.field.startswith("name")
+
+
+BLANKS = ("", " ", "\x85", "\t\n")
+"""What a form box left empty (or holding only white space) posts: a value not given."""
+
+
+def _outcome(act: Callable[[], Any]) -> Any:
+    """What a call gives: its play's record, or the kind of refusal and the field named."""
+    try:
+        play = act()
+    except RuleboundError as refused:
+        return type(refused).__name__, getattr(refused, "field", None)
+    return getattr(play, "record", play)
+
+
+def _blank_reads_as_nothing(act: Callable[[Params], Any], given: Params, field: Field) -> int:
+    """``act`` gives the same with ``field`` blank as with it left out (a list field: as with
+    it chosen empty); how many blanks were tried."""
+    without = {k: v for k, v in given.items() if k != field.name}
+    nothing = {**without, field.name: []} if field.repeated else without
+    expected = _outcome(partial(act, nothing))
+    for blank in BLANKS:
+        got = _outcome(partial(act, {**without, field.name: blank}))
+        assert got == expected, (field.name, blank)
+    return len(BLANKS)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_blank_param_is_a_param_not_given(key: str) -> None:
+    """Every follow-up and sheet action of every game reads a blank param as not given (a
+    list as chosen empty): the game never sees the raw text (a whitespace-only Health once
+    reached the Empty Reach's heal as a string, and the server answered 500)."""
+    game, request = sample(key)
+    checked = 0
+    for seed in range(20):
+        result, _ = roll_play(game, request, SeededSource(seed))
+        for view in game.follow_ups(result):
+            if not view.available:
+                continue
+            defaults = {f.name: f.default for f in view.fields if f.default is not None}
+
+            def follow(
+                params: Params, rolled: Any = result, action: str = view.key, seed: int = seed
+            ) -> Any:
+                return follow_play(game, rolled, action, params, SeededSource(seed))
+
+            for field in view.fields:
+                checked += _blank_reads_as_nothing(follow, defaults, field)
+    table = TableRules(game)
+    sheet = table.new_sheet("Ana")
+    for view in table.sheet_actions(sheet, {}):
+
+        def act(params: Params, action: str = view.key) -> Any:
+            return table.sheet_act(sheet, action, params, {}, SeededSource(1))
+
+        for field in view.fields:
+            checked += _blank_reads_as_nothing(act, {}, field)
+    assert checked > 0

@@ -138,6 +138,13 @@ def test_sheet_actions_log_and_change_the_sheet(party: Party) -> None:
         ]
         == 1
     )
+    blank = party.client.post(  # a box holding only white space: not given (once a 500)
+        party.url(f"/characters/{cid}/actions/heal"),
+        json={"params": {"health": "\x85", "resolve": " "}},
+        headers=party.player,
+    )
+    assert blank.status_code == 201, blank.text
+    assert blank.json()["summary"] == "Ana: Ana recovers 0 Health, 0 Resolve"
     nope = party.client.post(
         party.url(f"/characters/{cid}/actions/fly"), json={}, headers=party.player
     )

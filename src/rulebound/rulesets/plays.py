@@ -32,6 +32,7 @@ from rulebound.rulesets.contract import (
     Chain,
     Chances,
     CreationStep,
+    Field,
     Game,
     Initiative,
     Params,
@@ -181,7 +182,7 @@ def follow_play(
     whether or not the result offers it (the game's ``follow_params`` sees ``UNSEEN``)."""
     blind = [v for v in game.unseen_follow_ups if v.key == action] if unseen else []
     view = blind[0] if blind else offered(game, result, action)
-    typed: Mapping[str, Any] = {**params, **forms.read(view.fields, params, defaults=False)}
+    typed: Mapping[str, Any] = typed_params(view.fields, params)
     if blind:
         typed = {**typed, UNSEEN: True}
     if paid_from is not None:
@@ -419,7 +420,16 @@ def _typed(offered: Sequence[ActionView], action: str, params: Params, none: str
     views = {a.key: a for a in offered}
     if action not in views:
         raise InvalidInput("action", action, "one of " + ", ".join(views) if views else none)
-    return {**params, **forms.read(views[action].fields, params, defaults=False)}
+    return typed_params(views[action].fields, params)
+
+
+def typed_params(fields: Sequence[Field], params: Params) -> dict[str, Any]:
+    """Params typed by their fields. A field's raw value never reaches the game: one that
+    reads as not given (a blank box) is left out. Keys that name no field pass on as they
+    are, for the game to judge."""
+    named = {field.name for field in fields}
+    given = {key: value for key, value in params.items() if key not in named}
+    return given | forms.read(fields, params, defaults=False)
 
 
 def closed(card: Card) -> Card:
