@@ -33,6 +33,7 @@ JUNK = st.one_of(
     st.integers(-(2**40), 2**40),
     st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from([10**4000, -(2**63), "\u202e", "\u200b", "NaN"]),
+    st.sampled_from(["", " ", "\x85", "\t\n"]),  # boxes left blank: read as not given
     st.text(max_size=8),
     st.lists(st.integers(-3, 50), max_size=30),
     st.just("x" * 5000),
