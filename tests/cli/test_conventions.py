@@ -156,3 +156,18 @@ def test_shell_completion_completes_games_and_their_options() -> None:
         app, [], env={"_RULEBOUND_COMPLETE": "bash_source"}, prog_name="rulebound"
     )
     assert "_rulebound_completion()" in source.output
+
+
+def test_piped_answers_that_run_out_are_refused_by_the_option_asked_for() -> None:
+    """``character new --interactive`` reads its answers from standard input; when they end
+    before one is given, the option that would give it is named (status 2). A sheet made
+    without ``--out`` or ``--json`` is shown, and said to be unsaved (it printed nothing)."""
+    ended = runner.invoke(app, ["character", "new", "rainwall", "--interactive"], input="")
+    assert ended.exit_code == 2, ended.output
+    assert "--name is needed: the input ended" in ended.output
+    answered = runner.invoke(app, ["character", "new", "rainwall", "--interactive", "--json"])
+    assert answered.exit_code == 2  # asking is for text: JSON is one object
+    named = runner.invoke(app, ["character", "new", "rainwall", "--interactive"], input="Ana\n")
+    assert named.exit_code == 0, named.output
+    assert named.output.startswith("Name: Ana\nAna\n")  # the sheet, shown as it was not saved
+    assert named.output.endswith("Not saved: --out FILE saves the sheet, --json prints it.\n")

@@ -55,3 +55,21 @@ def test_content_lists_races_and_difficulty_classes() -> None:
     data = json.loads(runner.invoke(app, ["content", "legacy", "--json"]).stdout)
     titles = [t["title"] for t in data["tables"]]
     assert {"Races", "Origins", "Souls", "Difficulty classes", "Rank bonus"} <= set(titles)
+
+
+def test_answers_that_run_out_name_the_step_still_asked(tmp_path: Path) -> None:
+    """Asked for the steps' choices (``--interactive``) with answers piped in, input that
+    ends before a step is answered is refused by name (status 2), not a bare "Aborted!"
+    (the CLI fuzzer found ``--assign --interactive``: the value taken as the flag)."""
+    args = ["character", "new", "legacy", "--name", "Ann", "--race", "human", "--origin", "air"]
+    out = str(tmp_path / "c.json")
+    ended = runner.invoke(app, [*args, "--soul", "human", "--interactive", "--out", out], input="")
+    assert ended.exit_code == 2, ended.output
+    assert "Aborted" not in ended.output
+    assert "the input ended" in ended.output
+    assert "--class" in ended.output
+    assert not (tmp_path / "c.json").exists()
+    soul = [*args, "--soul", "human"]
+    flag = runner.invoke(app, [*soul, "--assign", "--interactive", "--seed", "2"])
+    assert flag.exit_code == 2, flag.output
+    assert "the input ended" in flag.output

@@ -103,7 +103,19 @@ def _ask(fields: Sequence[Field], answers: dict[str, Any]) -> None:
         label = field.label + (f" ({choices})" if choices else "")
         default = field.default
         shown = ",".join(default) if isinstance(default, tuple) else default
-        answers[field.name] = click.prompt(label, default=shown, show_default=shown is not None)
+        answers[field.name] = _prompt(label, field.cli_flag, shown)
+
+
+def _prompt(label: str, flag: str, default: str | int | None = None) -> Any:
+    """One answer. Answers piped in that end too soon are refused by the option that would
+    have given this one (at a terminal, Ctrl-D still aborts)."""
+    try:
+        return click.prompt(label, default=default, show_default=default is not None)
+    except click.Abort:
+        if sys.stdin.isatty():
+            raise
+        wanted = f"the input ended before it was answered; give it as --{flag} VALUE"
+        raise InvalidInput(f"--{flag}", None, wanted) from None
 
 
 def new_character(key: str, options: Mapping[str, Any], args: Sequence[str]) -> None:
@@ -121,10 +133,11 @@ def new_character(key: str, options: Mapping[str, Any], args: Sequence[str]) -> 
         )
     name = options.get("name")
     step = game.creation({}, {}, source)
+    guided = step is not None  # its steps show the character as they go
     sheet: Sheet | None = None
     if step is None:
         if not name:
-            name = click.prompt("Name") if interactive else None
+            name = _prompt("Name", "name") if interactive else None
         if not name:
             raise InvalidInput("--name", None, "the character's name")
         sheet = _edited(TableRules(game), TableRules(game).new_sheet(str(name)), given)
@@ -152,6 +165,10 @@ def new_character(key: str, options: Mapping[str, Any], args: Sequence[str]) -> 
         emit_json(sheet)
     elif out is not None:
         emit_text(f"saved to {out}")
+    else:
+        if not guided:
+            emit_text(sheet_text(game, sheet))
+        emit_text("Not saved: --out FILE saves the sheet, --json prints it.")
 
 
 def _edited(rules: TableRules[Any, Any], sheet: Sheet, given: Given) -> Sheet:
