@@ -166,6 +166,32 @@ def test_the_feed_answers_a_stream_with_the_security_headers_and_refuses_bad_req
     assert party.client.get(party.url("/feed"), headers=stranger).status_code == 403
 
 
+@pytest.mark.parametrize(
+    ("path", "name", "values"),
+    [
+        ("/feed?follow=false&after=5&after=0", "after", ["5", "0"]),
+        ("/feed?follow=false&follow=true", "follow", ["false", "true"]),
+        ("/log?limit=3&limit=200", "limit", ["3", "200"]),
+        ("/members?after=0&after=1", "after", ["0", "1"]),
+    ],
+)
+def test_a_query_param_given_twice_is_refused_naming_both_values(
+    party: Party, path: str, name: str, values: list[str]
+) -> None:
+    """Each of these params takes one value: a second is an error, not a silent choice."""
+    answer = party.client.get(party.url(path), headers=party.gm)
+    assert answer.status_code == 422, answer.text
+    [error] = answer.json()["detail"]
+    assert error["loc"] == ["query", name]
+    assert error["input"] == values
+    assert error["msg"] == f"{name} takes one value; it was given {len(values)}"
+
+
+def test_a_repeated_param_no_route_reads_is_left_alone(party: Party) -> None:
+    page = party.client.get(f"/t/{party.table_id}?utm=a&utm=b", headers=party.gm)
+    assert page.status_code == 200
+
+
 def test_a_feed_read_slowly_misses_nothing_and_keeps_its_order(live_settings: Settings) -> None:
     """A viewer that stops reading fills its socket (3 MB of entries against a 4 KiB receive
     buffer): the stream's sends wait and what comes meanwhile queues; once the viewer reads

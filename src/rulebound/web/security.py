@@ -15,14 +15,18 @@
   ambient credentials and need none.
 - **Rate limits** per session, per table and per client address (``ratelimit``).
 - **Headers**: a Content-Security-Policy of ``script-src 'self'`` and friends.
+- **One value a param.** A query param a route reads once, sent twice, is a 422: the
+  framework would keep the last and drop the others without a word.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_origin
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -104,12 +108,36 @@ class OriginGuard:
 def api_router(prefix: str, errors: dict[int | str, dict[str, Any]], tag: str) -> APIRouter:
     """A router of the JSON API: ``RESPONSES`` documented beside the router's own ``errors``
     (which say more where both name a code)."""
-    return APIRouter(prefix=prefix, responses=RESPONSES | errors, tags=[tag])
+    return APIRouter(
+        prefix=prefix, responses=RESPONSES | errors, tags=[tag], dependencies=ONE_VALUE_EACH
+    )
 
 
 def page_router() -> APIRouter:
     """A router of pages and their forms, out of the schema."""
-    return APIRouter(include_in_schema=False)
+    return APIRouter(include_in_schema=False, dependencies=ONE_VALUE_EACH)
+
+
+MANY_VALUED = (list, tuple, set, frozenset)
+
+
+async def one_value_each(request: Request) -> None:
+    """Refuse a second value of a query param the route reads as one; params no route reads
+    are left alone. (Async, so that it runs inline rather than in the thread pool.)"""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    for field in route.dependant.query_params:
+        if get_origin(field.field_info.annotation) in MANY_VALUED:
+            continue
+        given = request.query_params.getlist(field.alias)
+        if len(given) > 1:
+            msg = f"{field.alias} takes one value; it was given {len(given)}"
+            error = {"type": "too_many_values", "loc": ("query", field.alias), "msg": msg}
+            raise RequestValidationError([error | {"input": given}])
+
+
+ONE_VALUE_EACH = [Depends(one_value_each)]
 
 
 class Limiter:
