@@ -6,8 +6,9 @@ import pytest
 
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.ghostburn.content import GhostburnContent
-from rulebound.rulesets.ghostburn.ladder import Difficulty, Ladder, Level
+from rulebound.rulesets.ghostburn.ladder import MAX_DL, MIN_DL, Difficulty, Ladder, Level
 from rulebound.rulesets.ghostburn.options import BottomFade, OffLadderReading, Options
+from rulebound.rulesets.ghostburn.rules import classify
 
 SNAP = Options(off_ladder=OffLadderReading.SNAP_TO_LADDER)
 
@@ -72,6 +73,54 @@ def test_both_readings_agree_on_ladder_levels(content: GhostburnContent) -> None
             plain = Difficulty.make(level.value, content.ladder, Options()).threshold(k)
             snapped = Difficulty.make(level.value, content.ladder, SNAP).threshold(k)
             assert plain == snapped
+
+
+def test_a_dl_between_the_two_lowest_levels_fades_from_the_lowest(
+    content: GhostburnContent,
+) -> None:
+    """Easy (8) has no band below it, so 13 (Moderate less one) fades from Easy: a 12 that
+    fades against Moderate (14) fades against 13 too, whichever bottom-fade reading."""
+    chart = content.chart("default")
+    for bottom in BottomFade:
+        options = Options(bottom_fade=bottom)
+        for dl in (9, 13):
+            assert Difficulty.make(dl, content.ladder, options).threshold(-1) == 8
+            assert Difficulty.make(dl, content.ladder, options).threshold(-2) is None
+            outcomes = [
+                classify(t, Difficulty.make(dl, content.ladder, options), chart).key for t in (7, 8)
+            ]
+            assert outcomes == ["failure", "fade"]
+        assert Difficulty.make(13, content.ladder, options, shift=-1).label == "Easy (8)"
+        with pytest.raises(InvalidInput, match=r"from -1 to \+4 levels for DL 13"):
+            Difficulty.make(13, content.ladder, options, shift=-2)
+    assert Difficulty.make(17, content.ladder, Options()).threshold(-2) == 8
+
+
+READINGS = [
+    Options(off_ladder=reading, bottom_fade=bottom)
+    for reading in OffLadderReading
+    for bottom in BottomFade
+]
+
+
+HOMEBREW = Ladder((Level("Low", 5), Level("Mid", 9), Level("Steep", 30), Level("Top", 31)))
+"""Uneven steps, a level at 31 right above one at 30."""
+
+
+@pytest.mark.parametrize("homebrew", [False, True], ids=["built-in ladder", "homebrew ladder"])
+@pytest.mark.parametrize("options", READINGS, ids=str)
+def test_a_harder_dl_never_gives_a_better_outcome(
+    content: GhostburnContent, options: Options, homebrew: bool
+) -> None:
+    """Every DL against the next one up, for every total a roll can make, on every chart."""
+    ladder = HOMEBREW if homebrew else content.ladder
+    for chart in content.charts.values():
+        rank = [band.key for band in chart.bands]
+        for dl in range(MIN_DL, MAX_DL):
+            easier, harder = (Difficulty.make(d, ladder, options) for d in (dl, dl + 1))
+            for total in range(-18, 61):
+                was, now = classify(total, easier, chart), classify(total, harder, chart)
+                assert rank.index(now.key) >= rank.index(was.key), (chart.key, dl, total)
 
 
 def test_dl_below_the_ladder_has_no_lower_level(content: GhostburnContent) -> None:

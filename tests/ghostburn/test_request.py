@@ -121,6 +121,25 @@ def test_raw_request_errors_name_the_field(
     assert getattr(err.value, "field", None) == field
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("ability_score", -21, "a number from -20 to 20"),
+        ("ability_score", 21, "a number from -20 to 20"),
+        ("skill_bonus", -1, "a number from 0 to 20"),
+        ("skill_bonus", 21, "a number from 0 to 20"),
+    ],
+)
+def test_a_bonus_out_of_range_names_both_bounds(
+    content: GhostburnContent, field: str, value: int, expected: str
+) -> None:
+    """-21 is refused as out of -20 to 20: "at most 20", which it is, would not say why."""
+    given: dict[str, Any] = {field: value}
+    with pytest.raises(InvalidInput) as err:
+        raw_request(content, dl=14, **given)
+    assert (err.value.field, err.value.value, err.value.expected) == (field, value, expected)
+
+
 def test_a_request_needs_exactly_one_ability(content: GhostburnContent) -> None:
     request = raw_request(content, dl=14)
     with pytest.raises(InvalidInput, match="exactly one ability"):

@@ -59,11 +59,15 @@ def raise_all(problems: list[InvalidInput]) -> None:
 
 
 class LimitExceeded(InvalidInput):
-    """A request larger than the configured safety limits allow."""
+    """A request larger than the configured safety limits allow (or, given ``low``, outside
+    them at either end)."""
 
-    def __init__(self, field: str, value: Any, limit: int, unit: str = "") -> None:
+    def __init__(
+        self, field: str, value: Any, limit: int, unit: str = "", *, low: int | None = None
+    ) -> None:
         self.limit = limit
-        super().__init__(field, value, f"at most {limit} {unit}".rstrip())
+        bounds = f"at most {limit}" if low is None else f"a number from {low} to {limit}"
+        super().__init__(field, value, f"{bounds} {unit}".rstrip())
 
 
 class RuleViolation(RuleboundError):

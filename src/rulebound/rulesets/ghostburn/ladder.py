@@ -7,8 +7,11 @@ levels; ``Options.off_ladder`` says how its neighbouring levels are found.
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rulebound.core.errors import InvalidInput
 from rulebound.core.keys import key_of
@@ -84,11 +87,29 @@ def offset_value(dl: int, levels: int, ladder: Ladder, options: Options) -> int 
         )
         index = abs(levels) - 1
         return pool[index] if index < len(pool) else None
-    anchor = max((i for i, v in enumerate(values) if v <= dl), default=0)
-    target = anchor + levels
-    if not 0 <= target < len(values):
+    return _kept_offset(dl, levels, values)
+
+
+def _kept_offset(dl: int, levels: int, values: tuple[int, ...]) -> int | None:
+    """A DL off the ladder keeps its place between its neighbouring levels: 17 lies halfway
+    from Moderate (14) to Hard (20), so one level lower is halfway from Easy (8), 11.
+
+    Past either end the end step goes on, but no band above the DL lies past the level
+    after the top, and none below it lies under the lowest level: one that would start
+    between that level and the step below it starts at it (a DL at or below the lowest
+    level has none; ``bottom-fade`` decides). So a harder DL never gives a better outcome,
+    on any ladder."""
+    if len(values) < 2:
         return None
-    return values[target] + (dl - values[anchor])
+    last = len(values) - 2
+    low = min(max(bisect.bisect_right(values, dl) - 1, 0), last)
+    target = low + Fraction(dl - values[low], values[low + 1] - values[low]) + levels
+    if levels > 0 and target >= len(values):
+        return None
+    if levels < 0 and target < 0:
+        return values[0] if target > -1 and dl > values[0] else None
+    step = min(max(math.floor(target), 0), last)
+    return math.ceil(values[step] + (target - step) * (values[step + 1] - values[step]))
 
 
 @dataclass(frozen=True, slots=True)

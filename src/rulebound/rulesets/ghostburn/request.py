@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationError
 
 from rulebound.core.canonical import json_copy
-from rulebound.core.errors import InvalidInput
+from rulebound.core.errors import InvalidInput, LimitExceeded
 from rulebound.core.keys import key_of
 from rulebound.core.limits import DEFAULT_LIMITS, Limits, capped_list
 from rulebound.rulesets.content import input_error
@@ -113,9 +113,8 @@ def check_luck_bonus(bonus: int, limits: Limits = DEFAULT_LIMITS) -> int:
 
 
 def _checked(value: int, field: str, limits: Limits, low: int = 0) -> int:
-    limits.check_modifier(field, value)
-    if value < low:
-        raise InvalidInput(field, value, f"at least {low}")
+    if not low <= value <= limits.max_modifier:
+        raise LimitExceeded(field, value, limits.max_modifier, low=low)
     return value
 
 
