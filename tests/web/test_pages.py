@@ -216,6 +216,34 @@ def test_guided_creation_pages_end_on_the_new_sheet(client: AppClient, dice: Dic
     assert "Hild" in client.get(done.headers["location"]).text
 
 
+def test_the_character_page_dialog_picks_and_checks_other_characters(client: AppClient) -> None:
+    """A Legacy dialog's helper is another character: the character page offers the table's
+    characters as the table page does, and a pick that names none of them is a 400 naming
+    the field, for chances as for the roll."""
+    table_id, csrf = _open_table(client, ruleset="legacy")
+    made = [
+        client.post(
+            f"/t/{table_id}/characters", data={"name": name, "csrf": csrf}, follow_redirects=False
+        ).headers["location"]
+        for name in ("Ana", "Bo")
+    ]
+    ana, bo_id = made[0], made[1].rsplit("/", 1)[1]
+    page = client.get(ana).text
+    helper = re.search(r'<select[^>]*name="helper".*?</select>', page, re.S)
+    assert helper, page
+    assert f'<option value="{bo_id}"' in helper.group(0)
+    form = {"csrf": csrf, "characteristic": "STR"}
+    picked = client.post(ana + "/chances", data=form | {"helper": bo_id})
+    assert picked.json()["detail"].startswith("Bo does not hold the Strength affinity")
+    for bad in ("999", "abc"):
+        answer = client.post(ana + "/chances", data=form | {"helper": bad})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["detail"].startswith("Helper (a character): “"), answer.json()
+        rolled = client.post(ana + "/roll", data=form | {"helper": bad, "privacy": "public"})
+        assert rolled.status_code == 400
+        assert "has-error" in rolled.text
+
+
 def test_each_panel_of_the_table_page_is_fetched_again_alone(client: AppClient) -> None:
     """A live update fetches one panel at a time; a name that is no panel is not found.
     (Legacy: its game master has tools.)"""

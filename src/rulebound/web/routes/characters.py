@@ -23,7 +23,7 @@ from rulebound.web.deps import (
     service_of,
     viewer_for,
 )
-from rulebound.web.play import close_superseded, quick_basis, quick_rolls
+from rulebound.web.play import close_superseded, quick_basis, quick_rolls, roster_choices
 from rulebound.web.play import posted as posted_values
 from rulebound.web.routes.pages import back, off_loop, page, posted, return_to
 from rulebound.web.security import page_router
@@ -73,6 +73,7 @@ def character_context(
         "chances": chances,
         "chance_error": chance_error,
         "import_error": None,
+        "roster": roster_choices(service.characters(viewer)),
     }
     return context | extra
 
@@ -164,10 +165,9 @@ def _dialog_fields(request: Request, viewer: Viewer, character_id: int) -> Any:
     return service.game(viewer.table.ruleset).table.dialog(row.sheet)
 
 
-def _dialog_values(request: Request, viewer: Viewer, character_id: int, form: Any) -> Any:
-    """The dialog's fields and its posted values, a picked character as its sheet."""
-    fields = _dialog_fields(request, viewer, character_id)
-    return fields, posted_values(fields, form, service_of(request).characters(viewer))
+def _dialog_values(request: Request, viewer: Viewer, fields: Any, form: Any) -> Any:
+    """The dialog's posted values, a picked character as its sheet."""
+    return posted_values(fields, form, service_of(request).characters(viewer))
 
 
 @router.post(CHAR + "/chances")
@@ -177,8 +177,9 @@ async def chances(table_id: int, character_id: int, request: Request) -> JSONRes
     viewer = await off_loop(
         lambda: guarded_for(request, table_id, token if isinstance(token, str) else None)
     )
+    fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
     try:
-        fields, values = await off_loop(lambda: _dialog_values(request, viewer, character_id, form))
+        values = await off_loop(lambda: _dialog_values(request, viewer, fields, form))
         found = await off_loop(lambda: service_of(request).chances(viewer, character_id, values))
     except (InvalidInput, RuleViolation) as exc:
         return JSONResponse({"detail": plain(exc, fields)}, status_code=400)
@@ -190,7 +191,7 @@ async def roll(table_id: int, character_id: int, request: Request) -> Response:
     viewer, form = await posted(request, table_id)
     fields = await off_loop(lambda: _dialog_fields(request, viewer, character_id))
     try:
-        fields, values = await off_loop(lambda: _dialog_values(request, viewer, character_id, form))
+        values = await off_loop(lambda: _dialog_values(request, viewer, fields, form))
     except InvalidInput as exc:
         if request.headers.get("accept", "").startswith("application/json"):
             raise
