@@ -49,6 +49,34 @@ def test_a_hidden_entry_answers_a_follow_up_as_a_missing_one_does(party: Party) 
     )
 
 
+def test_the_gm_tools_answer_a_players_own_roll_as_a_missing_one(party: Party) -> None:
+    """A roll a player made for themselves alone is not the game master's to know of:
+    reveal, void and keep answer it exactly as they answer an entry that is not there."""
+    cid = party.character(party.player, "Pia's")
+    body = {"form": {"skill": "Force"}, "privacy": "self"}
+    rolled = party.client.post(
+        party.url(f"/characters/{cid}/roll"), json=body, headers=party.player
+    )
+    assert rolled.status_code == 201, rolled.text
+    hidden = int(rolled.json()["id"])
+    missing = hidden + 1000
+
+    def tool(name: str, entry_id: int) -> tuple[int, str]:
+        answer = party.client.post(party.url(f"/entries/{entry_id}/{name}"), headers=party.gm)
+        return answer.status_code, answer.json()["detail"].replace(str(entry_id), "N")
+
+    for name in ("reveal", "void", "keep"):
+        assert tool(name, hidden) == tool(name, missing) == (404, "log entry N not found"), name
+    for name in ("reveal", "void"):
+        page = [
+            party.client.post(
+                f"/t/{party.table_id}/e/{entry_id}/{name}", data={}, headers=party.gm | SAME
+            ).status_code
+            for entry_id in (hidden, missing)
+        ]
+        assert page == [404, 404], name
+
+
 def test_a_revoked_member_cannot_take_a_seat_again_with_their_link(party: Party) -> None:
     old = str(party.invites["player"]).rsplit("/", 1)[1]
     revoke = party.client.patch(

@@ -358,10 +358,8 @@ class TableService:
         params: Mapping[str, Any],
         contribution: Contribution | None = None,
     ) -> LogEntry:
-        chain = self.store.chain(viewer.table.id, entry_id)
+        chain = self._known_chain(viewer, entry_id)
         root, leaf = chain[0], chain[-1]
-        if not viewer.knows_of(leaf):
-            raise NotFound("log entry", entry_id)  # as for a missing one: no hint it exists
         if not viewer.sees_fully(leaf) and root.actor_id != viewer.member.id:
             # its roller may still push or spend on a blind roll, unseen (it stays blind)
             raise Forbidden("a blind roll's result is the game master's to follow up")
@@ -387,13 +385,19 @@ class TableService:
 
         return self._logged_play(viewer, stage, contribution)
 
+    def _known_chain(self, viewer: Viewer, entry_id: int) -> list[LogEntry]:
+        """``entry_id``'s chain, root first; one the viewer may not know of is answered as a
+        missing one is, so that no answer hints that it exists."""
+        chain = self.store.chain(viewer.table.id, entry_id)
+        if not viewer.knows_of(chain[-1]):
+            raise NotFound("log entry", entry_id)
+        return chain
+
     def open_chain(self, viewer: Viewer, entry_id: int) -> LogEntry:
         """The latest entry of ``entry_id``'s chain, once the viewer may still follow it up or
         keep it (else the error ``follow_up`` would raise). A front end that asks before it
         acts (a menu of dice, a confirmation) checks this first; nothing is written."""
-        chain = self.store.chain(viewer.table.id, entry_id)
-        if not viewer.knows_of(chain[-1]):
-            raise NotFound("log entry", entry_id)
+        chain = self._known_chain(viewer, entry_id)
         if not viewer.sees_fully(chain[-1]) and chain[0].actor_id != viewer.member.id:
             raise Forbidden("a blind roll's result is the game master's to follow up")
         self._open_chain(viewer, chain[0], chain[-1])
@@ -452,9 +456,9 @@ class TableService:
         """Void a roll and its follow-ups (the game master): a new entry that marks them so;
         nothing is deleted, and a voided roll takes no more follow-ups."""
         self.require_gm(viewer)
-        chain = self.store.chain(viewer.table.id, entry_id)
+        chain = self._known_chain(viewer, entry_id)
         root, leaf = chain[0], chain[-1]
-        if not viewer.knows_of(leaf) or leaf.card is None or root.kind == turns.KIND:
+        if leaf.card is None or root.kind == turns.KIND:
             raise RuleViolation("void", "only a roll or another play with a result is voided")
         if voided(self._later(viewer.table.id, root), root.id):
             raise Conflict("void", "this roll is already void")
@@ -474,10 +478,8 @@ class TableService:
 
     def keep(self, viewer: Viewer, entry_id: int) -> LogEntry:
         """Keep a result as it stands (a new entry): its follow-ups close, nothing is spent."""
-        chain = self.store.chain(viewer.table.id, entry_id)
+        chain = self._known_chain(viewer, entry_id)
         root, leaf = chain[0], chain[-1]
-        if not viewer.knows_of(leaf):
-            raise NotFound("log entry", entry_id)
         if not viewer.sees_fully(leaf) and root.actor_id != viewer.member.id:
             raise Forbidden("a blind roll's result is the game master's to keep")
         row = self._open_chain(viewer, root, leaf)
@@ -500,7 +502,7 @@ class TableService:
         from its commit every viewer's sheets show their changes (the store indexes the
         entries a reveal names, ``revealed_entries``)."""
         self.require_gm(viewer)
-        chain = self.store.chain(viewer.table.id, entry_id)
+        chain = self._known_chain(viewer, entry_id)
         root, leaf = chain[0], chain[-1]
         if not viewer.sees_fully(leaf) or root.privacy not in ("gm", "blind"):
             raise RuleViolation("reveal", "only a blind or game-master-only result is revealed")
