@@ -12,6 +12,8 @@ recomputed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,94 @@ def test_every_export_verifies_and_a_whisper_stays_withheld_past_a_reveal(
         if revealed:
             assert "free rolls: 2 rebuilt" in verify(table.export("other"), tmp_path).out
             assert "free rolls: 1 rebuilt" in verify(table.export("observer"), tmp_path).out
+
+
+def _revealed_whisper(table: Table) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An export of its addressee's with a whisper of inline rolls, once the seed is out."""
+    body = {"text": "[[3d6]]", "to": _member(table, "Oz"), "dice": table.contribution()}
+    said = table.post("player", "/talk", body)
+    table.reveal()
+    doc = table.export("other")
+    return doc, entry(doc, said["seq"])
+
+
+def test_a_whispers_dice_cannot_be_worked_out_by_others_after_the_reveal(
+    table: Table, tmp_path: Path
+) -> None:
+    """A whisper stays withheld from others past the reveal, and so do its faces: its link
+    names its contribution only by the contribution's hash (with the revealed seed, the
+    contribution itself would give the faces), while its parties' exports show the
+    contribution in its record and `verify` recomputes the faces from it."""
+    sent = table.contribution()
+    said = table.post(
+        "player", "/talk", {"text": f"{SECRET} [[1d20]]", "to": _member(table, "Oz"), "dice": sent}
+    )
+    table.reveal()
+    digest = hashlib.sha256(sent["contribution"].encode()).hexdigest()
+    outsider = table.export("observer")
+    link = entry(outsider, said["seq"])
+    assert link["withheld"] is True
+    assert link["dice"] == {
+        "commitment": sent["commitment"],
+        "contribution_sha256": digest,
+        "server_chosen": False,
+    }
+    assert sent["contribution"] not in json.dumps(outsider)
+    assert verify(outsider, tmp_path).problems == []
+    for party in ("player", "other", "gm"):
+        whole = entry(table.export(party), said["seq"])
+        assert whole["dice"] == link["dice"], party
+        assert whole["body"]["record"]["contribution"] == sent["contribution"], party
+    verdict = verify(table.export("other"), tmp_path)
+    assert verdict.problems == []
+    assert "free rolls: 1 rebuilt" in verdict.out
+
+
+def test_a_roll_that_uses_a_whispers_contribution_again_is_caught(
+    table: Table, tmp_path: Path
+) -> None:
+    """Contributions are compared by their hashes: a roll forged onto a whisper's
+    contribution is caught even in an export that shows the whisper only as a link."""
+    sent = table.contribution()
+    said = table.post(
+        "player", "/talk", {"text": "[[1d6]]", "to": _member(table, "Oz"), "dice": sent}
+    )
+    rolled = table.roll("player", table.character("player"))
+    doc = table.export("observer")
+    roll = entry(doc, rolled["seq"])
+    roll["dice"] = roll["dice"] | {"contribution": sent["contribution"]}
+    verdict = verify(reseal(doc), tmp_path)
+    reused = f"its contribution was already used at entry {said['seq']}"
+    assert [p["seq"] for p in verdict.problems if reused in p["detail"]] == [rolled["seq"]]
+
+
+def test_a_whisper_logged_before_its_dice_were_blinded_still_verifies(
+    table: Table, tmp_path: Path
+) -> None:
+    """Whispers logged earlier named their contribution in their dice and not in their
+    record: such an export (here rebuilt so, every hash recomputed) verifies as before."""
+    doc, whisper = _revealed_whisper(table)
+    contribution = whisper["body"]["record"].pop("contribution")
+    whisper["record"] = whisper["body"]["record"]
+    whisper["dice"] = {
+        "commitment": whisper["dice"]["commitment"],
+        "contribution": contribution,
+        "server_chosen": False,
+    }
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.problems == []
+    assert "free rolls: 1 rebuilt" in verdict.out
+
+
+def test_a_whisper_whose_record_names_another_contribution_is_caught(
+    table: Table, tmp_path: Path
+) -> None:
+    doc, whisper = _revealed_whisper(table)
+    whisper["body"]["record"]["contribution"] = "0" * 32
+    whisper["record"] = whisper["body"]["record"]
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.first == whisper["seq"]
+    assert "its record's contribution does not hash to its dice" in verdict.problems[0]["detail"]
 
 
 def test_a_whisper_that_names_no_addressee_is_caught(table: Table, tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from rulebound.core.stored import Stored
 from rulebound.core.verifiable import VerifiableSource
 from rulebound.store.cache import Part
 from rulebound.store.history import diff, merge
-from rulebound.trust.chain import PRIVACY_MODES, Privacy, dice_of
+from rulebound.trust.chain import PRIVACY_MODES, Privacy, blinds_dice, dice_of
 
 __all__ = [
     "PRIVACY_MODES",
@@ -207,6 +207,7 @@ class LogEntry:
             self.commitment,
             self.contribution,
             self.server_chosen,
+            blinded=blinds_dice(self.privacy, self.record),
             client_seed=self.client_seed,
             nonce=self.nonce,
         )

@@ -20,6 +20,7 @@ from rulebound.store.cache import Part
 from rulebound.store.schema import game_tables, log_entries, revealed_entries, table_seeds
 from rulebound.trust.chain import (
     GENESIS,
+    blinds_dice,
     body_hash,
     chain_hash,
     dice_of,
@@ -118,6 +119,8 @@ def sealed(
     as they will be read back, the insert writes that text, the entry answers with it parsed."""
     record = entry.record if type(entry.record) is Stored else Stored.of(entry.record)
     addressed(entry, record.value)
+    if entry.privacy == "whisper" and dice is not None:  # its dice name the hash of this
+        record = Stored.of({**record.value, "contribution": dice.contribution})
     card = entry.card if entry.card is None or type(entry.card) is Stored else Stored.of(entry.card)
     values: dict[str, Any] = {
         "kind": entry.kind,
@@ -147,7 +150,10 @@ def sealed(
         "prev_hash": head.hash,
         "to_id": entry.to_id,
     }
-    shown = dice_of(values["commitment"], values["contribution"], values["server_chosen"])
+    blinded = blinds_dice(entry.privacy, record.value)
+    shown = dice_of(
+        values["commitment"], values["contribution"], values["server_chosen"], blinded=blinded
+    )
     content = entry_content(entry.table_id, seq, entry.privacy, shown, digest)
     values["hash"] = chain_hash(head.hash, content, parsed=True)
     return Row(values), replace(head, seq=seq, hash=values["hash"])

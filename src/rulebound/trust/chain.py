@@ -18,6 +18,11 @@ a d20 would also mean guessing the salt.
 draw): the seed commitment and the roller's own contribution to that roll (whether the
 roller made it or the server chose it); entries logged before per-roll contributions
 name the table's client seed and a table-wide nonce instead (``OLD_DICE_FIELDS``).
+
+A whisper's ``dice`` name its contribution only by its SHA-256 (``BLINDED_DICE_FIELDS``),
+and its record holds the contribution itself: a whisper stays withheld from all but its
+parties after the seed is revealed, when its contribution would give anyone its faces.
+(Whispers logged before this name their contribution, and their record does not.)
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ BODY_FIELDS = (
 )
 CONTENT_FIELDS = ("table_id", "seq", "privacy", "dice", "body_hash")
 DICE_FIELDS = ("commitment", "contribution", "server_chosen")
+BLINDED_DICE_FIELDS = ("commitment", "contribution_sha256", "server_chosen")
 OLD_DICE_FIELDS = ("commitment", "client_seed", "nonce")
 
 
@@ -104,12 +110,20 @@ def dice_of(
     contribution: str | None,
     server_chosen: bool | None = None,
     *,
+    blinded: bool = False,
     client_seed: str | None = None,
     nonce: int | None = None,
 ) -> dict[str, Any] | None:
-    """An entry's ``dice``: per-roll (a contribution), old (a client seed and a nonce) or None."""
+    """An entry's ``dice``: per-roll (a contribution, or ``blinded`` its hash), old (a client
+    seed and a nonce) or None."""
     if commitment is None:
         return None
+    if contribution is not None and blinded:
+        return {
+            "commitment": commitment,
+            "contribution_sha256": contribution_digest(contribution),
+            "server_chosen": bool(server_chosen),
+        }
     if contribution is not None:
         return {
             "commitment": commitment,
@@ -119,6 +133,16 @@ def dice_of(
     if nonce is None:
         return None
     return {"commitment": commitment, "client_seed": client_seed or "", "nonce": int(nonce)}
+
+
+def contribution_digest(contribution: str) -> str:
+    return hashlib.sha256(contribution.encode("utf-8")).hexdigest()
+
+
+def blinds_dice(privacy: str, record: Mapping[str, Any]) -> bool:
+    """Whether an entry's ``dice`` name its contribution by its hash: a whisper whose record
+    holds the contribution (every whisper logged since whispers' dice were blinded)."""
+    return privacy == "whisper" and "contribution" in record
 
 
 def body_hash(salt: str, body: Mapping[str, Any], *, parsed: bool = False) -> str:

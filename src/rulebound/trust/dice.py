@@ -6,7 +6,9 @@ entries reveal a seed and name the next commitment. Each play with committed dic
 use the commitment in force at its place in the log, never one already revealed, and:
 
 - a per-roll contribution (``chain.DICE_FIELDS``) that no other entry used; its faces are
-  ``VerifiableSource(seed, contribution, 0)``;
+  ``VerifiableSource(seed, contribution, 0)``; a whisper's dice name the contribution's
+  SHA-256 (``chain.BLINDED_DICE_FIELDS``) and its record the contribution, which must
+  hash to it;
 - or, for plays logged before per-roll contributions (``chain.OLD_DICE_FIELDS``), the
   client seed last set and the table's next nonce: nonces follow one another in log
   order, so a forger cannot give a roll an unused nonce whose faces suit them.
@@ -31,7 +33,12 @@ from rulebound.core.verifiable import (
     commitment_for,
     verify_draws,
 )
-from rulebound.trust.chain import DICE_FIELDS, OLD_DICE_FIELDS
+from rulebound.trust.chain import (
+    BLINDED_DICE_FIELDS,
+    DICE_FIELDS,
+    OLD_DICE_FIELDS,
+    contribution_digest,
+)
 from rulebound.trust.export import OLD_FORMAT
 
 if TYPE_CHECKING:
@@ -51,6 +58,8 @@ FIRST_WORDING = 1
 """The words of a card stored with no ``wording``."""
 CONTRIBUTION = re.compile(CONTRIBUTION_PATTERN)
 HASH = re.compile(DIGEST_PATTERN)
+BLINDED = "contribution_sha256"
+"""A whisper's dice name its contribution by this hash; its record, the contribution."""
 MAX_CHAIN = 1000
 """Follow-ups in one chain that verify replays (no game comes near it)."""
 BROKEN = (RuleboundError, TypeError, ValueError, KeyError, AttributeError, IndexError)
@@ -147,7 +156,7 @@ class DiceCheck:
         if not self._dice_in_force(seq, dice):
             return
         self._recommitted_before(seq, body)
-        self._faces(seq, dice, draws)
+        self._faces(seq, dice, draws, record)
         if body.get("kind") in REPLAYED and self.rules is not None:
             self._replay(seq, item.get("id"), body)
 
@@ -253,7 +262,7 @@ class DiceCheck:
         self.commitment = str(record.get("committed"))
 
     def _dice_in_force(self, seq: int, dice: Any) -> bool:
-        if isinstance(dice, Mapping) and "contribution" in dice:
+        if isinstance(dice, Mapping) and ("contribution" in dice or BLINDED in dice):
             fresh = self._contribution(seq, dice)
         elif isinstance(dice, Mapping) and "nonce" in dice:
             fresh = self._old(seq, dice)
@@ -275,23 +284,26 @@ class DiceCheck:
         return True
 
     def _contribution(self, seq: int, dice: Mapping[str, Any]) -> bool:
-        value = dice.get("contribution")
+        blinded = BLINDED in dice
+        value = dice.get(BLINDED if blinded else "contribution")
         if (
-            set(dice) != set(DICE_FIELDS)
+            set(dice) != set(BLINDED_DICE_FIELDS if blinded else DICE_FIELDS)
             or not _matches(HASH, dice.get("commitment"))
-            or not _matches(CONTRIBUTION, value)
+            or not _matches(HASH if blinded else CONTRIBUTION, value)
             or not isinstance(dice.get("server_chosen"), bool)
         ):
             self.report.add(
                 seq,
                 "its dice must be exactly a commitment, a contribution (32 to 64 hex digits)"
-                " and server_chosen",
+                " or a whisper's contribution_sha256, and server_chosen",
             )
             return False
         if self.old_format:
             self.report.add(seq, f"a {OLD_FORMAT} export holds no per-roll contributions")
             return False
-        first = self.contributions.setdefault(str(value), seq)
+        # by their hashes, so that a whisper's contribution used again is caught too
+        key = str(value) if blinded else contribution_digest(str(value))
+        first = self.contributions.setdefault(key, seq)
         if first != seq:
             self.report.add(
                 seq, f"its contribution was already used at entry {first} (each roll needs its own)"
@@ -347,12 +359,23 @@ class DiceCheck:
 
     # faces and replays
 
-    def _faces(self, seq: int, dice: Mapping[str, Any], draws: Any) -> None:
+    def _faces(
+        self, seq: int, dice: Mapping[str, Any], draws: Any, record: Mapping[str, Any]
+    ) -> None:
+        if BLINDED in dice:
+            named = str(record.get("contribution"))
+            if not _matches(CONTRIBUTION, named) or contribution_digest(named) != dice[BLINDED]:
+                self.report.add(
+                    seq, "its record's contribution does not hash to its dice' contribution_sha256"
+                )
+                return
         secret = self.seeds.get(str(dice["commitment"]))
         if secret is None:
             self.report.pending += 1
             return
-        if "contribution" in dice:
+        if BLINDED in dice:
+            client, nonce = str(record["contribution"]), 0
+        elif "contribution" in dice:
             client, nonce = str(dice["contribution"]), 0
         else:
             client, nonce = str(dice["client_seed"]), int(dice["nonce"])

@@ -24,7 +24,9 @@ Each ENTRY is one of three shapes, by what the exporting member may see:
   nothing of its body.
 
 ``dice`` is ``{"commitment", "contribution", "server_chosen"}`` (the roll's own input:
-the roller's fresh random value, or one the server chose when the roller sent none), or
+the roller's fresh random value, or one the server chose when the roller sent none);
+a whisper's is ``{"commitment", "contribution_sha256", "server_chosen"}``, its record
+holding the contribution, so that its link tells nobody its faces once the seed is out; or
 ``{"commitment", "client_seed", "nonce"}`` for plays logged before per-roll contributions,
 or null. Every seed whose ``server_seed`` is given must hash to its ``commitment``; the
 log's ``seed`` entries repeat each reveal inside the chain.
