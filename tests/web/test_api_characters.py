@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from rulebound.rulesets.empty_reach import load_character
+from rulebound.rulesets.plays import TableRules
+from rulebound.rulesets.registry import get_game
 
 from .conftest import Party
 
@@ -68,6 +70,21 @@ def test_export_is_a_cli_character_file_and_imports_back(party: Party) -> None:
     )
     assert broken.status_code == 400
     assert broken.json()["field"].startswith("attributes")
+
+
+def test_a_character_file_of_another_game_is_named_so(party: Party) -> None:
+    """A Legacy file sent to an Empty Reach table fails on nearly every field: the API says
+    once that it is another game's, creating or replacing alike, and the page import too."""
+    legacy = TableRules(get_game("legacy")).new_sheet("Vex")
+    cid = party.character(party.player)
+    said = "This file is not a character of The Empty Reach (is it from another game?)"
+    for method, path in (("post", "/characters"), ("put", f"/characters/{cid}/sheet")):
+        answer = party.client.request(
+            method.upper(), party.url(path), json={"sheet": legacy}, headers=party.player
+        )
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["message"].startswith(said), answer.json()
+        assert len(answer.json()["message"]) < 300
 
 
 def test_observers_and_strangers_cannot_write(party: Party) -> None:

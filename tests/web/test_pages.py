@@ -174,6 +174,14 @@ def test_the_log_page_and_json_import(client: AppClient) -> None:
         files={"file": ("a.json", "{nope", "application/json")},
     )
     assert bad.status_code == 400
+    ghostburn = {"name": "Vex", "abilities": {"agility": 3}, "luck_points": 1, "augs": []}
+    foreign = client.post(
+        f"/t/{table_id}/characters/import",
+        data={"csrf": csrf},
+        files={"file": ("vex.json", json.dumps(ghostburn), "application/json")},
+    )
+    assert foreign.status_code == 400
+    assert "This file is not a character of The Empty Reach" in foreign.text
     log = client.get(f"/t/{table_id}/log")
     assert log.status_code == 200
     assert "Gina created Imported" in log.text

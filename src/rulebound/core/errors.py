@@ -50,6 +50,15 @@ class InvalidForm(InvalidInput):
         return str(self.args[0])
 
 
+class SheetFileError(InvalidForm):
+    """A character file that does not load as a sheet of the game ``title``: said whole as
+    another game's file where it fails on nearly every field (``render.words``)."""
+
+    def __init__(self, problems: tuple[InvalidInput, ...] | list[InvalidInput], title: str) -> None:
+        super().__init__(problems)
+        self.title = title
+
+
 def raise_all(problems: list[InvalidInput]) -> None:
     """Raise the problems found, one as itself, several as an ``InvalidForm``."""
     if len(problems) == 1:

@@ -14,6 +14,7 @@ from rulebound.core.errors import (
     InvalidInput,
     RuleboundError,
     RuleViolation,
+    SheetFileError,
 )
 from rulebound.rulesets.content import PLAIN
 from rulebound.rulesets.contract import Field
@@ -80,8 +81,8 @@ def other_game(exc: InvalidInput, title: str) -> str | None:
     if len(missing) + len(extra) < max(2, len(listed) * 2 // 3) or not extra:
         return None
     return (
-        f"This file is not a {title} character (is it from another game?): it has "
-        f"{_names(extra)}, which a {title} character has not"
+        f"This file is not a character of {title} (is it from another game?): it has "
+        f"{_names(extra)}, which a character of {title} has not"
         + (f", and lacks {_names(missing)}." if missing else ".")
     )
 
@@ -93,6 +94,8 @@ def _names(paths: Iterable[str]) -> str:
 
 def plain(exc: RuleboundError, fields: Sequence[Field] = (), title: str = "") -> str:
     """Any error in one paragraph of plain words."""
+    if isinstance(exc, SheetFileError):
+        title = title or exc.title
     if isinstance(exc, InvalidInput):
         whole = other_game(exc, title) if title else None
         return whole or " ".join(by_field(fields, exc).values())

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from rulebound.core.errors import InvalidInput, RuleViolation
+from rulebound.core.errors import InvalidForm, InvalidInput, RuleViolation, SheetFileError
 from rulebound.core.random_source import Draw, RandomSource, RecordingSource, ReplaySource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import (
@@ -280,7 +280,11 @@ class TableRules(Generic[Req, Res]):
     def validate_sheet(self, sheet: Mapping[str, Any]) -> Sheet:
         if not isinstance(sheet, Mapping):
             raise InvalidInput("sheet", sheet, f"a {self.game.title} character as a JSON object")
-        return self.sheets.validate(sheet)
+        try:
+            return self.sheets.validate(sheet)
+        except InvalidInput as exc:
+            found = exc.problems if isinstance(exc, InvalidForm) else (exc,)
+            raise SheetFileError(found, self.game.title) from None
 
     def new_sheet(self, name: str) -> Sheet:
         return self.sheets.new(name)
