@@ -6,10 +6,12 @@ app's alone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.routing import APIRoute
 
 from rulebound.discord.interactions import PATH, mount
 from rulebound.store.testing import copied_sqlite
@@ -94,3 +96,26 @@ def test_the_discord_endpoint_is_added_to_its_app_alone(
     assert PATH not in {getattr(route, "path", "") for route in ROUTES}
     cross_site = {"Sec-Fetch-Site": "cross-site"}
     assert one.post(PATH, content=b"{}", headers=cross_site).status_code == 403
+
+
+DOCS = Path(__file__).parents[2] / "docs" / "web.md"
+DOC_ROW = re.compile(r"^\| `(GET|POST|PUT|PATCH|DELETE)` \| `(/api/[^`]*)` \|", re.M)
+SHORT = {
+    "{table_id}": "{id}",
+    "{character_id}": "{c}",
+    "{entry_id}": "{e}",
+    "{member_id}": "{member}",
+}
+
+
+def test_the_api_table_in_the_docs_lists_every_route_and_no_other() -> None:
+    documented = set(DOC_ROW.findall(DOCS.read_text(encoding="utf-8")))
+    served = set()
+    for route in ROUTES:
+        if isinstance(route, APIRoute) and route.path.startswith("/api/"):
+            path = route.path
+            for long, short in SHORT.items():
+                path = path.replace(long, short)
+            served |= {(method, path) for method in route.methods}
+    assert documented - served == set(), "documented, not served"
+    assert served - documented == set(), "served, not documented"
