@@ -22,7 +22,13 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from rulebound.core.errors import InvalidForm, InvalidInput, RuleViolation, SheetFileError
+from rulebound.core.errors import (
+    InvalidForm,
+    InvalidInput,
+    RuleViolation,
+    SheetFileError,
+    raise_all,
+)
 from rulebound.core.random_source import Draw, RandomSource, RecordingSource, ReplaySource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import (
@@ -293,6 +299,13 @@ class TableRules(Generic[Req, Res]):
         return self.sheets.view(sheet)
 
     def apply_sheet_form(self, sheet: Sheet, form: Mapping[str, Any]) -> Sheet:
+        """The sheet with the edit form's fields applied. A key outside every group of the
+        form is named, never dropped without a word; one inside a group ("skills.x") is the
+        game's to judge, which can say more (which skills there are, how to add one)."""
+        groups = list(dict.fromkeys(f.name.split(".")[0] for f in self.sheets.view(sheet).fields))
+        unknown = [k for k in form if k.split(".")[0] not in groups]
+        expected = "a field of the sheet: " + ", ".join(groups)
+        raise_all([InvalidInput(k, form[k], expected) for k in unknown])
         return self.sheets.edit(sheet, form)
 
     def dialog(self, sheet: Sheet) -> tuple[Any, ...]:

@@ -271,6 +271,8 @@ class TableService:
         row = self._current(viewer, character_id, version)
         check_caps(form)
         sheet = self.game(viewer.table.ruleset).table.apply_sheet_form(row.sheet, form)
+        if sheet == row.sheet:
+            return row  # nothing changed: nothing to log, and the version stands
         return self._save(viewer, row, sheet, "edited")
 
     def replace_sheet(
