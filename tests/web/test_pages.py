@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
+import pytest
 from fastapi import FastAPI
 from httpx2 import Response
 
@@ -41,6 +43,25 @@ def test_home_lists_every_table_ruleset_with_variants(client: AppClient) -> None
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert "<script>" not in page.text
     assert " style=" not in page.text
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        ({"name": "   "}, "Name: “   ” will not do; it takes"),
+        ({"variant.empty-reach.gear_banes": "bogus"}, "will not do; it takes one of"),
+    ],
+)
+def test_the_home_page_says_what_is_wrong_with_a_new_table_in_plain_words(
+    client: AppClient, form: dict[str, str], said: str
+) -> None:
+    sent = {"name": "Night run", "gm_name": "Gina", "ruleset": "empty-reach"} | form
+    answer = client.post("/tables", data=sent)
+    assert answer.status_code == 400
+    shown = re.search(r'<p class="error" role="alert">(.*?)</p>', answer.text, re.S)
+    assert shown, answer.text
+    assert said in html.unescape(shown.group(1))
+    assert "got " not in shown.group(1)
 
 
 def test_writes_need_the_token_and_the_same_origin(client: AppClient) -> None:

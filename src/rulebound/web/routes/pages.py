@@ -151,7 +151,8 @@ async def create_table(request: Request) -> Response:
         )
     except InvalidInput as exc:
         games = list(service.games.values())
-        return page(request, "home.html", 400, games=games, seats=[], error=exc, form=form)
+        shown = plain(exc)
+        return page(request, "home.html", 400, games=games, seats=[], error=shown, form=form)
     return seat_cookie(request, back(f"/t/{seat.table.id}"), seat)
 
 
