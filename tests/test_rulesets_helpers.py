@@ -10,16 +10,20 @@ from rulebound.core.errors import InvalidForm, InvalidInput, ReplayMismatch
 from rulebound.core.keys import check_known
 from rulebound.core.random_source import Draw, RandomSource, SeededSource
 from rulebound.core.trace import DieRecord, DieState
+from rulebound.render.words import plain, problems
+from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Chances, Choice, ContentTable, DieView, Variant
 from rulebound.rulesets.fields import at, choices, grouped, number, put, switch
 from rulebound.rulesets.forms import pairs
 from rulebound.rulesets.plays import (
+    TableRules,
     character_id,
     character_ids,
     record_object,
     recorded,
     replayed,
 )
+from rulebound.rulesets.registry import game_keys, get_game
 from rulebound.rulesets.variants import changed
 
 # --- fields ------------------------------------------------------------------------------
@@ -160,3 +164,22 @@ def test_characters_are_named_by_id_or_by_a_name_no_other_shares() -> None:
         character_id(table, "Bo", "who")
     with pytest.raises(InvalidInput, match="a character at this table"):
         character_id(table, "Zed", "who")
+
+
+def test_a_required_field_left_out_is_asked_for_even_where_the_dialog_preselects_it() -> None:
+    """A dialog's default is what it shows first; a roll sent without the field is refused
+    rather than rolled on a guess, and the refusal does not claim there is no default."""
+    asked = 0
+    for key in sorted(game_keys()):
+        rules = TableRules(get_game(key))
+        dialog = rules.dialog(rules.new_sheet("Vex"))
+        if not any(f.required for f in dialog):
+            continue
+        with pytest.raises(InvalidInput) as caught:
+            forms.read(dialog, {})
+        for problem in problems(caught.value):
+            field = next(f for f in dialog if f.name == problem.field)
+            assert problem.expected.endswith(f"(required: {field.label} must be given)")
+            asked += field.default is not None
+        assert "no default" not in plain(caught.value)
+    assert asked >= 2  # Legacy's characteristic and the Empty Reach's skill, at least

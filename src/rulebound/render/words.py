@@ -20,7 +20,7 @@ from rulebound.rulesets.content import PLAIN
 from rulebound.rulesets.contract import Field
 from rulebound.rulesets.forms import field_for_error
 
-REQUIRED = re.compile(r"\s*\(required: .*? has no default\)|\s*\(this field is required\)")
+REQUIRED = re.compile(r"\s*\(required: .*? must be given\)|\s*\(this field is required\)")
 MISSING, EXTRA = PLAIN["missing"], PLAIN["extra_forbidden"]
 
 

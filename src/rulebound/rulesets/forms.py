@@ -245,7 +245,7 @@ def _default(field: Field) -> Any:
 
 
 def required_text(field: Field) -> str:
-    return f"{what(field)} (required: {field.label or field.name} has no default)"
+    return f"{what(field)} (required: {field.label or field.name} must be given)"
 
 
 def coerce(field: Field, raw: Any) -> Any:
