@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from rulebound.core import Draw, InvalidInput, ReplaySource, RuleViolation, SeededSource
+from rulebound.render.words import problems
 from rulebound.rulesets.contract import Game
 from rulebound.rulesets.legacy.game import GAME, SUCCESS_KEY
 from rulebound.rulesets.plays import TableRules
@@ -247,3 +248,17 @@ def test_assisted_checks_lend_advantage_or_rank() -> None:
     assert "rank bonus (rank 3, lent by Bo): +4" in play.card.modifiers  # and no harder class
     assert "difficulty: Challenging: +0" in play.card.modifiers
     assert TABLE.card([play.record]) == play.card
+
+
+@pytest.mark.parametrize("field", ["helper", "opposed.character"])
+def test_a_sheet_picked_for_a_field_that_will_not_load_is_named_under_that_field(
+    field: str,
+) -> None:
+    """A helper's or an opponent's sheet is checked as a sheet, and each of its problems is
+    named under the field that carried it ("helper.race"), not as the roller's own."""
+    rules = TableRules(get_game("legacy"))
+    with pytest.raises(InvalidInput) as caught:
+        rules.request(rules.new_sheet("Vex"), {"characteristic": "STR", field: {}}, {})
+    named = [problem.field for problem in problems(caught.value)]
+    assert named
+    assert all(name.startswith(field + ".") for name in named), named

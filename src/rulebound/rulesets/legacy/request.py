@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from rulebound.core.canonical import to_jsonable
-from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
+from rulebound.core.errors import InvalidInput, RuleViolation, raise_all, within
 from rulebound.core.keys import find_key
 from rulebound.core.random_source import trusted_builder
 from rulebound.rulesets.legacy.assist import assist, lend, needed
@@ -223,7 +223,7 @@ def assisted(
     if sheet is not None:
         how: AssistMode = "proficiency" if mode == "proficiency" else "advantage"
         return assist(
-            validated(sheet), request, mode=how, affinity=affinity, proficiency=proficiency
+            picked("helper", sheet), request, mode=how, affinity=affinity, proficiency=proficiency
         )
     if not mode:
         return request
@@ -232,6 +232,14 @@ def assisted(
         raise InvalidInput("assist.helper", name, "the helper's name (another character)")
     relevant, _ = needed(request, affinity, proficiency, catalogue())
     return lend(request, name, mode, relevant, values.get("assist.rank"))
+
+
+def picked(field: str, sheet: object) -> Character:
+    """The character a dialog field picked (its sheet), its problems named under the field."""
+    try:
+        return validated(sheet)
+    except InvalidInput as exc:
+        raise within(field, exc) from None
 
 
 OPPOSED_NAMES = (
@@ -246,7 +254,7 @@ def finish(roll: LegacyRoll, values: Mapping[str, Any], variants: Variants) -> L
     side = {name: values.get(f"opposed.{name}") for name in OPPOSED_NAMES}
     opposed = None
     if side.get("character") is not None:
-        opposed = validated(side["character"]).check(
+        opposed = picked("opposed.character", side["character"]).check(
             side.get("characteristic") or "STR",
             affinity=side.get("affinity") or None,
             difficulty=side.get("difficulty") or "challenging",
