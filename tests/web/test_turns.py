@@ -80,6 +80,29 @@ def test_a_stale_click_is_refused_and_a_raced_one_changes_nothing(party: Party) 
     assert (_turns(party)["round"], _turns(party)["up"]) == (2, "n1")
 
 
+def test_a_players_double_click_is_a_stale_click_as_the_game_masters_is(party: Party) -> None:
+    ana = party.character(party.player, "Ana")
+    _move(party, "gm", "start", method="set", characters=[ana], others="Bo")
+    _move(party, "player", "next", ends=f"c{ana}")
+    again = _move(party, "player", "next", 409, ends=f"c{ana}")
+    assert "Bo's turn is under way" in again["detail"]
+    _move(party, "player", "next", 403, ends="n1")  # Bo's turn is not the player's to end
+
+
+def test_a_refused_start_or_add_names_the_field_it_was_sent_in(party: Party) -> None:
+    def refused(action: str, **params: Any) -> tuple[str, Any]:
+        body = _move(party, "gm", action, 400, **params)
+        return body["field"], body["value"]
+
+    assert refused("start", characters=[999]) == ("characters", 999)
+    assert refused("start", others="x" * 300)[0] == "others"
+    _move(party, "gm", "start", method="set", others="Grue")
+    assert refused("add", character=999) == ("character", 999)
+    assert refused("add", name="x" * 300)[0] == "name"
+    assert refused("add") == ("character", None)
+    assert refused("add", name="Imp, Wolf")[0] == "name"
+
+
 def test_the_game_master_adds_moves_takes_out_and_ends(party: Party, client: AppClient) -> None:
     ana = party.character(party.player, "Ana")
     _move(party, "gm", "start", method="set", characters=[ana], others="Grue")

@@ -294,12 +294,19 @@ def add(
     return Move(record, summary + (f" ({newcomer.said})" if newcomer.said else ""), card, sheets)
 
 
+def check_ends(state: TurnState, ends: str | None) -> None:
+    """A click to end a turn that is already over (a double click, or two movers at once)
+    is refused, whoever made it: the turn it meant has passed."""
+    current = _up(state)
+    if ends is not None and ends != current.key:
+        raise RuleViolation("turn", f"{current.name}'s turn is under way now: look again")
+
+
 def advance(state: TurnState, ends: str | None = None) -> Move:
     """The turn passes to the next combatant (past the last: round on, the first's turn).
     ``ends``: whose turn the mover saw, so a click on a turn already over does nothing."""
     current = _up(state)
-    if ends is not None and ends != current.key:
-        raise RuleViolation("turn", f"{current.name}'s turn is under way now: look again")
+    check_ends(state, ends)
     after = step(state, {"kind": "next", "round": state.round, "ends": current.key})
     record = make_record("next", {"round": state.round, "ends": current.key}, ())
     return Move(record, f"ended {current.name}'s turn. {_now(after)}")

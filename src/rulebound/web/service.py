@@ -681,15 +681,15 @@ class TableService:
         params = capped(params)
         state = self.turn_order(viewer)
         if action == "next" and not viewer.is_gm:
+            turns.check_ends(state, _ends(params))
             self._may_end_turn(viewer, state)
         else:
             self.require_gm(viewer)
         if action in ("start", "add"):
             return self._turn_roll(viewer, state, action, params, contribution)
         key, place = str(params.get("key") or ""), _place(params.get("place"))
-        ends = params.get("ends")
         moves: dict[str, Callable[[], turns.Move]] = {
-            "next": lambda: turns.advance(state, None if ends in (None, "") else str(ends)),
+            "next": lambda: turns.advance(state, _ends(params)),
             "round": lambda: turns.new_round(state),
             "remove": lambda: turns.remove(state, key),
             "move": lambda: turns.move(state, key, place or 0),
@@ -716,18 +716,20 @@ class TableService:
         """A start or an add: its combatants (characters as the game master sees them, and
         others by name), rolled as the method says."""
         rows = {row.id: row for row in self.characters(viewer)}
-        chosen = _ids(params.get("characters" if action == "start" else "character"))
+        picks, naming = ("characters", "others") if action == "start" else ("character", "name")
+        chosen = _ids(params.get(picks))
         unknown = [cid for cid in chosen if cid not in rows]
         if unknown:
-            raise InvalidInput("characters", unknown[0], "characters of this table")
-        names = params.get("others" if action == "start" else "name") or ""
+            raise InvalidInput(picks, unknown[0], "characters of this table")
+        names = params.get(naming) or ""
         named = names if isinstance(names, list) else str(names).replace("\n", ",").split(",")
         entrants = [turns.Entrant(rows[cid].name, cid, rows[cid].sheet) for cid in chosen]
-        entrants += [turns.Entrant(clean_name("others", n)) for n in named if str(n).strip()]
+        entrants += [turns.Entrant(clean_name(naming, n)) for n in named if str(n).strip()]
         rules = self.game(viewer.table.ruleset).table
         variants = viewer.table.variants
         if action == "add" and len(entrants) != 1:
-            raise InvalidInput("character", len(entrants), "one character, or one name")
+            field, given = (naming, names) if len(named) > 1 else (picks, chosen or None)
+            raise InvalidInput(field, given, "one character, or one name")
         method = str(params.get("method") or ("game" if rules.has_initiative else "roll"))
         die = str(params.get("die") or "")
         by_key = {f"c{cid}": rows[cid] for cid in chosen}
@@ -793,6 +795,12 @@ def _ids(value: object) -> list[int]:
             raise InvalidInput("characters", shown(item), "character ids")
         found.append(int(text))
     return found
+
+
+def _ends(params: Mapping[str, Any]) -> str | None:
+    """Whose turn a click to end one meant (None: whoever's it is)."""
+    ends = params.get("ends")
+    return None if ends in (None, "") else str(ends)
 
 
 def _place(value: object) -> int | None:
