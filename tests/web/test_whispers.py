@@ -82,6 +82,17 @@ def test_a_whisper_reaches_its_addressee_and_the_gm_and_no_one_else(
     }
 
 
+def test_a_blind_message_is_refused_and_a_blind_free_roll_is_told_as_one(party: Party) -> None:
+    """Blind keeps a result from the roller: a message without dice has none, and blind
+    would only hide it from its own sender (the game master alone is "gm")."""
+    refused = _say(party, party.player, 400, text="meet me at dawn", privacy="blind")
+    assert (refused["field"], refused["value"]) == ("privacy", "blind")
+    rolled = _say(party, party.player, text="/r 1d20", privacy="blind")
+    assert rolled["summary"] == "Pia rolled blind; only the game master sees it"
+    inline = _say(party, party.player, text="a blind guess [[1d6]]", privacy="blind")
+    assert inline["hidden"] is True
+
+
 def test_an_emote_is_an_action_line(party: Party) -> None:
     said = _say(party, party.player, text="/me ducks behind the crate")
     assert (said["kind"], said["summary"], said["record"]) == (

@@ -570,6 +570,10 @@ class TableService:
                 return Staged(_entry(viewer, "free-roll", mode, play, addressed=addressed))
 
             return self._logged_play(viewer, say, contribution)
+        if mode == "blind":  # it keeps a result from its roller: a message has none
+            raise InvalidInput(
+                "privacy", mode, "public, gm, self or a whisper for a message (blind is for rolls)"
+            )
         summary = f"{viewer.member.name}{' ' if emote else ': '}{words}"
         return self.store.append(
             NewEntry(

@@ -153,10 +153,10 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
         "dice": entry.dice,
     }
     if not viewer.sees_fully(entry):
-        who = view["character"] or "a character"
+        who = f" for {view['character']}" if view["character"] else ""
         return view | {
             "hidden": True,
-            "summary": f"{view['actor']} rolled blind for {who}; only the game master sees it",
+            "summary": f"{view['actor']} rolled blind{who}; only the game master sees it",
             "card": None,
             "record": None,
             "can_act": False,
