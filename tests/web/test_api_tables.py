@@ -143,6 +143,30 @@ def test_the_gm_hands_a_character_to_a_player(party: Party) -> None:
     assert client.put(path, json={"owner_id": 999}, headers=party.gm).status_code == 400
 
 
+def test_no_character_goes_to_a_seat_that_cannot_play_it(party: Party) -> None:
+    """An observer watches: a grant to play any character, or a character of its own, would
+    change nothing they can do, so the game master is told so; nor does a character go to a
+    revoked seat, where nobody but the game master could play it."""
+    client = party.client
+    npc = party.character(party.gm, "Guard")
+    observer = party.ids["observer"]
+    granted = client.patch(
+        party.url(f"/members/{observer}"), json={"grant_all": True}, headers=party.gm
+    )
+    assert granted.status_code == 400, granted.text
+    assert (granted.json()["field"], granted.json()["value"]) == ("grant_all", True)
+    path = party.url(f"/characters/{npc}/owner")
+    given = client.put(path, json={"owner_id": observer}, headers=party.gm)
+    assert (given.status_code, given.json()["field"]) == (400, "owner_id")
+    client.patch(
+        party.url(f"/members/{party.ids['other']}"), json={"revoked": True}, headers=party.gm
+    )
+    gone = client.put(path, json={"owner_id": party.ids["other"]}, headers=party.gm)
+    assert (gone.status_code, gone.json()["field"]) == (400, "owner_id")
+    back = client.put(path, json={"owner_id": party.ids["gm"]}, headers=party.gm)
+    assert back.json()["owner_id"] == party.ids["gm"]
+
+
 def test_the_table_lists_its_first_members_and_pages_the_rest(
     party: Party, monkeypatch: pytest.MonkeyPatch
 ) -> None:

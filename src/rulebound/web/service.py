@@ -198,6 +198,8 @@ class TableService:
             raise NotFound("member", member_id)
         if revoked and member.id == seated[0].id:
             raise RuleViolation("revoke", "the seat of the table's creator cannot be revoked")
+        if grant_all and member.role == "observer":
+            raise InvalidInput("grant_all", grant_all, "false for an observer, who plays nothing")
         changes = []
         if revoked is not None:
             changes.append("revoked" if revoked else "restored")
@@ -213,8 +215,10 @@ class TableService:
 
     def set_owner(self, viewer: Viewer, character_id: int, owner_id: int | None) -> CharacterRow:
         self.require_gm(viewer)
-        if owner_id is not None and owner_id not in {m.id for m in self.members(viewer)}:
-            raise InvalidInput("owner_id", owner_id, "a member of this table")
+        players = {m.id for m in self.members(viewer) if m.role != "observer" and not m.revoked}
+        if owner_id is not None and owner_id not in players:
+            expected = "a player or game master seated at this table (not revoked)"
+            raise InvalidInput("owner_id", owner_id, expected)
         return self.store.set_owner(viewer.table.id, character_id, owner_id)
 
     def members(self, viewer: Viewer) -> list[Member]:
