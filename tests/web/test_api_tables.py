@@ -194,3 +194,35 @@ def test_the_table_lists_its_first_members_and_pages_the_rest(
     assert every["next_after"] is None
     assert party.client.get(party.url("/members")).status_code == 403
     assert party.client.get(party.url("/members?limit=0"), headers=party.gm).status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            {"name": "   ", "ruleset": "empty-reach", "gm_name": "Gina"},
+            "name: it takes one line with at least one visible character and no direction"
+            " override.",
+        ),
+        (
+            {"name": "Night run", "ruleset": "empty-reach", "gm_name": "Gi\u202ena"},
+            "gm_name: it takes one line with at least one visible character and no direction"
+            " override.",
+        ),
+        ({"name": "Night run", "ruleset": "empty-reach"}, "gm_name: Field required."),
+    ],
+)
+def test_a_malformed_request_says_what_is_wrong_in_words(
+    client: AppClient, body: dict[str, str], said: str
+) -> None:
+    """A 422 keeps the framework's list of problems, and says them in a sentence a person
+    reads, without the schema's regular expressions."""
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["loc"][0] == "body"
+    assert answer.json()["message"] == said
+    not_json = client.post(
+        "/api/tables", content=b"{nope", headers={"content-type": "application/json"}
+    )
+    assert not_json.status_code == 422
+    assert not_json.json()["message"].startswith("The body is not valid JSON")

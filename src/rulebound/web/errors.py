@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI
@@ -34,6 +35,7 @@ from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
 from rulebound.render.words import plain
 from rulebound.store import Conflict, NotFound
 from rulebound.web.auth import Forbidden
+from rulebound.web.caps import NAME_PATTERN
 from rulebound.web.ratelimit import RateLimited
 
 
@@ -181,10 +183,28 @@ async def handle_database(request: Request, exc: Exception) -> Response:
 
 
 async def handle_validation(request: Request, exc: Exception) -> Response:
-    """A malformed request (422), with whatever it held echoed as valid JSON."""
+    """A malformed request (422), with whatever it held echoed as valid JSON, and what is
+    wrong with it in words (``message``, as our own errors have)."""
     assert isinstance(exc, RequestValidationError)
-    detail = _jsonable(jsonable_encoder(exc.errors(), custom_encoder={float: _jsonable}))
-    return JSONResponse({"detail": detail}, status_code=422)
+    errors = exc.errors()
+    detail = _jsonable(jsonable_encoder(errors, custom_encoder={float: _jsonable}))
+    message = " ".join(_told(error) for error in errors[:5])
+    return JSONResponse({"detail": detail, "message": message}, status_code=422)
+
+
+PATTERNS = {NAME_PATTERN: "one line with at least one visible character and no direction override"}
+"""The schema's patterns in words: a regular expression tells a person nothing."""
+WHERE = frozenset({"body", "query", "path", "header", "cookie"})
+
+
+def _told(error: Mapping[str, Any]) -> str:
+    """One problem of a malformed request as a sentence."""
+    if error.get("type") == "json_invalid":
+        return "The body is not valid JSON."
+    where = ".".join(str(p) for p in error.get("loc", ()) if p not in WHERE) or "the request"
+    pattern = (error.get("ctx") or {}).get("pattern")
+    said = f"it takes {PATTERNS[pattern]}" if pattern in PATTERNS else str(error.get("msg"))
+    return f"{where}: {said}."
 
 
 def install_error_handlers(app: FastAPI) -> None:

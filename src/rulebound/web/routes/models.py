@@ -44,7 +44,8 @@ COMPONENTS = "#/components/schemas/"
 class ErrorOut(BaseModel):
     error: str = Field(
         description="invalid-input, rule-violation, conflict, forbidden, not-found, "
-        "rate-limited, bad-request (a body that is not JSON), unavailable (the database "
+        "rate-limited, bad-request (a body the server cannot read, such as a broken form; "
+        "a body that is not JSON is a 422), unavailable (the database "
         "cannot be written: nothing was saved)"
     )
     detail: str
