@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from rulebound.core.errors import InvalidForm, InvalidInput, ReplayMismatch
+from rulebound.core.errors import InvalidForm, InvalidInput, ReplayMismatch, RuleViolation
 from rulebound.core.keys import check_known
 from rulebound.core.random_source import Draw, RandomSource, SeededSource
 from rulebound.core.trace import DieRecord, DieState
@@ -183,3 +183,17 @@ def test_a_required_field_left_out_is_asked_for_even_where_the_dialog_preselects
             asked += field.default is not None
         assert "no default" not in plain(caught.value)
     assert asked >= 2  # Legacy's characteristic and the Empty Reach's skill, at least
+
+
+@pytest.mark.parametrize(
+    ("detail", "said"),
+    [
+        ("a passive roll cannot be pushed", "A passive roll cannot be pushed (push)."),
+        ("gm-char holds no favour to spend", "gm-char holds no favour to spend (push)."),
+        ("p1-char does not hold it", "p1-char does not hold it (push)."),
+    ],
+)
+def test_a_refusal_starts_a_sentence_but_keeps_a_name_as_it_was_written(
+    detail: str, said: str
+) -> None:
+    assert plain(RuleViolation("push", detail)) == said

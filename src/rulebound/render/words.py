@@ -92,6 +92,13 @@ def _names(paths: Iterable[str]) -> str:
     return ", ".join(shown[:5]) + (" and more" if len(shown) > 5 else "")
 
 
+def _sentence_start(text: str) -> str:
+    """``text`` with a capital, unless it starts with a name ("gm-char holds..."): a first
+    word of lowercase letters alone is a word of ours, anything else is left as written."""
+    first = text.split(" ", 1)[0]
+    return text[:1].upper() + text[1:] if first.isascii() and first.isalpha() else text
+
+
 def plain(exc: RuleboundError, fields: Sequence[Field] = (), title: str = "") -> str:
     """Any error in one paragraph of plain words."""
     if isinstance(exc, SheetFileError):
@@ -100,7 +107,7 @@ def plain(exc: RuleboundError, fields: Sequence[Field] = (), title: str = "") ->
         whole = other_game(exc, title) if title else None
         return whole or " ".join(by_field(fields, exc).values())
     if isinstance(exc, RuleViolation):
-        return f"{exc.detail[:1].upper()}{exc.detail[1:]} ({exc.rule})."
+        return f"{_sentence_start(exc.detail)} ({exc.rule})."
     return str(exc)
 
 
