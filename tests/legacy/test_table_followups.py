@@ -128,6 +128,25 @@ def test_a_luck_swap_replaces_the_test_with_an_unmodified_lck_test() -> None:
     assert swapped.card.outcome == "Success (margin +1, +1 degrees)"
 
 
+def test_an_elf_swaps_an_arcane_check_for_luck_free_once_then_pays_as_anyone() -> None:
+    """The Elf Soul's free swap replaces the Arcane check; the LCK test it gives is no
+    Arcane check, so swapping that again costs a fate point, as anyone's swap does."""
+    sheet = TABLE.apply_sheet_form(TABLE.new_sheet("Ela"), {"race": "elf", "soul": "elf"})
+    arcane = {"characteristic": "POW", "affinity": "arcane", "difficulty": "hard"}
+    chain = [TABLE.roll(sheet, arcane, HALVED, d20(19)).record]
+
+    def swap_advice(card: Any) -> tuple[str, ...]:
+        return next(tuple(a.advice) for a in card.actions if a.key == "luck-swap")
+
+    assert "Elf: free for this check" in swap_advice(TABLE.card(chain))
+    free = follow(sheet, chain, "luck-swap", d20(19))
+    assert free.sheet is None
+    assert "Elf: free for this check" not in swap_advice(free.card)
+    paid = follow(sheet, chain, "luck-swap", d20(5))
+    assert paid.sheet is not None
+    assert paid.sheet["fate"] == sheet["fate"] - 1
+
+
 def test_burning_fate_costs_ten_lck_and_caps_fate() -> None:
     sheet = kara()
     chain = partial(sheet)

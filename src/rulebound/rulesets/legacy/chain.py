@@ -143,7 +143,7 @@ def follow(
         line = f"Fate reroll: {result.outcome.value} -> {new.outcome.value}"
     elif action == "luck-swap":
         change, new = luck_swap(
-            char, source, affinity=state.roll.affinity, use_stamina=stamina, scale=scale
+            char, source, affinity=showing_affinity(state), use_stamina=stamina, scale=scale
         )
         new = replace(new, parent=result, note="luck swap")
         line = f"Replaced by an unmodified LCK test: {result.outcome.value} -> {new.outcome.value}"
@@ -237,8 +237,16 @@ def offers(state: CheckState) -> dict[str, str]:
     return out
 
 
+def showing_affinity(state: CheckState) -> str | None:
+    """The affinity of the test showing: the roll's, until a luck swap replaced it with a
+    LCK test, which has none."""
+    return None if state.swapped else state.roll.affinity
+
+
 def free_swap(state: CheckState) -> bool:
-    """An Elf Soul's luck swap on an Arcane check costs no fate."""
-    if state.roller is None or state.roll.affinity is None:
+    """An Elf Soul's luck swap on an Arcane check costs no fate (once: the LCK test it gives
+    is no Arcane check)."""
+    affinity = showing_affinity(state)
+    if state.roller is None or affinity is None:
         return False
-    return state.roll.affinity == catalogue().soul(state.roller.soul).free_luck_swap_affinity
+    return affinity == catalogue().soul(state.roller.soul).free_luck_swap_affinity
