@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulebound.core.errors import InvalidInput, LimitExceeded, ReplayMismatch, RuleViolation
-from rulebound.core.random_source import SeededSource
+from rulebound.core.random_source import Draw, ReplaySource, SeededSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Game
 from rulebound.rulesets.ghostburn.game import GAME, SUCCESS_LABEL
@@ -84,6 +84,17 @@ def test_old_records_load_and_dump_unchanged() -> None:
         request = GAME.load(data)
         assert GAME.dump(request) == data
         assert GAME.load(GAME.dump(request)) == request
+
+
+def test_a_roll_replays_under_the_ladder_rule_its_record_names() -> None:
+    """A 9 against DL 12 fades today (from Easy, 8); a record from before the ladder rule
+    was named replays as it was logged then, a Failure, so an old log still verifies."""
+    request = GAME.request({"dl": 12, "ability_score": 0}, {})
+    _, record = roll_play(GAME, request, ReplaySource([Draw(10, 4), Draw(10, 5)]))
+    assert record["ladder"] == 2
+    assert GAME.card(replay(GAME, [record])).outcome_key == "fade"
+    old = {k: v for k, v in record.items() if k != "ladder"}
+    assert GAME.card(replay(GAME, [old])).outcome_key == "failure"
 
 
 def test_an_old_spend_replays_with_its_own_bonus() -> None:

@@ -314,9 +314,10 @@ def test_a_trait_comes_from_its_box_or_as_name_value() -> None:
     assert error.value.field == "trait"
 
 
-def test_the_roll_record_keeps_the_old_shape() -> None:
+def test_the_roll_record_keeps_the_old_shape_and_names_its_ladder_rule() -> None:
     play = TABLE.roll(vex(), AIMED | {"set_aside": ["gear:scope"]}, NONE, SeededSource(5))
-    assert set(play.record) == {"kind", "request", "set_aside", "draws"}
+    assert set(play.record) == {"kind", "request", "set_aside", "draws", "ladder"}
+    assert play.record["ladder"] == 2
     assert play.record["set_aside"] == ["gear:scope"]
     request = play.record["request"]
     assert [i["name"] for i in request["character"]["gear"]] == ["laser sight", "tow rope"]

@@ -157,3 +157,11 @@ def test_an_assist_named_without_a_sheet(tmp_path: Path) -> None:
     data = run(*args, "--assist-mode", "advantage", "--assist-helper", "Bo", "--seed", "2")
     assert data["request"]["request"]["assists"][0]["helper"] == "Bo"
     assert len(data["records"][0]["draws"]) == 2
+
+
+def test_an_extended_check_from_a_bare_score_names_it_a_score() -> None:
+    """No characteristic named: its card says "score", not an empty pair of brackets."""
+    data = run("roll", "legacy", "--score", "30", *START, "--seed", "2")
+    assert data["card"]["details"][0].startswith("Target 15 (score 30); ")
+    given = run("roll", "legacy", "--target", "10", *START, "--seed", "2")
+    assert given["card"]["details"][0].startswith("Target 10 as given; ")

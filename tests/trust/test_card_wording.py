@@ -57,6 +57,25 @@ def test_a_log_in_earlier_words_verifies_by_what_its_cards_mean(
     assert "earlier cards" in verdict.out
 
 
+def test_a_log_in_the_words_before_todays_verifies_by_what_its_cards_mean(
+    client: AppClient, table: Table, tmp_path: Path
+) -> None:
+    """Cards logged in the last words but one (here with another detail than today's card
+    gives, as a reworded Legacy detail would be) verify, held to what they mean."""
+    doc = _export(table)
+    for entry in _plays(doc):
+        card = entry["body"]["card"]
+        card["wording"] = WORDING - 1
+        card["details"] = [*card["details"], "worded as before"]
+        entry["card"] = card
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.code == 0, verdict.out
+    assert "earlier cards" in verdict.out
+    for entry in _plays(doc):
+        entry["body"]["card"]["wording"] = WORDING
+    assert verify(reseal(doc), tmp_path).code == 1  # in today's words, every word counts
+
+
 def test_an_earlier_worded_card_is_still_held_to_its_outcome_and_dice(
     client: AppClient, table: Table, tmp_path: Path
 ) -> None:

@@ -45,7 +45,7 @@ class DieView:
         )
 
 
-WORDING = 2
+WORDING = 3
 """The games' words today (``Card.wording``)."""
 
 

@@ -87,7 +87,19 @@ def offset_value(dl: int, levels: int, ladder: Ladder, options: Options) -> int 
         )
         index = abs(levels) - 1
         return pool[index] if index < len(pool) else None
+    if options.ladder_rule == 1:
+        return _first_offset(dl, levels, values)
     return _kept_offset(dl, levels, values)
+
+
+def _first_offset(dl: int, levels: int, values: tuple[int, ...]) -> int | None:
+    """``keep-offset`` as first read (``LADDER_RULE`` 1): the distance from the level at or
+    below the DL, with no band past either end; it replays the rolls logged under it."""
+    anchor = max((i for i, v in enumerate(values) if v <= dl), default=0)
+    target = anchor + levels
+    if not 0 <= target < len(values):
+        return None
+    return values[target] + (dl - values[anchor])
 
 
 def _kept_offset(dl: int, levels: int, values: tuple[int, ...]) -> int | None:

@@ -48,10 +48,17 @@ BOTTOM_FADE = Variant.of(
 VARIANTS: tuple[Variant, ...] = (OFF_LADDER, BOTTOM_FADE)
 
 
+LADDER_RULE = 2
+"""How ``keep-offset`` places a DL off the ladder (``ladder.offset_value``), as a roll
+record names it: 1, the first reading, which left a DL between the two lowest levels
+without a Fade, is kept only to replay the rolls logged under it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     off_ladder: OffLadderReading = OffLadderReading.KEEP_OFFSET
     bottom_fade: BottomFade = BottomFade.NONE
+    ladder_rule: int = LADDER_RULE
 
     @staticmethod
     def from_mapping(choices: Mapping[str, str]) -> Options:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationError
 
@@ -27,7 +27,7 @@ from rulebound.rulesets.ghostburn.character import (
 from rulebound.rulesets.ghostburn.chart import Chart
 from rulebound.rulesets.ghostburn.content import GhostburnContent, Strict, TrickSpec
 from rulebound.rulesets.ghostburn.ladder import Difficulty
-from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, VARIANTS, Options
+from rulebound.rulesets.ghostburn.options import DEFAULT_OPTIONS, LADDER_RULE, VARIANTS, Options
 from rulebound.rulesets.ghostburn.rules import (
     Bonus,
     BonusKind,
@@ -336,13 +336,18 @@ _CHOSEN = (*_CHARACTER_ONLY, "dl", "dl_shift", "chart")
 """The payload's choices a check for a character takes (``character_request``)."""
 
 
-def request_from_payload(payload: Mapping[str, object], content: GhostburnContent) -> CheckRequest:
-    """Validate a JSON request (a roll record's ``request``), naming every bad field."""
+def request_from_payload(
+    payload: Mapping[str, object], content: GhostburnContent, ladder_rule: int = LADDER_RULE
+) -> CheckRequest:
+    """Validate a JSON request (a roll record's ``request``), naming every bad field;
+    ``ladder_rule``: the record's (``options.LADDER_RULE``)."""
     try:
         data = CheckPayload.model_validate(dict(payload))
     except ValidationError as exc:
         raise input_error(exc, prefix="request") from None
-    options = Options.from_mapping(resolve(VARIANTS, data.variants))
+    options = replace(
+        Options.from_mapping(resolve(VARIANTS, data.variants)), ladder_rule=ladder_rule
+    )
     if data.character is not None:
         _reject_set(data, _RAW_ONLY, "with a character, the sheet supplies the bonuses")
         chosen = {name: getattr(data, name) for name in _CHOSEN}
@@ -378,6 +383,8 @@ AsideItem = Annotated[str, StringConstraints(pattern=r"^(gear|aug):.+$", max_len
 class _RollRecord(Strict):
     request: dict[str, Any]
     set_aside: tuple[AsideItem, ...] = ()
+    ladder: Literal[1, 2] = 1
+    """The ladder rule it was rolled under: a record from before it was named, the first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,10 +395,11 @@ class Check:
     request: CheckRequest
 
     def dump(self) -> dict[str, Any]:
+        rule = self.request.difficulty.options.ladder_rule
         return {
             "request": json_copy(dict(self.payload)),
             "set_aside": list(self.request.set_aside),
-        }
+        } | ({"ladder": rule} if rule != 1 else {})  # a first-rule record stays as it was
 
     @staticmethod
     def load(data: Mapping[str, Any], content: GhostburnContent) -> Check:
@@ -400,13 +408,16 @@ class Check:
             record = _RollRecord.model_validate(dict(data))
         except ValidationError as exc:
             raise input_error(exc, prefix="record") from None
-        return make_check(record.request, content, record.set_aside)
+        return make_check(record.request, content, record.set_aside, record.ladder)
 
 
 def make_check(
-    payload: Mapping[str, Any], content: GhostburnContent, set_aside: Sequence[str] = ()
+    payload: Mapping[str, Any],
+    content: GhostburnContent,
+    set_aside: Sequence[str] = (),
+    ladder_rule: int = LADDER_RULE,
 ) -> Check:
-    request = request_from_payload(payload, content)
+    request = request_from_payload(payload, content, ladder_rule)
     if set_aside:
         request = replace(request, set_aside=tuple(set_aside))
     return Check(json_copy(dict(payload)), request)

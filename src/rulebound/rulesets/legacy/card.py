@@ -65,6 +65,13 @@ def _outcome(state: CheckState) -> str:
     return text + (f" ({r.note})" if state.decided == "declined" and r.parent and r.note else "")
 
 
+def _basis(request: CheckRequest) -> str:
+    """Where a target came from: given as it is, or a characteristic's (or a bare) score."""
+    if request.target is not None:
+        return "as given"
+    return f"({request.characteristic or 'score'} {request.score})"
+
+
 def _steps(r: LegacyResult) -> list[str]:
     req, t = r.request, r.thresholds
     total = sum(m.value for m in r.modifiers)
@@ -261,7 +268,7 @@ def extended_card(state: ExtendedState) -> Card:
         modifiers=tuple(m.describe() for m in resolved.modifiers),
         steps=tuple(steps),
         details=(
-            f"Target {resolved.thresholds.target} ({request.characteristic} {request.score}); "
+            f"Target {resolved.thresholds.target} {_basis(request)}; "
             "criticals count double; a single roll's partial success counts as its failure",
             *variant_details(request),
         ),
