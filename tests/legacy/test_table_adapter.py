@@ -262,3 +262,16 @@ def test_a_sheet_picked_for_a_field_that_will_not_load_is_named_under_that_field
     named = [problem.field for problem in problems(caught.value)]
     assert named
     assert all(name.startswith(field + ".") for name in named), named
+
+
+def test_a_character_does_not_assist_its_own_check() -> None:
+    """An assisted check is help from someone else: the roller picked as their own helper is
+    refused, with a sheet as with a name alone."""
+    rules = TableRules(get_game("legacy"))
+    ana = rules.new_sheet("Ana")
+    check = {"characteristic": "PER", "affinity": "survival"}
+    with pytest.raises(InvalidInput) as caught:
+        rules.request(ana, check | {"helper": ana}, {})
+    assert (caught.value.field, caught.value.value) == ("helper", "Ana")
+    bo = rules.new_sheet("Bo")
+    assert rules.request(ana, check | {"helper": bo}, {}) is not None

@@ -222,9 +222,12 @@ def assisted(
     mode, sheet = values.get("assist.mode") or "", values.get("helper")
     if sheet is not None:
         how: AssistMode = "proficiency" if mode == "proficiency" else "advantage"
-        return assist(
-            picked("helper", sheet), request, mode=how, affinity=affinity, proficiency=proficiency
-        )
+        helper = picked("helper", sheet)
+        if char is not None and helper.name == char.name:
+            raise InvalidInput(
+                "helper", helper.name, "another character (no one assists their own check)"
+            )
+        return assist(helper, request, mode=how, affinity=affinity, proficiency=proficiency)
     if not mode:
         return request
     name = str(values.get("assist.helper") or "")
