@@ -148,8 +148,8 @@ def test_assisted_roll_from_files(tmp_path: Path) -> None:
     assert data["request"]["request"]["advantage"] is True
     assert data["request"]["request"]["assists"][0]["helper"] == "Bo"
     refused = runner.invoke(app, [*args, "--helper", str(actor), "--seed", "2"])
-    assert refused.exit_code == 2
-    assert "assisted check: Ann does not hold the Athletics affinity" in refused.output
+    assert refused.exit_code == 2  # Ann cannot help herself (nor does she hold Athletics)
+    assert "“Ann” will not do; it takes another character" in refused.output
 
 
 def test_an_assist_named_without_a_sheet(tmp_path: Path) -> None:
