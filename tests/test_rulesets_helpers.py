@@ -6,11 +6,17 @@ from fractions import Fraction
 
 import pytest
 
-from rulebound.core.errors import InvalidForm, InvalidInput, ReplayMismatch, RuleViolation
+from rulebound.core.errors import (
+    InvalidForm,
+    InvalidInput,
+    ReplayMismatch,
+    RuleViolation,
+    problems_of,
+)
 from rulebound.core.keys import check_known
 from rulebound.core.random_source import Draw, RandomSource, SeededSource
 from rulebound.core.trace import DieRecord, DieState
-from rulebound.render.words import plain, problems
+from rulebound.render.words import plain
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Chances, Choice, ContentTable, DieView, Variant
 from rulebound.rulesets.fields import at, choices, grouped, number, put, switch
@@ -177,7 +183,7 @@ def test_a_required_field_left_out_is_asked_for_even_where_the_dialog_preselects
             continue
         with pytest.raises(InvalidInput) as caught:
             forms.read(dialog, {})
-        for problem in problems(caught.value):
+        for problem in problems_of(caught.value):
             field = next(f for f in dialog if f.name == problem.field)
             assert problem.expected.endswith(f"(required: {field.label} must be given)")
             asked += field.default is not None

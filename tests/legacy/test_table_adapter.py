@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from rulebound.core import Draw, InvalidInput, ReplaySource, RuleViolation, SeededSource
-from rulebound.render.words import problems
+from rulebound.core.errors import problems_of
 from rulebound.rulesets.contract import Game
 from rulebound.rulesets.legacy.game import GAME, SUCCESS_KEY
 from rulebound.rulesets.plays import TableRules
@@ -259,7 +259,7 @@ def test_a_sheet_picked_for_a_field_that_will_not_load_is_named_under_that_field
     rules = TableRules(get_game("legacy"))
     with pytest.raises(InvalidInput) as caught:
         rules.request(rules.new_sheet("Vex"), {"characteristic": "STR", field: {}}, {})
-    named = [problem.field for problem in problems(caught.value)]
+    named = [problem.field for problem in problems_of(caught.value)]
     assert named
     assert all(name.startswith(field + ".") for name in named), named
 

@@ -12,7 +12,7 @@ import click
 from rulebound.cli.options import game_for
 from rulebound.cli.output import as_flags, emit_json, emit_text, error_text, write_json_file
 from rulebound.cli.session import sheet_from, source_for
-from rulebound.core.errors import InvalidForm, InvalidInput
+from rulebound.core.errors import InvalidInput, problems_of
 from rulebound.core.random_source import RandomSource
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import CreationStep, Field, Sheet
@@ -206,8 +206,7 @@ def _next_step(
             if not interactive:  # named by the option that sets it (--affinity)
                 raise as_flags(exc, {f.name: f"--{f.cli_flag}" for f in step.fields}) from None
             emit_text(f"  {error_text(exc)}")
-            problems = exc.problems if isinstance(exc, InvalidForm) else (exc,)
-            for problem in problems:
+            for problem in problems_of(exc):
                 answers.pop(problem.field.split(".")[0], None)
 
 

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 import click
 
 from rulebound.core.canonical import to_jsonable
-from rulebound.core.errors import InvalidForm, InvalidInput, RuleboundError
+from rulebound.core.errors import InvalidForm, InvalidInput, RuleboundError, problems_of
 
 SEED_HELP = "Seed for a reproducible roll; without it, faces come from OS entropy."
 JSON_HELP = "Print one JSON object instead of text."
@@ -64,9 +64,8 @@ def rule_errors(
 
 
 def as_flags(exc: InvalidInput, flags: Mapping[str, str]) -> InvalidInput:
-    problems = exc.problems if isinstance(exc, InvalidForm) else (exc,)
     renamed = []
-    for problem in problems:
+    for problem in problems_of(exc):
         head, _, rest = problem.field.partition(".")
         flag = flags.get(problem.field) or flags.get(head)
         if flag is None:

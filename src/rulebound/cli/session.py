@@ -31,12 +31,13 @@ from rulebound.core.errors import (
     InvalidInput,
     RuleboundError,
     RuleViolation,
+    problems_of,
     raise_all,
 )
 from rulebound.core.random_source import RandomSource, SeededSource, SystemSource
 from rulebound.render.card_text import card_text
 from rulebound.render.json_view import result_json
-from rulebound.render.words import other_game, problems
+from rulebound.render.words import other_game
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import ActionView, Card, Field, Record, Sheet
 from rulebound.rulesets.plays import (
@@ -62,7 +63,8 @@ def sheet_from(game: AnyGame, path: Path) -> Sheet:
         return TableRules(game).validate_sheet(data)
     except InvalidInput as exc:  # the file's own fields, never the options of the same name
         whole = other_game(exc, game.title)
-        raise ContentError(str(path), whole or str(exc), () if whole else problems(exc)) from None
+        listed = () if whole else problems_of(exc)
+        raise ContentError(str(path), whole or str(exc), listed) from None
 
 
 def _stray(

@@ -59,16 +59,20 @@ class SheetFileError(InvalidForm):
         self.title = title
 
 
+def problems_of(exc: InvalidInput) -> tuple[InvalidInput, ...]:
+    """Each problem ``exc`` reports: a form's several, or the one."""
+    return exc.problems if isinstance(exc, InvalidForm) else (exc,)
+
+
 def within(prefix: str, exc: InvalidInput) -> InvalidInput:
     """``exc`` about a value nested under the field ``prefix`` (a sheet a form field
     carries): each problem named under it, "race" as "helper.race"; the whole value
     ("sheet") as the field itself."""
-    listed = exc.problems if isinstance(exc, InvalidForm) else (exc,)
     moved = [
         InvalidInput(
             prefix if p.field == "sheet" else f"{prefix}.{p.field}", p.value, p.expected, tip=p.tip
         )
-        for p in listed
+        for p in problems_of(exc)
     ]
     return moved[0] if len(moved) == 1 else InvalidForm(moved)
 

@@ -10,11 +10,11 @@ from typing import Any
 
 from rulebound.core.errors import (
     ContentError,
-    InvalidForm,
     InvalidInput,
     RuleboundError,
     RuleViolation,
     SheetFileError,
+    problems_of,
 )
 from rulebound.rulesets.content import PLAIN
 from rulebound.rulesets.contract import Field
@@ -22,10 +22,6 @@ from rulebound.rulesets.forms import field_for_error
 
 REQUIRED = re.compile(r"\s*\(required: .*? must be given\)|\s*\(this field is required\)")
 MISSING, EXTRA = PLAIN["missing"], PLAIN["extra_forbidden"]
-
-
-def problems(exc: InvalidInput) -> tuple[InvalidInput, ...]:
-    return exc.problems if isinstance(exc, InvalidForm) else (exc,)
 
 
 def given(value: Any) -> str:
@@ -66,7 +62,7 @@ def _label(fields: Sequence[Field], name: str) -> tuple[str, str]:
 def by_field(fields: Sequence[Field], exc: InvalidInput) -> dict[str, str]:
     """Every problem beside its field (several on one field, or off the form, joined)."""
     found: dict[str, list[str]] = {}
-    for problem in problems(exc):
+    for problem in problems_of(exc):
         target, label = _label(fields, problem.field)
         found.setdefault(target, []).append(sentence(problem, label))
     return {target: " ".join(lines) for target, lines in found.items()}
@@ -74,7 +70,7 @@ def by_field(fields: Sequence[Field], exc: InvalidInput) -> dict[str, str]:
 
 def other_game(exc: InvalidInput, title: str) -> str | None:
     """A file of another game fails on nearly every field: say that, once."""
-    listed = problems(exc)
+    listed = problems_of(exc)
     missing = [p.field for p in listed if p.expected == MISSING]
     # a key unknown inside a known entry (augs.0.kind) is that entry's problem, not a sign
     extra = [p.field for p in listed if p.expected == EXTRA and "." not in p.field]
@@ -124,7 +120,7 @@ def terminal(exc: RuleboundError, labels: Mapping[str, str] | None = None) -> st
         return str(exc)  # a refusal of the rules reads "rule: why" ("luck: no token left")
     named = labels or {}
     lines = []
-    for problem in problems(exc):
+    for problem in problems_of(exc):
         label = named.get(problem.field, "")
         shown = f"{problem.field} [{label}]" if label and label != problem.field else problem.field
         lines.append(sentence(problem, shown))

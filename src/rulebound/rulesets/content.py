@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from rulebound.core.errors import ContentError, InvalidForm, InvalidInput
+from rulebound.core.errors import ContentError, InvalidForm, InvalidInput, problems_of
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -127,8 +127,7 @@ def parse_content(source: str, text: str, model: Validates[ModelT]) -> ModelT:
         if not isinstance(exc, ValidationError):
             raise
         listed = input_error(exc, "file")
-        problems = listed.problems if isinstance(listed, InvalidForm) else (listed,)
-        raise ContentError(source, describe_validation_error(exc), problems) from None
+        raise ContentError(source, describe_validation_error(exc), problems_of(listed)) from None
 
 
 def load_packaged(package: str, filename: str, model: Validates[ModelT]) -> ModelT:

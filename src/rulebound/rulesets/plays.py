@@ -23,10 +23,10 @@ from functools import partial
 from typing import Any, Generic, TypeVar
 
 from rulebound.core.errors import (
-    InvalidForm,
     InvalidInput,
     RuleViolation,
     SheetFileError,
+    problems_of,
     raise_all,
 )
 from rulebound.core.random_source import Draw, RandomSource, RecordingSource, ReplaySource
@@ -289,8 +289,7 @@ class TableRules(Generic[Req, Res]):
         try:
             return self.sheets.validate(sheet)
         except InvalidInput as exc:
-            found = exc.problems if isinstance(exc, InvalidForm) else (exc,)
-            raise SheetFileError(found, self.game.title) from None
+            raise SheetFileError(problems_of(exc), self.game.title) from None
 
     def new_sheet(self, name: str) -> Sheet:
         return self.sheets.new(name)

@@ -363,22 +363,20 @@ class DiceCheck:
         self, seq: int, dice: Mapping[str, Any], draws: Any, record: Mapping[str, Any]
     ) -> None:
         if BLINDED in dice:
-            named = str(record.get("contribution"))
-            if not _matches(CONTRIBUTION, named) or contribution_digest(named) != dice[BLINDED]:
+            client, nonce = str(record.get("contribution")), 0
+            if not _matches(CONTRIBUTION, client) or contribution_digest(client) != dice[BLINDED]:
                 self.report.add(
                     seq, "its record's contribution does not hash to its dice' contribution_sha256"
                 )
                 return
-        secret = self.seeds.get(str(dice["commitment"]))
-        if secret is None:
-            self.report.pending += 1
-            return
-        if BLINDED in dice:
-            client, nonce = str(record["contribution"]), 0
         elif "contribution" in dice:
             client, nonce = str(dice["contribution"]), 0
         else:
             client, nonce = str(dice["client_seed"]), int(dice["nonce"])
+        secret = self.seeds.get(str(dice["commitment"]))
+        if secret is None:
+            self.report.pending += 1
+            return
         try:
             recorded = [_draw(pair) for pair in draws]
             wrong = verify_draws(secret, client, nonce, recorded)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rulebound.core.errors import InvalidForm, InvalidInput, raise_all
+from rulebound.core.errors import InvalidInput, problems_of, raise_all
 from rulebound.core.limits import DEFAULT_LIMITS
 from rulebound.rulesets import forms
 from rulebound.rulesets.contract import Choice, Field, Params, Sheet, Sheets, SheetView, Variants
@@ -184,8 +184,7 @@ class GhostburnSheets(Sheets[Check, GhostburnResult]):
         try:
             return self.validate(updated)
         except InvalidInput as exc:
-            found = exc.problems if isinstance(exc, InvalidForm) else (exc,)
-            raise_all([_on_form(problem, form) for problem in found])
+            raise_all([_on_form(problem, form) for problem in problems_of(exc)])
             raise
 
     def dialog(self, sheet: Sheet) -> tuple[Field, ...]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rulebound.core.errors import InvalidForm, InvalidInput, RuleViolation, raise_all
+from rulebound.core.errors import InvalidInput, RuleViolation, problems_of, raise_all
 from rulebound.core.keys import find_key, key_of
 from rulebound.rulesets.content import input_error
 from rulebound.rulesets.legacy.character import LOCATIONS, Character, find_characteristic
@@ -55,8 +55,7 @@ def validated(sheet: object, cat: Catalogue | None = None) -> Character:
     try:
         char = Character.model_validate(sheet)
     except ValidationError as exc:
-        listed = input_error(exc, root="sheet")
-        found = listed.problems if isinstance(listed, InvalidForm) else (listed,)
+        found = problems_of(input_error(exc, root="sheet"))
         # the whole-object check repeats what the shape names field by field
         raise_all([*shape, *(p for p in found if not (shape and p.field == "sheet"))])
     raise_all(shape)
