@@ -81,7 +81,14 @@ def test_a_reroll_until_none_match_is_refused_only_when_the_cap_on_draws_is_at_r
     parse("100d6rr<3")
 
 
-@pytest.mark.parametrize("typed", ["100d1000", "50d100kh25", "3d20rol1", "1d1000*1d1000"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        *("100d1000", "50d100kh25", "3d20rol1", "1d1000*1d1000"),
+        # a kept die's totals once counted as 3 (2 dice + 1), not 1000: the product went ahead
+        *("2d1000kh1*2d1000kh1", "5d1000kh1*5d1000kh1*5d1000kh1"),
+    ],
+)
 def test_costly_odds_are_not_computed_and_say_why_but_the_roll_happens(typed: str) -> None:
     parsed = parse(typed)
     started = time.perf_counter()

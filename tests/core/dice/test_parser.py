@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebound.core.dice import parse
+from rulebound.core.dice import Odds, odds, parse
 from rulebound.core.dice.nodes import Binary, Count, Dice, Pool, unwrap
 from rulebound.core.errors import InvalidInput
 
@@ -127,6 +127,7 @@ def test_refusals_say_where_what_and_how_we_write_it(
         ("4d6e5ro1e6", "one explosion per dice term"),
         ("10 / 0", "a divisor that is never 0"),
         ("1d6 // (1d4-2)", "(1d4-2) can be 0"),
+        ("10 / 4d6k>3", "4d6k>3 can be 0"),  # kept by face: maybe none
         ("6d0", "a die of at least 1 side"),
     ],
 )
@@ -136,6 +137,23 @@ def test_expressions_that_could_never_finish_or_divide_by_zero_are_refused(
     with pytest.raises(InvalidInput) as caught:
         parse(typed)
     assert words in caught.value.expected
+
+
+@pytest.mark.parametrize("typed", ["1d20/2d6kh1", "10/4d6kh3", "1d20//(1d6,1d6)kh1", "1/4d6e6kh3"])
+def test_dice_kept_by_rank_are_a_divisor_that_is_never_0(typed: str) -> None:
+    """A keep or drop by rank always leaves dice (``kh3`` of four), once taken to leave none."""
+    parsed = parse(typed)
+    assert isinstance(odds(parsed), Odds)
+
+
+@pytest.mark.parametrize("typed", ["1d20 dis adv", "1d20+5 adv adv", "1d20 advantage DIS"])
+def test_a_second_advantage_word_is_refused_not_kept_as_a_comment(typed: str) -> None:
+    """``1d20 dis adv`` was rolled with disadvantage and logged as "2d20kl1 adv"."""
+    with pytest.raises(InvalidInput) as caught:
+        parse(typed)
+    assert "no second adv or dis" in caught.value.expected
+    assert caught.value.tip is not None
+    assert "cancel" in caught.value.tip
 
 
 def test_a_non_text_or_empty_expression_says_what_one_looks_like() -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from rulebound.core.dice import DiceLimits, Odds, odds, parse, roll
+from rulebound.core.dice.planner import Planner
 from rulebound.core.errors import RuleboundError
 from rulebound.core.random_source import SeededSource
 
@@ -56,6 +57,8 @@ def test_rolls_fall_in_the_support_of_the_exact_odds(text: str, seed: int) -> No
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(expressions(small=True))
+@example("1d6/2 + 1d6/3")  # sums of fractions, convolved on a grid of sixths
+@example("(1d4 + 0.5) * 2 - 1d6/4 + 2d6kh1")
 def test_exact_odds_equal_brute_force_over_every_draw(text: str) -> None:
     try:
         parsed = parse(text, limits=SMALL)
@@ -74,3 +77,21 @@ def test_exact_odds_equal_brute_force_over_every_draw(text: str) -> None:
         return
     assert found.distribution() == brute
     assert found.mean() == sum((k * p for k, p in brute.items()), Fraction(0))
+
+
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions())
+@example("4d6kh3")
+@example("(2d6kh1, 1d4)kl1 * 2")
+def test_a_plan_never_counts_fewer_totals_than_it_yields(text: str) -> None:
+    """The cost of what is built on a term is estimated from its count of totals: counted
+    short, a product of two kept dice (``2d1000kh1*2d1000kh1``) passed for cheap and ran for
+    seconds."""
+    try:
+        parsed = parse(text)
+    except RuleboundError:
+        assume(False)
+        return
+    assume(isinstance(odds(parsed), Odds))
+    plan = Planner(DiceLimits()).plan(parsed.root)
+    assert plan.support >= sum(1 for _, weight in plan.run().items() if weight)

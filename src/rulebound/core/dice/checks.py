@@ -188,7 +188,6 @@ def _span(values: list[Fraction]) -> Bounds:
 
 
 def _set_bounds(flat: nodes.Flat, limits: DiceLimits, field: str, shown: str) -> Bounds:
-    dropping = any(op.op in ("k", "p") for op in flat.ops)
     dice = flat.dice
     if dice is not None:
         numbers = [Fraction(f) for f in dice.faces]
@@ -196,16 +195,27 @@ def _set_bounds(flat: nodes.Flat, limits: DiceLimits, field: str, shown: str) ->
             Fraction(s.number) for op in flat.ops if op.op in ("mi", "ma") for s in op.selectors
         ]
         low, high = min(numbers), max(numbers)
-        fewest = 0 if dropping else dice.count
+        fewest = _fewest_kept(flat.ops, dice.count)
         most = _most_dice(flat, limits)
         return _span([fewest * low, most * low, fewest * high, most * high])
-    total_low, total_high = Fraction(0), Fraction(0)
-    for element in flat.elements:
-        low, high = bounds(element, limits, field, shown)
-        if dropping:
-            low, high = min(low, Fraction(0)), max(high, Fraction(0))
-        total_low, total_high = total_low + low, total_high + high
-    return total_low, total_high
+    each = [bounds(element, limits, field, shown) for element in flat.elements]
+    lows, highs = sorted(low for low, _ in each), sorted((high for _, high in each), reverse=True)
+    kept = range(_fewest_kept(flat.ops, len(each)), len(each) + 1)
+    return min(sum(lows[:k], Fraction(0)) for k in kept), max(
+        sum(highs[:k], Fraction(0)) for k in kept
+    )
+
+
+def _fewest_kept(ops: tuple[nodes.SetOp, ...], count: int) -> int:
+    """The fewest of ``count`` dice or items that keeps and drops can leave: those by rank
+    (``kh3``) leave a number set by the pool's size, which explosions only grow; one by face
+    (``k>3``) may leave none."""
+    block = tuple(op for op in ops if op.op in nodes.SET_OPS)
+    if any(not s.by_rank for op in block for s in op.selectors):
+        return 0
+    from rulebound.core.dice.pools import kept_ranks
+
+    return len(kept_ranks(block, count))
 
 
 def _most_dice(flat: nodes.Flat, limits: DiceLimits) -> int:

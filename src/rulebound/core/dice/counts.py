@@ -185,6 +185,17 @@ def added(a: Weights, b: Weights) -> Weights:
     return combined(a, b, lambda x, y: x + y)
 
 
+def on_grid(a: Weights, grain: int) -> Weights:
+    """The outcomes times ``grain``, each then a whole number: a sum of outcomes on a grid of
+    ``1/grain`` is a convolution of these."""
+    return of_dict({int(v * grain): w for v, w in a.items()}, a.total)
+
+
+def off_grid(a: Weights, grain: int) -> Weights:
+    """``on_grid`` undone: each outcome divided by ``grain`` again."""
+    return mapped(a, lambda v: Fraction(v, grain))
+
+
 def mixture(parts: Sequence[tuple[int, Weights]]) -> Weights:
     """Each part chosen with chance ``factor / sum of factors``: the parts are brought to a
     common total (their lcm), so the result's weights stay integers."""

@@ -152,6 +152,11 @@ class _Parser:
             root = self.advantage(root, advantage.group(1).lower().startswith("adv"))
             self.i = advantage.end()
             self.skip_ws()
+            if ADVANTAGE.match(self.s, self.i):  # else the second word would read as a comment
+                self.fail(
+                    "no second adv or dis",
+                    tip="advantage and disadvantage cancel out: roll without either",
+                )
         comment = self.comment()
         return check(Expression(root, comment, repeat), self.field, self.s, self.limits)
 

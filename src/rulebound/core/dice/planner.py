@@ -20,6 +20,52 @@ from rulebound.core.dice.pools import Plan, plan_dice
 from rulebound.core.dice.roller import ValueMember, arithmetic, keep_or_drop
 
 
+def _grain(op: str, left: Plan, right: Plan, divisor: nodes.Node) -> int:
+    """What ``Plan.grain`` is for ``left op right`` (not a whole-number operation)."""
+    a, b = left.grid, right.grid
+    while isinstance(divisor, nodes.Annotated | nodes.Paren):
+        divisor = divisor.inner
+    if not (a and b):
+        return 0
+    if op in ("+", "-"):
+        return math.lcm(a, b)
+    if op == "*":
+        return a * b
+    literal = isinstance(divisor, nodes.Literal) and isinstance(divisor.value, int)
+    if op == "/" and literal and b == 1 and divisor.value:  # type: ignore[union-attr]
+        return a * abs(int(divisor.value))  # type: ignore[union-attr]
+    return 0
+
+
+def _sum(
+    op: str, left: Plan, right: Plan, grain: int, support: int, bits: int, notes: tuple[str, ...]
+) -> Plan:
+    """A sum or difference: a convolution of whole numbers, or of outcomes taken onto a grid
+    of whole numbers and back (``1/grain`` divides them all), else pair by pair."""
+    sign = 1 if op == "+" else -1
+    pairs = left.support * right.support
+    integral = left.integral and right.integral
+
+    def run_sum() -> Weights:
+        b = right.run()
+        return counts.added(left.run(), b if sign > 0 else counts.negated(b))
+
+    if integral:
+        cost = counts.convolve_cost(left.support, right.support, bits)
+        return Plan(cost, run_sum, support, bits, notes)
+    if not grain:
+        cost = counts.pairs_cost(pairs, False, bits)
+        return Plan(cost, run_sum, support, bits, notes, False)
+
+    def run_on_grid() -> Weights:
+        a, b = counts.on_grid(left.run(), grain), counts.on_grid(right.run(), grain)
+        return counts.off_grid(counts.added(a, b if sign > 0 else counts.negated(b)), grain)
+
+    moved = (left.support + right.support + support) * counts.pairs_cost(1, False, bits)
+    cost = moved + counts.pairs_cost(pairs, True, bits)
+    return Plan(cost, run_on_grid, support, bits, notes, False, grain)
+
+
 class OverBudget(Exception):
     """The odds would cost more than the caps allow; the message says which and why."""
 
@@ -53,7 +99,8 @@ class Planner:
     def plan(self, node: nodes.Node) -> Plan:
         if isinstance(node, nodes.Literal):
             value = node.value
-            return Plan(0, lambda: counts.point(value), 1, 1, (), isinstance(value, int))
+            grain = Fraction(value).denominator
+            return Plan(0, lambda: counts.point(value), 1, 1, (), grain == 1, grain)
         if isinstance(node, nodes.Annotated | nodes.Paren):
             return self.plan(node.inner)
         if isinstance(node, nodes.Unary):
@@ -68,6 +115,7 @@ class Planner:
                     inner.bits,
                     inner.notes,
                     inner.integral,
+                    inner.grain,
                 )
             )
         if isinstance(node, nodes.Count):
@@ -103,30 +151,20 @@ class Planner:
         integral = left.integral and right.integral
         pairs = left.support * right.support
         notes = left.notes + right.notes
-        low, high = bounds(node, self.limits, "dice", "")
-        span = int(high - low) + 1 if integral else pairs
-        if node.op in ("+", "-"):
-            sign = 1 if node.op == "+" else -1
-            cost = (
-                counts.convolve_cost(left.support, right.support, bits)
-                if integral
-                else counts.pairs_cost(pairs, integral, bits)
-            )
-
-            def run_sum() -> Weights:
-                b = right.run()
-                return counts.added(left.run(), b if sign > 0 else counts.negated(b))
-
-            return self.charge(Plan(cost, run_sum, min(pairs, span), bits, notes, integral))
         op = node.op
         whole = op in nodes.COMPARATORS or op == "//" or (integral and op in ("*", "%"))
+        grain = 1 if whole else _grain(op, left, right, node.right)
+        low, high = bounds(node, self.limits, "dice", "")
+        span = int((high - low) * grain) + 1 if grain else pairs
+        support = 2 if op in nodes.COMPARATORS else min(pairs, span)
+        if op in ("+", "-"):
+            return self.charge(_sum(op, left, right, grain, support, bits, notes))
 
         def run_other() -> Weights:
             return counts.combined(left.run(), right.run(), lambda a, b: arithmetic(op, a, b))
 
-        support = 2 if op in nodes.COMPARATORS else min(pairs, span) if whole else pairs
         cost = counts.pairs_cost(pairs, whole, bits)
-        return self.charge(Plan(cost, run_other, support, bits, notes, whole))
+        return self.charge(Plan(cost, run_other, support, bits, notes, whole, grain))
 
     # sets of items: (1d4+1, 3, 2d6kl1)kh1
 

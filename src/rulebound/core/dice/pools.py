@@ -41,6 +41,13 @@ class Plan:
     notes: tuple[str, ...] = ()
     integral: bool = True
     """Every outcome is a whole number."""
+    grain: int = 0
+    """For outcomes not all whole: each is a whole multiple of ``1/grain`` (0: not known)."""
+
+    @property
+    def grid(self) -> int:
+        """``1/grid`` divides every outcome (0: nothing known): sums on it can convolve."""
+        return 1 if self.integral else self.grain
 
 
 class TooCostly(Exception):
@@ -276,9 +283,10 @@ def _ranked(
     values = [v for v, _ in kept]
     reach = (int(max(values)) - int(min(values)) + 1) * spread if values else 1
     unit = counts.words((total * scale).bit_length() * n)
-    cost = suffix.steps()
+    cost, most = suffix.steps(), 0
     for m in sizes:
         ranks = kept_ranks(block, m)
+        most = max(most, len(ranks))
         if ranks:
             cap = min(max(ranks), m - min(ranks) + 1)
             per_value = sum(
@@ -298,7 +306,8 @@ def _ranked(
                 parts.append((ways, summed))
         return counts.accumulate(parts, (total * scale) ** n)
 
-    return Plan(cost, run, n * spread + 1, bits, notes)
+    # each kept die adds one of ``reach`` values; a size keeping none adds up to 0
+    return Plan(cost, run, most * (reach - 1) + 2, bits, notes)
 
 
 def face_states(dice: Dice, ops: Iterable[SetOp]) -> tuple[dict[Value, int], int, int]:
