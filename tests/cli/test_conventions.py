@@ -63,6 +63,18 @@ def test_a_broken_export_on_standard_input_is_named_so() -> None:
     assert "Traceback" not in answer.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["verify", "-"], ["roll", "ghostburn", "-c", "-", "--skill", "athletics"]],
+)
+def test_a_number_past_the_digit_cap_is_named_not_a_traceback(args: list[str]) -> None:
+    """Python refuses to convert an integer of over 4,300 digits; the CLI says so."""
+    answer = runner.invoke(app, args, input=b'{"format": 2, "n": ' + b"7" * 5000 + b"}")
+    assert answer.exit_code == 2, answer.output
+    assert "a number in it runs past 4,300 digits" in answer.output
+    assert "Traceback" not in answer.output
+
+
 def _sheet() -> bytes:
     sheet = TableRules(get_game("ghostburn")).sheets.starter("Vex")
     return json.dumps(sheet).encode()
@@ -171,3 +183,42 @@ def test_piped_answers_that_run_out_are_refused_by_the_option_asked_for() -> Non
     assert named.exit_code == 0, named.output
     assert named.output.startswith("Name: Ana\nAna\n")  # the sheet, shown as it was not saved
     assert named.output.endswith("Not saved: --out FILE saves the sheet, --json prints it.\n")
+
+
+def _sheet_only_options() -> list[tuple[str, str, list[str]]]:
+    """For each game with sheets: a choice only a sheet takes, as (game, flag, its args)."""
+    from rulebound.rulesets.registry import all_games
+
+    found = []
+    for key, game in all_games().items():
+        if game.sheets is None:
+            continue
+        raw = {f.cli_flag for f in (*game.fields, *game.odds_fields)}
+        for f in game.sheets.choice_fields:
+            if f.cli_flag in raw or f.kind == "sheet":
+                continue
+            value = f.choices[-1].value if f.choices else "1" if f.kind == "int" else "x"
+            args = [f"--{f.cli_flag}"] if f.kind == "bool" else [f"--{f.cli_flag}", value]
+            found.append((key, f.cli_flag, args))
+            break
+    return found
+
+
+@pytest.mark.parametrize("command", ["roll", "odds"])
+@pytest.mark.parametrize(("key", "flag", "args"), _sheet_only_options())
+def test_a_sheet_s_choice_without_a_character_is_refused_not_dropped(
+    command: str, key: str, flag: str, args: list[str]
+) -> None:
+    """``--affinity`` on a Legacy roll from numbers was once read by nothing: the odds came out
+    as if it had not been given. A choice only a sheet makes needs ``--character``."""
+    numbers = {
+        "empty-reach": ["--attribute", "D8"],
+        "rainwall": ["--dice", "3", "--skill", "6"],
+        "legacy": ["--score", "31"],
+        "ghostburn": ["--dl", "Moderate"],
+    }[key]
+    seed = ["--seed", "1"] if command == "roll" else []
+    answer = runner.invoke(app, [command, key, *numbers, *args, *seed])
+    assert answer.exit_code == 2, answer.output
+    assert f"--{flag}" in answer.stderr
+    assert "give --character" in answer.stderr

@@ -87,6 +87,19 @@ def test_a_character_file_of_another_game_is_named_so(party: Party) -> None:
         assert len(answer.json()["message"]) < 300
 
 
+def test_a_body_the_json_reader_refuses_is_told_in_words(party: Party) -> None:
+    """A number past Python's 4,300 digits fails the framework's body parse: a 400 whose
+    message says what to look at, as every refusal under /api has."""
+    body = '{"name": ' + "9" * 5000 + "}"
+    answer = party.client.post(
+        party.url("/characters"),
+        content=body,
+        headers={**party.player, "content-type": "application/json"},
+    )
+    assert answer.status_code == 400, answer.text
+    assert "4,300 digits" in answer.json()["message"]
+
+
 def test_observers_and_strangers_cannot_write(party: Party) -> None:
     cid = party.character(party.player)
     client = party.client

@@ -195,6 +195,15 @@ def test_the_log_page_and_json_import(client: AppClient) -> None:
         files={"file": ("a.json", "{nope", "application/json")},
     )
     assert bad.status_code == 400
+    assert "it breaks at line 1, column 2" in bad.text
+    long_number = '{"name": "Big", "base_health": ' + "1" * 5000 + "}"
+    too_long = client.post(  # once a 500: Python's cap on the digits it converts
+        f"/t/{table_id}/characters/import",
+        data={"csrf": csrf},
+        files={"file": ("a.json", long_number, "application/json")},
+    )
+    assert too_long.status_code == 400
+    assert "a number in it runs past 4,300 digits" in too_long.text
     ghostburn = {"name": "Vex", "abilities": {"agility": 3}, "luck_points": 1, "augs": []}
     foreign = client.post(
         f"/t/{table_id}/characters/import",

@@ -27,6 +27,10 @@ def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
     variants = variants_for(game, options, flags)
     as_json = bool(options.get("json"))
     fields = (*game.fields, *game.odds_fields)
+    if options.get("character") is None and game.sheets is not None:
+        from rulebound.cli.session import SHEET_ONLY, stray
+
+        raise_all(stray(fields, game.sheets.choice_fields, options, SHEET_ONLY))
     if table_flags(options):
         values = forms.read(fields, values_for(fields, options), required=False)
         emit_grid(game.grid(values, variants), options, as_json)
@@ -41,7 +45,7 @@ def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
             raise RuleViolation("--chain", "this result has nothing left to roll")
         given: dict[str, Any] = {"chain": str(chain_file)}
     elif options.get("character") is not None:
-        from rulebound.cli.session import _stray, sheet_from
+        from rulebound.cli.session import sheet_from, stray
         from rulebound.rulesets.plays import TableRules
 
         sheets = game.sheets
@@ -49,7 +53,7 @@ def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
             raise InvalidInput("--character", options["character"], "a game with sheets")
         sheet = sheet_from(game, Path(options["character"]))
         raise_all(
-            _stray(sheets.choice_fields, fields, options, "with --character (the sheet sets it)")
+            stray(sheets.choice_fields, fields, options, "with --character (the sheet sets it)")
         )
         table = TableRules(game)
         choices = values_for(sheets.choice_fields, options)

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import click
 
-from rulebound.core.canonical import to_jsonable
+from rulebound.core.canonical import UnreadableJSON, read_json, to_jsonable
 from rulebound.core.errors import InvalidForm, InvalidInput, RuleboundError, problems_of
 
 SEED_HELP = "Seed for a reproducible roll; without it, faces come from OS entropy."
@@ -104,9 +104,9 @@ def read_json_file(path: Path, what: str = "file") -> Any:
     if is_stdin(path) and not text.strip():
         fail(f"{where}: nothing there (standard input gives one file, once)")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{where}: not a JSON file (it breaks at line {exc.lineno}, column {exc.colno})")
+        return read_json(text)
+    except UnreadableJSON as exc:
+        fail(f"{where}: not a JSON file ({exc})")
 
 
 def write_json_file(path: Path, value: Any) -> None:

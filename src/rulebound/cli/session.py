@@ -67,7 +67,10 @@ def sheet_from(game: AnyGame, path: Path) -> Sheet:
         raise ContentError(str(path), whole or str(exc), listed) from None
 
 
-def _stray(
+SHEET_ONLY = "here: it chooses from a sheet (give --character)"
+
+
+def stray(
     fields: Sequence[Field], others: Sequence[Field], options: Options, why: str
 ) -> list[InvalidInput]:
     """Options that only ``others`` take (a raw field given with --character)."""
@@ -151,7 +154,7 @@ def start(
             )
         sheet = sheet_from(game, Path(character))
         why = "with --character (the sheet sets it)"
-        raise_all(_stray(sheets.choice_fields, game.fields, options, why))
+        raise_all(stray(sheets.choice_fields, game.fields, options, why))
         choices = values_for(sheets.choice_fields, options)
         result, play = TableRules(game).rolled(sheet, choices, variants, source)
         shown = [card_text(play.card)]
@@ -160,8 +163,7 @@ def start(
         )
     found = []
     if sheets is not None:
-        why = "here: it chooses from a sheet (give --character)"
-        found = _stray(game.fields, sheets.choice_fields, options, why)
+        found = stray(game.fields, sheets.choice_fields, options, SHEET_ONLY)
     values = _read(game.fields, values_for(game.fields, options), found)
     request = game.request(values, variants)
     result, record = roll_play(game, request, source)

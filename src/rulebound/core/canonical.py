@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 from collections.abc import Mapping
 from enum import Enum
 from fractions import Fraction
@@ -117,3 +118,21 @@ def json_copy(value: Any) -> Any:
     import copy
 
     return copy.deepcopy(value)
+
+
+class UnreadableJSON(ValueError):
+    """JSON text that ``read_json`` refuses; the message says why in words."""
+
+
+def read_json(text: str | bytes) -> Any:
+    """``json.loads``, each way it refuses a text told in words: where the syntax breaks, a
+    nesting too deep, a number too long to convert (Python's cap on integer digits)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableJSON(f"it breaks at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise UnreadableJSON("it is nested too deeply") from None
+    except ValueError:
+        limit = f"{sys.get_int_max_str_digits():,}"
+        raise UnreadableJSON(f"a number in it runs past {limit} digits") from None

@@ -26,12 +26,12 @@ hash never changes, so a rewrite is named at the first entry that differs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulebound.core.canonical import UnreadableJSON, read_json
 from rulebound.core.errors import InvalidInput
 from rulebound.trust.chain import (
     GENESIS,
@@ -153,10 +153,9 @@ def load_export(path: Path) -> dict[str, Any]:
 def parse_export(text: str, where: str) -> dict[str, Any]:
     """An export's JSON text (read from ``where``: a file, standard input), its shape checked."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise InvalidInput("file", where, f"a readable JSON log export ({why})") from None
+        data = read_json(text)
+    except UnreadableJSON as exc:
+        raise InvalidInput("file", where, f"a readable JSON log export ({exc})") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise InvalidInput("format", _get(data, "format"), f"a log export in format {FORMATS[0]}")
     if not isinstance(data.get("entries"), list) or not _is_int(data.get("table_id")):

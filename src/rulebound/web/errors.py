@@ -141,8 +141,19 @@ async def handle_http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if not request.url.path.startswith("/api/"):
         return await http_exception_handler(request, exc)
-    body = {"error": HTTP_ERRORS.get(exc.status_code, "http-error"), "detail": str(exc.detail)}
+    detail = str(exc.detail)
+    body = {"error": HTTP_ERRORS.get(exc.status_code, "http-error"), "detail": detail}
+    body["message"] = FRAMEWORK_WORDS.get(detail, detail)
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+
+FRAMEWORK_WORDS = {
+    "There was an error parsing the body": (
+        "The body could not be read as JSON: is a number in it over 4,300 digits long?"
+    ),
+}
+"""The framework's refusals that say too little, in words that point at the cause (valid
+JSON it cannot parse is, in practice, an integer past Python's cap on digits)."""
 
 
 async def handle_database(request: Request, exc: Exception) -> Response:

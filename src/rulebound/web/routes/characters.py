@@ -3,12 +3,12 @@ and guided creation. Validation errors come back beside the field they name."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from rulebound.core.canonical import UnreadableJSON, read_json
 from rulebound.core.errors import InvalidInput, RuleboundError, RuleViolation
 from rulebound.render.words import by_field, plain
 from rulebound.rulesets.forms import initial_values as form_values
@@ -101,10 +101,9 @@ async def _uploaded(form: Any) -> dict[str, Any]:
         text = (await upload.read()).decode("utf-8", errors="replace") or text
         await upload.close()
     try:
-        sheet = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-        raise InvalidInput("sheet", str(text)[:60], f"a character file in JSON ({why})") from None
+        sheet = read_json(text)
+    except UnreadableJSON as exc:
+        raise InvalidInput("sheet", str(text)[:60], f"a character file in JSON ({exc})") from None
     if not isinstance(sheet, dict):
         raise InvalidInput("sheet", sheet, "a JSON object (a character file)")
     return sheet
