@@ -81,7 +81,16 @@ def test_a_blind_roll_is_pushed_unseen_then_revealed_to_everyone(
         assert revealed["card"]["outcome"] == card["outcome"]
         assert revealed["card"]["dice"] == card["dice"]
         assert revealed["card"]["actions"] == []  # nothing to act on from the copy
-    _act(table, "gm", pushed["id"], "reveal", 201)  # again: harmless, another entry
+    assert shown["revealed_from"] == "Pia"  # the roller's, though the GM revealed it
+    assert shown["actor"] == "Gina"
+    again = table.client.post(
+        table.url(f"/entries/{pushed['id']}/reveal"), headers=table.seats["gm"]
+    )
+    assert again.status_code == 409, again.text  # once: a second copy told nothing new
+    assert "already revealed" in again.json()["message"]
+    gm_log = table.client.get(table.url("/log"), headers=table.seats["gm"]).json()["entries"]
+    assert [e["kind"] for e in gm_log].count("reveal") == 1
+    assert not next(e for e in gm_log if e["id"] == pushed["id"])["may_reveal"]
     public = table.roll("player", cid)
     _act(table, "gm", public["id"], "reveal", 409)  # a public roll has nothing to reveal
     assert verify(table.export(), tmp_path).code == 0

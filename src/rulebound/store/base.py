@@ -54,6 +54,7 @@ __all__ = [
     "SheetChange",
     "Staged",
     "Stale",
+    "StillOpen",
     "Store",
     "StoreError",
     "Stored",
@@ -262,15 +263,29 @@ class Seed:
 
 
 @dataclass(frozen=True, slots=True)
+class StillOpen:
+    """What an entry that acts on a result read of the log to know it may: the entries after
+    the result's chain began, through ``seq``. Appended, it is checked again under the
+    table's lock against the entries logged since (``check`` raises, a ``Conflict``, if one
+    closes the chain), so a void or a newer roll that lands between the two is not missed."""
+
+    seq: int
+    check: Callable[[Sequence[EntryOutline]], None]
+    kinds: tuple[str, ...] = ()
+    """The kinds whose records ``check`` reads (``Store.outlines``'s ``kinds``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Staged:
     """A play ready to append: its entry, the sheet changes it causes, and the sheets it
     read without changing them, as (character id, stored version): the append refuses it
     (``Stale``) if any of those has changed since, so a process that missed another's
-    notice never logs a play computed from an old sheet."""
+    notice never logs a play computed from an old sheet. ``still_open``: the log it read."""
 
     entry: NewEntry
     changes: Sequence[SheetChange] = ()
     read: Sequence[tuple[int, int]] = ()
+    still_open: StillOpen | None = None
 
 
 class Stale(Conflict):
@@ -380,9 +395,11 @@ class Store(Protocol):
         changes: Sequence[SheetChange] = (),
         *,
         read: Sequence[tuple[int, int]] = (),
+        still_open: StillOpen | None = None,
     ) -> LogEntry:
         """Write the entry and its sheet changes in one transaction; Conflict on a stale
-        version (``Stale`` where a sheet it ``read``, (id, stored version), has changed)."""
+        version (``Stale`` where a sheet it ``read``, (id, stored version), has changed) or
+        when what was logged since closes the chain it acts on (``still_open``)."""
         ...
 
     def append_drawn(
@@ -423,6 +440,10 @@ class Store(Protocol):
 
     def followed(self, entry_ids: Sequence[int]) -> set[int]:
         """Which of these entries already have a follow-up."""
+        ...
+
+    def revealed(self, entry_ids: Sequence[int]) -> set[int]:
+        """Which of these entries a reveal has shown to the table."""
         ...
 
     def entries(

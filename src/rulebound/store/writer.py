@@ -137,6 +137,12 @@ class Batch:
         self._sealed.append(appended)
         return appended
 
+    def pending(self, table_id: int) -> list[Row]:
+        """The rows of ``table_id`` this batch has sealed and not yet inserted, in order."""
+        return [
+            a.row for a in self._sealed if a.entry is None and a.row.values["table_id"] == table_id
+        ]
+
     def insert(self) -> None:
         """Insert every entry sealed since the last insert, in one statement."""
         pending = [a for a in self._sealed if a.entry is None]

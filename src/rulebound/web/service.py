@@ -18,9 +18,9 @@ see them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import wraps
+from functools import partial, wraps
 from typing import Any, Concatenate, ParamSpec
 
 from rulebound.core.dice import odds as dice_odds
@@ -48,6 +48,7 @@ from rulebound.store import (
     SheetChange,
     Staged,
     Stale,
+    StillOpen,
     Store,
     Stored,
     TableRow,
@@ -369,7 +370,7 @@ class TableService:
         if not viewer.sees_fully(leaf) and root.actor_id != viewer.member.id:
             # its roller may still push or spend on a blind roll, unseen (it stays blind)
             raise Forbidden("a blind roll's result is the game master's to follow up")
-        row = self._open_chain(viewer, root, leaf)
+        row, still_open = self._open_chain(viewer, root, leaf)
         rules = self.game(viewer.table.ruleset).table
         records = [entry.record for entry in chain]
         sheet = {} if row is None else row.sheet
@@ -386,8 +387,10 @@ class TableService:
                 # why the rules refuse it would tell of the result: say only that they do
                 raise RuleViolation("follow-up", "the hidden result does not allow it") from None
             if row is None:
-                return self._staged_unowned(viewer, root.privacy, play, leaf.id)
-            return self._staged(viewer, "follow-up", root.privacy, row, play, parent=leaf.id)
+                staged = self._staged_unowned(viewer, root.privacy, play, leaf.id)
+            else:
+                staged = self._staged(viewer, "follow-up", root.privacy, row, play, leaf.id)
+            return replace(staged, still_open=still_open)
 
         return self._logged_play(viewer, stage, contribution)
 
@@ -422,32 +425,39 @@ class TableService:
         rules = self.game(viewer.table.ruleset).table
         rules.check_unseen_payment(sheet, [entry.record for entry in chain], action)
 
-    def _open_chain(self, viewer: Viewer, root: LogEntry, leaf: LogEntry) -> CharacterRow | None:
-        """The character a chain's next step acts for, once the chain is still open: not
-        followed up, kept, or superseded by the character's next roll."""
+    def _open_chain(
+        self, viewer: Viewer, root: LogEntry, leaf: LogEntry
+    ) -> tuple[CharacterRow | None, StillOpen]:
+        """The character a chain's next step acts for, once the chain is still open (not
+        followed up, kept, voided, closed with its scene, or superseded by the character's
+        next roll), and that check, for the append to make again under the table's lock."""
         if leaf.card is None or not root.record:
             raise RuleViolation("follow-up", "this entry has nothing to follow up")
         if root.character_id is None:
             self.require_gm(viewer)
         row = None if root.character_id is None else self.editable(viewer, root.character_id)
-        later = self._later(viewer.table.id, root)
-        if any(e.parent_id == leaf.id for e in later):  # the store refuses a second one too
-            raise Conflict(
-                "follow-up", "this result was already followed up or kept; act on the latest one"
-            )
-        if superseded(later, root):
-            raise Conflict("follow-up", "the character has rolled again since: this roll is closed")
-        if voided(later, root.id):
-            raise Conflict("follow-up", "the game master voided this roll")
-        if any(e.kind == "scene" for e in later):
-            raise Conflict("follow-up", "the game master closed the scene since this roll")
-        return row
+        return row, self._still_open(viewer.table.id, root, partial(_refuse_closed, root, leaf))
 
-    def _later(self, table_id: int, root: LogEntry) -> list[EntryOutline]:
+    def _still_open(
+        self,
+        table_id: int,
+        root: LogEntry,
+        check: Callable[[Sequence[EntryOutline]], None],
+        kinds: tuple[str, ...] = VOIDS,
+    ) -> StillOpen:
+        """``check`` run on the entries after ``root`` now (the records of ``kinds`` read),
+        and kept to run on those logged after them when the append is written."""
+        later = self._later(table_id, root, kinds)
+        check(later)
+        return StillOpen(later[-1].seq if later else root.seq, check, kinds)
+
+    def _later(
+        self, table_id: int, root: LogEntry, kinds: tuple[str, ...] = VOIDS
+    ) -> list[EntryOutline]:
         """The entries after a chain's root that may close it: what follows it up, a newer
         roll, a void (its record names what it voids), a scene's end."""
         return self.store.outlines(
-            table_id, Scope(0, True), after=root.seq, limit=LATER, kinds=VOIDS
+            table_id, Scope(0, True), after=root.seq, limit=LATER, kinds=kinds
         )
 
     def close_scene(self, viewer: Viewer) -> LogEntry:
@@ -466,8 +476,7 @@ class TableService:
         root, leaf = chain[0], chain[-1]
         if leaf.card is None or root.kind == turns.KIND:
             raise RuleViolation("void", "only a roll or another play with a result is voided")
-        if voided(self._later(viewer.table.id, root), root.id):
-            raise Conflict("void", "this roll is already void")
+        still_open = self._still_open(viewer.table.id, root, partial(_refuse_voided, root))
         summary = f"{viewer.member.name} voided: {leaf.summary}"
         record = {"voids": [entry.id for entry in chain]}
         entry = NewEntry(
@@ -480,7 +489,7 @@ class TableService:
             None,
             record,
         )
-        return self.store.append(entry)
+        return self.store.append(entry, still_open=still_open)
 
     def keep(self, viewer: Viewer, entry_id: int) -> LogEntry:
         """Keep a result as it stands (a new entry): its follow-ups close, nothing is spent."""
@@ -488,7 +497,7 @@ class TableService:
         root, leaf = chain[0], chain[-1]
         if not viewer.sees_fully(leaf) and root.actor_id != viewer.member.id:
             raise Forbidden("a blind roll's result is the game master's to keep")
-        row = self._open_chain(viewer, root, leaf)
+        row, still_open = self._open_chain(viewer, root, leaf)
         who = f"{row.name}: " if row is not None else ""
         summary = f"{who}{viewer.member.name} kept the result"
         entry = NewEntry(
@@ -500,7 +509,7 @@ class TableService:
             root.character_id,
             leaf.id,
         )
-        return self.store.append(entry)
+        return self.store.append(entry, still_open=still_open)
 
     def reveal(self, viewer: Viewer, entry_id: int) -> LogEntry:
         """Show a blind or GM-only result to the whole table (the game master): a new public
@@ -514,8 +523,10 @@ class TableService:
             raise RuleViolation("reveal", "only a blind or game-master-only result is revealed")
         if leaf.card is None:
             raise RuleViolation("reveal", "this entry has no result to reveal")
+        check = partial(_refuse_revealed, leaf)
+        still_open = self._still_open(viewer.table.id, root, check, ("reveal",))
         summary = f"{viewer.member.name} revealed: {leaf.summary}"
-        record = {"reveals": [entry.id for entry in chain]}
+        record = {"reveals": [entry.id for entry in chain], "rolled_by": root.actor_id}
         entry = NewEntry(
             viewer.table.id,
             "reveal",
@@ -527,7 +538,7 @@ class TableService:
             record,
             {**leaf.card, "actions": []},
         )
-        return self.store.append(entry)
+        return self.store.append(entry, still_open=still_open)
 
     def talk(
         self,
@@ -774,6 +785,31 @@ class TableService:
         if play.sheet is None:
             return Staged(entry, read=[(row.id, row.stored_version)])
         return Staged(entry, [SheetChange.of(row, play.sheet)])
+
+
+def _refuse_closed(root: LogEntry, leaf: LogEntry, later: Sequence[EntryOutline]) -> None:
+    """Conflict if an entry after ``root`` closes its chain to a next step after ``leaf``."""
+    if any(e.parent_id == leaf.id for e in later):  # the store refuses a second one too
+        raise Conflict(
+            "follow-up", "this result was already followed up or kept; act on the latest one"
+        )
+    if superseded(later, root):
+        raise Conflict("follow-up", "the character has rolled again since: this roll is closed")
+    if voided(later, root.id):
+        raise Conflict("follow-up", "the game master voided this roll")
+    if any(e.kind == "scene" for e in later):
+        raise Conflict("follow-up", "the game master closed the scene since this roll")
+
+
+def _refuse_voided(root: LogEntry, later: Sequence[EntryOutline]) -> None:
+    if voided(later, root.id):
+        raise Conflict("void", "this roll is already void")
+
+
+def _refuse_revealed(leaf: LogEntry, later: Sequence[EntryOutline]) -> None:
+    """A result is revealed once: a second public copy would tell nothing new."""
+    if any(e.kind == "reveal" and leaf.id in (e.record.get("reveals") or ()) for e in later):
+        raise Conflict("reveal", "this result is already revealed to the table")
 
 
 def _turn_entry(viewer: Viewer, move: turns.Move) -> NewEntry:

@@ -9,7 +9,7 @@ here (the store's query filters them) and ``entry_view`` drops them again.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -38,6 +38,8 @@ class Context:
     members: Mapping[int, Member]
     characters: Mapping[int, CharacterRow]
     followed: set[int]
+    revealed: set[int] = field(default_factory=set)
+    """The hidden entries among them a reveal has shown (read for a game master alone)."""
 
 
 def context_for(
@@ -51,12 +53,25 @@ def context_for(
     table_id = viewer.table.id
     named = {e.actor_id for e in entries if e.actor_id is not None}
     named |= {e.to_id for e in entries if e.to_id is not None}  # a whisper's addressee
+    named |= {r for r in map(_roller, entries) if r is not None}  # whom a reveal shows
+    hidden = [e.id for e in entries if e.privacy in HIDDEN] if viewer.is_gm else []
     return Context(
         viewer,
         store.members_by_id(table_id, named),
         store.characters_by_id(table_id, {e.character_id for e in entries if e.character_id}),
         store.followed([e.id for e in entries]) if followed is None else followed,
+        store.revealed(hidden) if hidden else set(),
     )
+
+
+HIDDEN = ("gm", "blind")
+"""The privacy of the results a game master may reveal."""
+
+
+def _roller(entry: LogEntry) -> int | None:
+    """Who made the roll a reveal shows (its record says, from when reveals named them)."""
+    found = entry.record.get("rolled_by") if entry.kind == "reveal" else None
+    return found if isinstance(found, int) else None
 
 
 def _can_act(entry: LogEntry, ctx: Context, character: CharacterRow | None) -> bool:
@@ -71,8 +86,13 @@ def _can_act(entry: LogEntry, ctx: Context, character: CharacterRow | None) -> b
     )
 
 
-def _may_reveal(entry: LogEntry, viewer: Viewer) -> bool:
-    return viewer.is_gm and entry.privacy in ("gm", "blind") and entry.card is not None
+def _may_reveal(entry: LogEntry, ctx: Context) -> bool:
+    return (
+        ctx.viewer.is_gm
+        and entry.privacy in HIDDEN
+        and entry.card is not None
+        and entry.id not in ctx.revealed
+    )
 
 
 def _may_void(entry: LogEntry, viewer: Viewer) -> bool:
@@ -96,7 +116,7 @@ def share_key(entry: LogEntry, ctx: Context) -> ShareKey | None:
     fully = viewer.sees_fully(entry)
     mine = entry.dice is not None and entry.actor_id == viewer.member.id
     unseen = not fully and entry.actor_id == viewer.member.id  # may push it unseen
-    acts = unseen or _may_reveal(entry, viewer) or _may_void(entry, viewer)
+    acts = unseen or _may_reveal(entry, ctx) or _may_void(entry, viewer)
     if mine or acts or (fully and _can_act(entry, ctx, character)):
         return ("member", viewer.member.id)
     return ("shared", fully)
@@ -121,7 +141,7 @@ def share_keys(entry: LogEntry, ctx: Context, viewers: Sequence[Viewer]) -> list
             if key is not None and key[0] == "member":
                 key = ("member", member.id)
         else:
-            own = Context(viewer, ctx.members, ctx.characters, ctx.followed)
+            own = Context(viewer, ctx.members, ctx.characters, ctx.followed, ctx.revealed)
             key = found[standing] = share_key(entry, own)
         keys.append(key)
     return keys
@@ -134,6 +154,7 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
     actor = ctx.members.get(entry.actor_id) if entry.actor_id is not None else None
     character = ctx.characters.get(entry.character_id) if entry.character_id else None
     to = ctx.members.get(entry.to_id) if entry.to_id is not None else None
+    roller = ctx.members.get(_roller(entry) or 0)
     label = PRIVACY_LABELS.get(entry.privacy, entry.privacy)
     view: dict[str, Any] = {
         "id": entry.id,
@@ -145,6 +166,7 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
         "to": to.name if to is not None else "",
         "actor_id": entry.actor_id,
         "actor": actor.name if actor else "",
+        "revealed_from": roller.name if roller else "",
         "character_id": entry.character_id,
         "character": character.name if character else "",
         "parent_id": entry.parent_id,
@@ -170,7 +192,7 @@ def entry_view(entry: LogEntry, ctx: Context) -> dict[str, Any] | None:
         "card": entry.card,
         "record": entry.record,
         "can_act": can_act,
-        "may_reveal": _may_reveal(entry, viewer),
+        "may_reveal": _may_reveal(entry, ctx),
         "may_void": _may_void(entry, viewer),
     }
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Connection, and_, select, update
+from sqlalchemy import Connection, Select, and_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from rulebound.store.base import (
@@ -32,6 +32,7 @@ from rulebound.store.base import (
     Seed,
     SheetChange,
     Staged,
+    StillOpen,
 )
 from rulebound.store.rows import entry_row, seed_row
 from rulebound.store.schema import characters, game_tables, log_entries, secrets_table, table_seeds
@@ -46,9 +47,27 @@ from rulebound.store.sql.queries import (
     LAST_SEQ,
     LOG,
     OUTLINES,
+    REVEALED,
     TAIL,
 )
 from rulebound.store.writer import Appended, Batch
+
+
+def _logged_since(batch: Batch, table_id: int, still_open: StillOpen) -> list[EntryOutline]:
+    """The outlines of the entries after ``still_open.seq``: committed (the batch holds the
+    table, so none can land meanwhile), then those this batch has sealed and not inserted."""
+    values: dict[str, Any] = {"table_id": table_id, "member_id": 0, "after": still_open.seq}
+    values |= {"limit": batch.head(table_id).seq, "kinds": list(still_open.kinds)}
+    found = [
+        EntryOutline(r.id, r.seq, r.kind, r.parent_id, r.character_id, dict(r.record or {}))
+        for r in batch.conn.execute(OUTLINES[True], values)
+    ]
+    for row in batch.pending(table_id):
+        v = row.values
+        record = v["record"].value if v["kind"] in still_open.kinds else {}
+        outline = EntryOutline(0, v["seq"], v["kind"], v["parent_id"], v["character_id"], record)
+        found.append(outline)
+    return [outline for outline in found if outline.seq > still_open.seq]
 
 
 def sheet_name(sheet: dict[str, Any]) -> str:
@@ -70,10 +89,13 @@ class LogPart(StoreBase):
         changes: Sequence[SheetChange] = (),
         dice: Dice | None = None,
         read: Sequence[tuple[int, int]] = (),
+        still_open: StillOpen | None = None,
     ) -> Appended:
         """Apply the sheet changes and seal the entry onto its table's chain, in ``batch``."""
         batch.lock([entry.table_id])
         batch.check_versions([*read, *((c.character_id, c.expected_version) for c in changes)])
+        if still_open is not None and batch.head(entry.table_id).seq > still_open.seq:
+            still_open.check(_logged_since(batch, entry.table_id, still_open))
         for change in changes:
             apply_change(batch, entry.table_id, change)
         after = None
@@ -92,9 +114,10 @@ class LogPart(StoreBase):
         changes: Sequence[SheetChange] = (),
         *,
         read: Sequence[tuple[int, int]] = (),
+        still_open: StillOpen | None = None,
     ) -> LogEntry:
         def write(batch: Batch) -> Callable[[], LogEntry]:
-            return self._seal(batch, entry, changes, None, read).logged
+            return self._seal(batch, entry, changes, None, read, still_open).logged
 
         return self._logged(write, [entry.table_id], [(entry, None)], _read_ids(read, changes))
 
@@ -120,7 +143,9 @@ class LogPart(StoreBase):
                 dice = next_dice(batch, table_id, head, contribution)
                 staged = _checked(build(dice), table_id)
             used[:] = [(staged.entry, dice)]
-            appended = self._seal(batch, staged.entry, staged.changes, dice, staged.read)
+            appended = self._seal(
+                batch, staged.entry, staged.changes, dice, staged.read, staged.still_open
+            )
 
             def logged() -> LogEntry:
                 self._seeds[table_id] = (dice.commitment, dice.server_seed)
@@ -233,11 +258,17 @@ class LogPart(StoreBase):
             return conn.execute(CHILD, {"entry_id": entry_id}).first() is not None
 
     def followed(self, entry_ids: Sequence[int]) -> set[int]:
+        return self._among(FOLLOWED, entry_ids)
+
+    def revealed(self, entry_ids: Sequence[int]) -> set[int]:
+        return self._among(REVEALED, entry_ids)
+
+    def _among(self, query: Select[Any], entry_ids: Sequence[int]) -> set[int]:
+        """The ids of ``entry_ids`` that ``query`` (over ``:entry_ids``) finds."""
         if not entry_ids:
             return set()
         with self._read() as conn:
-            found = conn.execute(FOLLOWED, {"entry_ids": list(entry_ids)}).scalars()
-            return {int(i) for i in found}
+            return {int(i) for i in conn.execute(query, {"entry_ids": list(entry_ids)}).scalars()}
 
     def entries(
         self,

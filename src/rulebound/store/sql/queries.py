@@ -73,6 +73,9 @@ CHILD = select(_c.id).where(_c.parent_id == bindparam("entry_id", type_=Integer)
 FOLLOWED = select(_c.parent_id).where(
     _c.parent_id.in_(bindparam("entry_ids", type_=Integer, expanding=True))
 )
+REVEALED = select(revealed_entries.c.entry_id).where(
+    revealed_entries.c.entry_id.in_(bindparam("entry_ids", type_=Integer, expanding=True))
+)
 LAST_SEQ = select(func.max(_c.seq)).where(_c.table_id == TABLE_ID)
 
 

@@ -337,6 +337,7 @@ class EntryOut(BaseModel):
     privacy_label: str
     actor_id: int | None
     actor: str
+    revealed_from: str = Field("", description="A reveal's: who made the roll it shows")
     character_id: int | None
     character: str
     parent_id: int | None
