@@ -6,6 +6,7 @@ import pytest
 
 from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import Draw, ReplaySource
+from rulebound.rulesets.legacy.actions import roll_as
 from rulebound.rulesets.legacy.character import Character
 from rulebound.rulesets.legacy.checks import CheckRequest, roll_check
 from rulebound.rulesets.legacy.rules import Outcome
@@ -57,7 +58,9 @@ def test_dark_soul_curse_gives_disadvantage_on_the_next_roll_only(sheet: Sheet) 
     assert curse.landed
     assert curse.target is not None
     assert curse.target.cursed
-    assert curse.target.check("STR").disadvantage
+    assert not curse.target.check("STR").disadvantage  # the roll adds it, not the check
+    nxt = roll_as(curse.target, curse.target.check("STR"), d(20, 3, 15))
+    assert (nxt.results[0].face, nxt.character.cursed) == (15, False)  # then it is spent
     assert not dark_curse(drow, d(20, 11), foe, scale="as-written").landed
     with pytest.raises(RuleViolation, match="unconscious"):
         dark_curse(drow.model_copy(update={"unconscious": True}), d(20, 1), foe)

@@ -1,9 +1,10 @@
 """What a character does on the table: rolling as that character, attacks, reactions, renown.
 
-``roll_as`` is the one place a character's own state touches a roll: an unconscious
-or dead character fails automatically without rolling (death saves aside, which
-``combat.death_save`` makes), and a Dark Soul's curse gives disadvantage to the
-next roll and is then spent. Each function returns the new state with its events.
+``roll_as`` is where a character's own state touches a single roll (``LegacyRoll.as_rolled``
+for an opposed or extended check's first roll): an unconscious or dead character fails
+automatically without rolling (death saves aside, which ``combat.death_save`` makes), and
+a Dark Soul's curse gives disadvantage to the next roll and is then spent, unless the test
+is unmodified (ruling 69). Each function returns the new state with its events.
 """
 
 from __future__ import annotations
@@ -34,17 +35,20 @@ def roll_as(
     *,
     parent: LegacyResult | None = None,
     note: str = "",
+    unmodified: bool = False,
 ) -> Change:
     """Roll ``request`` as ``char``: automatic failure while unconscious; a curse is spent.
 
-    ``parent`` links a follow-up (a fate reroll) to the result it replaces.
+    ``parent`` links a follow-up (a fate reroll) to the result it replaces. ``unmodified``:
+    a test the text says nothing modifies (a luck swap's, a soul's luck check): a curse
+    neither touches it nor is spent by it, and waits for the next roll (ruling 69).
     """
     if not char.can_act:
         state = "dead" if char.dead else "unconscious"
         failed = automatic_failure(request, f"{char.name} is {state}: automatic failure")
         failed = replace(failed, parent=parent)
         return Change(char, (Event("automatic failure", f"{state}: no roll"),), (failed,))
-    if not char.cursed:
+    if not char.cursed or unmodified:
         return Change(char, (), (roll_check(request, source, parent=parent, note=note),))
     cursed = replace(request, disadvantage=True)
     result = roll_check(cursed, source, parent=parent, note=note)

@@ -223,7 +223,7 @@ def extended_actions(state: ExtendedState) -> tuple[ActionView, ...]:
     check = state.check
     if check.status is ExtendedStatus.IN_PROGRESS:
         tally = check.success, check.failure, check.rolls_made
-        ends = odds.extended_chances(check.request, check.spec, *tally)
+        ends = odds.extended_chances(check.request, check.spec, *tally, first=check.first)
         lines = ("From here:", *(f"{status.value}: {pct(p)}" for status, p in ends.items() if p))
         return (ActionView(TURN, "Roll the next turn", TURN_FIELDS, lines),)
     if check.status is not ExtendedStatus.PARTIAL or state.decided:

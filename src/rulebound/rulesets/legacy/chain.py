@@ -25,7 +25,12 @@ from rulebound.core.errors import InvalidInput, RuleViolation
 from rulebound.core.random_source import RandomSource, trusted_builder
 from rulebound.rulesets.legacy.actions import roll_as
 from rulebound.rulesets.legacy.character import Character, Event
-from rulebound.rulesets.legacy.checks import LegacyResult, decline_partial, roll_check
+from rulebound.rulesets.legacy.checks import (
+    CheckRequest,
+    LegacyResult,
+    decline_partial,
+    roll_check,
+)
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.extended import ExtendedCheck, ExtendedStatus
 from rulebound.rulesets.legacy.fate import burn, luck_swap, spend_reroll, use_favour
@@ -64,18 +69,26 @@ class CheckState:
 
 @dataclass(frozen=True, slots=True)
 class OpposedState:
+    """Both sides rolled; the roller's sheet after it is ``roll.after()`` (no follow-up)."""
+
     roll: LegacyRoll
     duel: OpposedResult
 
 
 @dataclass(frozen=True, slots=True)
 class ExtendedState:
-    """An extended check so far: its tallies, each roll made, and the decision at its end."""
+    """An extended check so far: its tallies, each roll made, and the decision at its end.
+
+    ``spent`` is the roller's sheet after the roll that started it spent a curse or favour
+    (``LegacyRoll.after``); a later turn, a follow-up, clears it, so that no play writes
+    the sheet as it stood then back over what happened since.
+    """
 
     check: ExtendedCheck
     name: str
     results: tuple[LegacyResult, ...] = ()
     decided: str | None = None
+    spent: Character | None = None
 
 
 LegacyState = CheckState | OpposedState | ExtendedState
@@ -83,11 +96,16 @@ _check_state = trusted_builder(CheckState)
 
 
 def roll(request: LegacyRoll, source: RandomSource) -> LegacyState:
+    """Roll the check. An opposed check's actor and an extended check's first turn are rolled
+    as ``first_roll`` gives them (favour, a curse; an unconscious roller refused); the later
+    turns roll the request itself."""
     if request.extended is not None:
-        start = ExtendedState(ExtendedCheck(request.extended, request.request), request.name)
-        return turns(start, request.rolls, request.until_done, source)
+        first = request.first_roll()
+        ext = ExtendedCheck(request.extended, request.request, first=differs(first, request))
+        state = turns(ExtendedState(ext, request.name), request.rolls, request.until_done, source)
+        return replace(state, spent=request.after())
     if request.opposed is not None:
-        return OpposedState(request, roll_opposed(request.request, request.opposed, source))
+        return OpposedState(request, roll_opposed(request.first_roll(), request.opposed, source))
     if request.sheet is None:  # all but three fields their defaults: built at once
         result = roll_check(request.request, source)
         return _check_state(request, result, None, None, None, (), False, ())
@@ -102,18 +120,24 @@ def roll(request: LegacyRoll, source: RandomSource) -> LegacyState:
     )
 
 
+def differs(first: CheckRequest, roll: LegacyRoll) -> CheckRequest | None:
+    """The first roll's own check, when it is not the request itself (``ExtendedCheck.first``)."""
+    return None if first == roll.request else first
+
+
 def turns(
     state: ExtendedState, rolls: int, until_done: bool, source: RandomSource
 ) -> ExtendedState:
     """The next ``rolls`` turns (every one left with ``until_done``), stopping at the end;
-    rolling a check that has already ended is refused."""
+    rolling a check that has already ended is refused. The result spends nothing on the
+    sheet: only ``roll`` sets ``spent``."""
     check, results = state.check, list(state.results)
     for n in range(check.spec.max_rolls if until_done else rolls):
         if n and check.status is not ExtendedStatus.IN_PROGRESS:
             break
         check, result = check.roll(source)
         results.append(result)
-    return replace(state, check=check, results=tuple(results))
+    return replace(state, check=check, results=tuple(results), spent=None)
 
 
 def follow(
@@ -189,13 +213,18 @@ def extended_follow(
         raise InvalidInput("action", action, "one of " + ", ".join((TURN, *DECISIONS)))
     if state.check.status is not ExtendedStatus.PARTIAL or state.decided:
         raise RuleViolation("extended check", "no partial success to accept or decline")
-    return replace(state, decided=action)
+    return replace(state, decided=action, spent=None)
 
 
 def settle(state: LegacyState) -> Character | None:
     """The roller after the last step, when that step acted on the roller's sheet (``acted``,
-    the sheet the play was made from) and changed it."""
-    if not isinstance(state, CheckState) or state.acted is None or state.roller is None:
+    the sheet the play was made from) and changed it: an opposed or extended check's roll
+    spends favour and a curse (a later turn changes nothing)."""
+    if isinstance(state, OpposedState):
+        return state.roll.after()
+    if isinstance(state, ExtendedState):
+        return state.spent
+    if state.acted is None or state.roller is None:
         return None
     return None if state.roller == state.acted else state.roller
 

@@ -261,8 +261,9 @@ class Character(BaseModel):
         ``affinity`` names the affinity the check uses: a skill affinity makes it a skill
         check (one class harder without it); a characteristic affinity must be ``code``'s own.
         ``proficiency`` names a proficiency check: the rank bonus if held, otherwise the
-        item's ``untrained_penalty``. Worn armour, a curse and the soul's and traits'
-        edges are applied here.
+        item's ``untrained_penalty``. Worn armour and the soul's and traits' edges are
+        applied here; a curse is not: it touches the next roll and is spent by it, so the
+        roll adds it (``roll_as``, ``LegacyRoll.as_rolled``), not every check built.
         """
         c, code = cat or catalogue(), characteristic_code(code)
         affinity = None if affinity is None else c.affinity(affinity).key
@@ -286,7 +287,6 @@ class Character(BaseModel):
         for _, rule in self.edges(code, affinity, situations, c):
             advantage |= rule.edge == "advantage"
             disadvantage |= rule.edge == "disadvantage"
-        disadvantage |= self.cursed
         label = f"{c.affinity(affinity).name} ({code})" if affinity else code
         if proficiency is not None:
             label = f"{proficiency} proficiency ({code})"

@@ -30,9 +30,7 @@ def decision(
         accepted = action == "accept-partial"
         return Decision(Fraction(0), Fraction(int(accepted)), accepted, rolls=False)
     if isinstance(state, ExtendedState) and isinstance(after, ExtendedState) and action == TURN:
-        check = state.check
-        tally = (check.success, check.failure, check.rolls_made)
-        chance = odds.ends_chances(check.request, check.spec, *tally).success
+        chance = odds.check_ends(state.check).success
         return Decision(chance, chance, _ended(after))
     if not isinstance(state, CheckState) or not isinstance(after, CheckState):
         return None

@@ -79,6 +79,8 @@ class ExtendedCheck:
 
     ``history`` holds this session's results; a resumed check starts a new history
     but keeps its tallies, ``rolls_made`` and ``log`` (every roll so far, in order).
+    ``first`` is the first roll's own check when it differs from the rest: a curse's
+    disadvantage or favour's advantage touches one roll, the first (ruling 92).
     """
 
     spec: ExtendedSpec
@@ -88,15 +90,21 @@ class ExtendedCheck:
     rolls_made: int = 0
     history: tuple[LegacyResult, ...] = ()
     log: tuple[ExtendedStep, ...] = ()
+    first: CheckRequest | None = None
 
     @property
     def status(self) -> ExtendedStatus:
         return status_of(self.success, self.failure, self.rolls_made, self.spec)
 
+    @property
+    def next_request(self) -> CheckRequest:
+        """The check the next roll makes: ``first`` until the first roll is made."""
+        return self.first if self.first is not None and not self.rolls_made else self.request
+
     def roll(self, source: RandomSource) -> tuple[ExtendedCheck, LegacyResult]:
         if self.status is not ExtendedStatus.IN_PROGRESS:
             raise RuleViolation("extended check", f"already finished: {self.status.value}")
-        result = roll_check(self.request, source)
+        result = roll_check(self.next_request, source)
         s, f = tally(result)
         nxt = replace(
             self,
@@ -109,8 +117,10 @@ class ExtendedCheck:
         return nxt, result
 
     def to_save(self) -> dict[str, Any]:
-        """A JSON-ready snapshot: the spec, the request and the tallies so far."""
-        return {
+        """A JSON-ready snapshot: the spec, the request and the tallies so far (and the first
+        roll's own check while that roll is still to come)."""
+        pending = {"first": to_jsonable(self.first)} if self.next_request is self.first else {}
+        return pending | {
             "spec": self.spec.model_dump(),
             "request": to_jsonable(self.request),
             "success": self.success,
@@ -129,6 +139,7 @@ class ExtendedCheck:
             success, failure = int(data["success"]), int(data["failure"])
             made = int(data["rolls_made"])
             log = tuple(ExtendedStep(**step) for step in data.get("log", ()))
+            first = request_from_json(data["first"]) if data.get("first") else None
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInput("extended check", str(exc), "a saved extended check") from None
         if min(success, failure, made) < 0 or made > spec.max_rolls:
@@ -141,4 +152,4 @@ class ExtendedCheck:
             raise InvalidInput(
                 "log", len(log), f"{made} logged rolls adding up to {success}/{failure}"
             )
-        return ExtendedCheck(spec, request, success, failure, made, log=log)
+        return ExtendedCheck(spec, request, success, failure, made, log=log, first=first)

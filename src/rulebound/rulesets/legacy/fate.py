@@ -111,14 +111,17 @@ def luck_swap(
     scale: str = DEFAULT_SCALE,
     cat: Catalogue | None = None,
 ) -> tuple[Change, LegacyResult]:
-    """Replace a test with an unmodified LCK test; an Elf Soul does it free for Arcane."""
+    """Replace a test with an unmodified LCK test; an Elf Soul does it free for Arcane.
+
+    "This test is not modified": a curse neither touches it nor is spent (ruling 69).
+    """
     c = cat or catalogue()
     soul = c.soul(char.soul)
     if affinity is not None and c.affinity(affinity).key == soul.free_luck_swap_affinity:
         paid = Change(char, (Event("free luck swap", f"{soul.name}: no fate needed"),))
     else:
         paid = _pay(char, source, use_stamina, c, scale)
-    rolled = roll_as(paid.character, luck_request(char.lck, scale), source)
+    rolled = roll_as(paid.character, luck_request(char.lck, scale), source, unmodified=True)
     result = rolled.results[0]
     events = (*paid.events, *rolled.events)
     return Change(rolled.character, events, (*paid.results, result)), result

@@ -91,8 +91,7 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
     def after_chances(self, result: LegacyState) -> Chances | None:
         if not isinstance(result, chain.ExtendedState):
             return None
-        c = result.check
-        return odds.ends_chances(c.request, c.spec, c.success, c.failure, c.rolls_made)
+        return odds.check_ends(result.check)
 
     def follow_params(self, result: LegacyState, action: str, params: Params) -> Record:
         if action in DECISIONS:

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import accumulate
 from math import comb
 from operator import mul
@@ -16,7 +16,12 @@ from rulebound.core.distribution import Distribution
 from rulebound.core.errors import InvalidInput
 from rulebound.rulesets.contract import Chances, Extra
 from rulebound.rulesets.legacy.checks import CheckRequest, luck_request, resolve
-from rulebound.rulesets.legacy.extended import ExtendedSpec, ExtendedStatus, status_of
+from rulebound.rulesets.legacy.extended import (
+    ExtendedCheck,
+    ExtendedSpec,
+    ExtendedStatus,
+    status_of,
+)
 from rulebound.rulesets.legacy.opposed import OpposedOutcome, compare, standing
 from rulebound.rulesets.legacy.request import LegacyRoll
 from rulebound.rulesets.legacy.rules import (
@@ -138,14 +143,26 @@ def death_save_odds(
     return DeathSaveOdds(Fraction(stable, whole), Fraction(dead, whole), Fraction(rolls, whole))
 
 
+ENDS: tuple[ExtendedStatus, ...] = tuple(
+    s for s in ExtendedStatus if s is not ExtendedStatus.IN_PROGRESS
+)
+"""The ways an extended check ends, in ``extended_chances``' order."""
+
+
 def extended_chances(
     req: CheckRequest,
     spec: ExtendedSpec,
     success: int = 0,
     failure: int = 0,
     rolls_made: int = 0,
+    *,
+    first: CheckRequest | None = None,
 ) -> dict[ExtendedStatus, Fraction]:
     """The chance of each way an extended check ends, exactly, over integer weights.
+
+    ``first``: the first roll's own check (a curse's disadvantage, favour's advantage),
+    while that roll is still to come: the odds are mixed over its tallies, each followed
+    by the plain rolls from there (``_first_mixed``).
 
     Each roll adds to one tally only (``_tally_of``): a success-side roll (its margin,
     0 included) or a failure-side one. So the check is two independent sums, one per
@@ -155,15 +172,27 @@ def extended_chances(
     ``comb(k - 1, j - 1)`` orders. A saved check's tallies and rolls give the odds
     from where it stands.
     """
-    res = resolve(req)
-    ended: dict[ExtendedStatus, Fraction] = dict.fromkeys(
-        [s for s in ExtendedStatus if s is not ExtendedStatus.IN_PROGRESS], Fraction(0)
-    )
+    ended = dict.fromkeys(ENDS, Fraction(0))
     start = (min(success, spec.success_threshold), min(failure, spec.failure_threshold))
     now = status_of(start[0], start[1], rolls_made, spec)
     if now is not ExtendedStatus.IN_PROGRESS:
         ended[now] = Fraction(1)
         return ended
+    if first is not None and first != req and not rolls_made:
+        return _first_mixed(req, spec, first, success, failure)
+    return _plain_ends(req, spec, start, rolls_made, _short_sums)
+
+
+SumsOf = Callable[[dict[int, int], int, int], list[list[int]]]
+"""``_short_sums``, or a stand-in that gives the same lists (``_SharedSums``)."""
+
+
+def _plain_ends(
+    req: CheckRequest, spec: ExtendedSpec, start: tuple[int, int], rolls_made: int, sums: SumsOf
+) -> dict[ExtendedStatus, Fraction]:
+    """``extended_chances`` of a check still in progress from the (capped) tally ``start``,
+    every roll left being ``req``."""
+    res, ended = resolve(req), dict[ExtendedStatus, Fraction]()
     tally = _tally_of(res.thresholds)
     gains: dict[int, int] = {}
     losses: dict[int, int] = {}
@@ -179,6 +208,7 @@ def extended_chances(
         spec.failure_threshold - start[1],
         rolls,
         start[1] - start[0],
+        sums,
     )
     total = (sum(gains.values()) + sum(losses.values())) ** rolls
     ended[ExtendedStatus.SUCCEEDED] = Fraction(counts.succeeded, total)
@@ -186,6 +216,44 @@ def extended_chances(
     ended[ExtendedStatus.PARTIAL] = Fraction(counts.partial, total)
     ended[ExtendedStatus.RAN_OUT] = Fraction(counts.ran_out, total)
     return ended
+
+
+def _first_mixed(
+    req: CheckRequest, spec: ExtendedSpec, first: CheckRequest, success: int, failure: int
+) -> dict[ExtendedStatus, Fraction]:
+    """``extended_chances`` when the first roll is ``first`` and the rest ``req``: for each
+    (success, failure) the first roll adds, with its weight, the ends from that tally. The
+    rest's sums are worked out once for all those tallies (``_SharedSums``)."""
+    res = resolve(first)
+    tally, weights = _tally_of(res.thresholds), Counter[tuple[int, int]]()
+    for face, weight in kept_face(res.thresholds.die, res.edge).items():
+        weights[tally(face)] += weight
+    whole, shared = sum(weights.values()), _SharedSums(spec)
+    mixed = dict.fromkeys(ENDS, Fraction(0))
+    for (up, down), weight in weights.items():
+        s = min(success + up, spec.success_threshold)
+        f = min(failure + down, spec.failure_threshold)
+        now = status_of(s, f, 1, spec)
+        after = {now: Fraction(1)} if now is not ExtendedStatus.IN_PROGRESS else None
+        for status, p in (after or _plain_ends(req, spec, (s, f), 1, shared)).items():
+            mixed[status] += Fraction(weight, whole) * p
+    return mixed
+
+
+class _SharedSums:
+    """``_short_sums`` of one side's steps over the rolls left, worked out once below the
+    larger threshold and cut for each smaller ``need``: no step is negative, so the ways
+    that stay below a smaller need are the first slots of those below a larger one."""
+
+    def __init__(self, spec: ExtendedSpec) -> None:
+        self.top = max(spec.success_threshold, spec.failure_threshold)
+        self.found: dict[tuple[tuple[tuple[int, int], ...], int], list[list[int]]] = {}
+
+    def __call__(self, steps: dict[int, int], need: int, rolls: int) -> list[list[int]]:
+        key = (tuple(sorted(steps.items())), rolls)
+        if key not in self.found:
+            self.found[key] = _short_sums(steps, self.top, rolls)
+        return [row[:need] for row in self.found[key]]
 
 
 class _ExtendedCounts:
@@ -208,6 +276,7 @@ class _ExtendedCounts:
         need_f: int,
         rolls: int,
         lead: int,
+        sums: SumsOf,
     ) -> None:
         a, b = sum(gains.values()), sum(losses.values())
         if rolls * max(gains, default=0) < need_s and rolls * max(losses, default=0) < need_f:
@@ -216,8 +285,8 @@ class _ExtendedCounts:
             self.partial = _ahead(gains, losses, rolls, lead)
             self.ran_out = (a + b) ** rolls - self.partial
             return
-        sums_s = _short_sums(gains, need_s, rolls)
-        sums_f = _short_sums(losses, need_f, rolls)
+        sums_s = sums(gains, need_s, rolls)
+        sums_f = sums(losses, need_f, rolls)
         short_s = [sum(v) for v in sums_s]  # sequences of j rolls still short
         short_f = [sum(v) for v in sums_f]
         reached_s = [a**j - n for j, n in enumerate(short_s)]
@@ -298,20 +367,31 @@ def _ahead(gains: dict[int, int], losses: dict[int, int], rolls: int, lead: int)
     pass over the first half's slots against suffix sums of the second's.
     """
     top_loss = max(losses, default=0)
-    half = rolls // 2
-    bits = _slot_bits((sum(gains.values()) + sum(losses.values())) ** (rolls - half))
-    one = sum(w << (bits * (top_loss + m)) for m, w in gains.items())
-    one += sum(w << (bits * (top_loss - m)) for m, w in losses.items())
-    second_power = one ** (rolls - half)
-    first_power = second_power if half == rolls - half else one**half
-    first, second = _unpacked(first_power, bits), _unpacked(second_power, bits)
-    tails = [*list(accumulate(reversed(second)))[::-1], 0]  # tails[e]: slots e and up
+    first, tails = _halves(tuple(gains.items()), tuple(losses.items()), rolls)
     cut = top_loss * rolls + lead + 1  # the two slots must add up to this
     found = 0
     for e, count in enumerate(first):
         if count:
-            found += count * tails[min(max(cut - e, 0), len(second))]
+            found += count * tails[min(max(cut - e, 0), len(tails) - 1)]
     return found
+
+
+@lru_cache(maxsize=8)
+def _halves(
+    gains: tuple[tuple[int, int], ...], losses: tuple[tuple[int, int], ...], rolls: int
+) -> tuple[list[int], list[int]]:
+    """``_ahead``'s first half's slots and the second's suffix sums, which do not depend on
+    ``lead``: kept for the next call (an extended check's first roll mixes many leads)."""
+    top_loss = max((m for m, _ in losses), default=0)
+    half = rolls // 2
+    bits = _slot_bits((sum(w for _, w in gains) + sum(w for _, w in losses)) ** (rolls - half))
+    one = sum(w << (bits * (top_loss + m)) for m, w in gains)
+    one += sum(w << (bits * (top_loss - m)) for m, w in losses)
+    second_power = one ** (rolls - half)
+    first_power = second_power if half == rolls - half else one**half
+    first, second = _unpacked(first_power, bits), _unpacked(second_power, bits)
+    tails = [*list(accumulate(reversed(second)))[::-1], 0]  # tails[e]: slots e and up
+    return first, tails
 
 
 def _unpacked(value: int, bits: int) -> list[int]:
@@ -342,9 +422,9 @@ def roll_chances(roll: LegacyRoll) -> Chances:
     """An extended check's ends, an opposed check's verdicts, or one check's degrees (a check
     that cannot be rolled fails)."""
     if roll.extended is not None:
-        return ends_chances(roll.request, roll.extended)
+        return ends_chances(roll.request, roll.extended, first=roll.first_roll())
     if roll.opposed is not None:
-        duel = opposed_chances(roll.request, roll.opposed)
+        duel = opposed_chances(roll.first_roll(), roll.opposed)
         won = {OpposedOutcome.WIN}
         return Chances.over(duel, won, _each(duel), success_label="win", outcome_name="opposed")
     check = roll.as_rolled()
@@ -355,11 +435,21 @@ def roll_chances(roll: LegacyRoll) -> Chances:
     )
 
 
-def ends_chances(req: CheckRequest, spec: ExtendedSpec, *tally: int) -> Chances:
-    """How an extended check ends, from its tally so far (success, failure, rolls made)."""
-    ends = extended_chances(req, spec, *tally)
+def ends_chances(
+    req: CheckRequest, spec: ExtendedSpec, *tally: int, first: CheckRequest | None = None
+) -> Chances:
+    """How an extended check ends, from its tally so far (success, failure, rolls made);
+    ``first``: its first roll's own check (``extended_chances``)."""
+    ends = extended_chances(req, spec, *tally, first=first)
     done = {ExtendedStatus.SUCCEEDED}
     return Chances.over(ends, done, success_label="succeeded", outcome_name="ends")
+
+
+def check_ends(check: ExtendedCheck) -> Chances:
+    """How an extended check ends from where it stands (its first roll's own check while
+    that roll is still to come)."""
+    tally = check.success, check.failure, check.rolls_made
+    return ends_chances(check.request, check.spec, *tally, first=check.first)
 
 
 def death_save_chances(lck: int | None, scale: str) -> Chances:

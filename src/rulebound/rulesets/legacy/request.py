@@ -58,8 +58,8 @@ class LegacyRoll:
     def __post_init__(self) -> None:
         if self.opposed is not None and self.extended is not None:
             raise InvalidInput("extended", "an opposed check", "no opposed side as well")
-        if self.favour and (self.sheet is None or self.opposed or self.extended):
-            raise InvalidInput("favour", True, "a single check rolled from a character sheet")
+        if self.favour and self.sheet is None:  # "whenever you make a test": any, from a sheet
+            raise InvalidInput("favour", True, "a check rolled from a character sheet")
         if not 1 <= self.rolls <= MAX_ROLLS:
             raise InvalidInput("rolls", self.rolls, f"1 to {MAX_ROLLS} rolls at once")
         if self.extended is None and (self.rolls != 1 or self.until_done):
@@ -83,6 +83,26 @@ class LegacyRoll:
             disadvantage=check.disadvantage or char.cursed,
         )
 
+    def first_roll(self) -> CheckRequest:
+        """The actor's check as an opposed check, or an extended check's first turn, rolls it
+        (``as_rolled``). An unconscious or dead roller is refused: an automatic failure has
+        no margin to compare or add up (ruling 91)."""
+        if self.sheet is not None and not self.sheet.can_act:
+            raise cannot_contest(self.sheet, "an opposed or extended check")
+        return self.as_rolled() or self.request
+
+    def after(self) -> Character | None:
+        """The roller's sheet once this roll is made: favour and a curse spent by it (a curse
+        is not spent by an automatic failure); None when it changes nothing on the sheet."""
+        char, update = self.sheet, dict[str, bool]()
+        if char is None:
+            return None
+        if self.favour:
+            update["favour"] = False
+        if char.cursed and char.can_act:
+            update["cursed"] = False
+        return char.model_copy(update=update) if update else None
+
     def edge_sources(self) -> tuple[str, ...]:
         """Where advantage and disadvantage came from (``Character.check``'s rules, named)."""
         c, request, roller = catalogue(), self.request, self.sheet
@@ -104,6 +124,16 @@ class LegacyRoll:
         if {"advantage", "disadvantage"} <= {x.split(":")[0] for x in lines}:
             lines.append("advantage and disadvantage cancel: one die")
         return tuple(lines)
+
+
+def cannot_contest(char: Character, what: str) -> RuleViolation:
+    """Why ``char`` (unconscious or dead) takes no part in ``what`` (ruling 91)."""
+    state = "dead" if char.dead else "unconscious"
+    return RuleViolation(
+        what,
+        f"{char.name} is {state}: they make no actions and fail every check automatically, "
+        "and an automatic failure has no margin to compare or add up",
+    )
 
 
 def load_roll(data: Mapping[str, Any]) -> LegacyRoll:
@@ -253,11 +283,19 @@ OPPOSED_NAMES = (
 
 
 def finish(roll: LegacyRoll, values: Mapping[str, Any], variants: Variants) -> LegacyRoll:
-    """The roll with its opposed side or its extended thresholds, when the values give one."""
+    """The roll with its opposed side or its extended thresholds, when the values give one.
+
+    An opposed side picked by sheet is that sheet's check, but not its curse: this play
+    leaves the opponent's sheet as it is, so the curse could never be spent; it waits for
+    their own next roll (ruling 92). An unconscious or dead opponent is refused (ruling 91).
+    """
     side = {name: values.get(f"opposed.{name}") for name in OPPOSED_NAMES}
     opposed = None
     if side.get("character") is not None:
-        opposed = picked("opposed.character", side["character"]).check(
+        other = picked("opposed.character", side["character"])
+        if not other.can_act:
+            raise cannot_contest(other, "the opposed side")
+        opposed = other.check(
             side.get("characteristic") or "STR",
             affinity=side.get("affinity") or None,
             difficulty=side.get("difficulty") or "challenging",

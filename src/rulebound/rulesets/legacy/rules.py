@@ -252,7 +252,8 @@ def rank_modifier(rank: int, mode: str, sc: Scale, cat: Catalogue | None = None)
     """What a held affinity or proficiency adds to the target under ``mode`` and scale ``sc``.
 
     ``rank-table`` reads the table (d20 points, x5 on the d100 scale). ``five-per-rank`` adds
-    5 x rank to the score itself, so it is halved with the score on the halved scale.
+    5 x rank, halved on its own (rounded down) on the halved scale and added to the halved
+    score: score 31, rank 1 gives 15 + 2 (ruling 43; logs made under it keep verifying).
     """
     if affinity_bonus_mode(mode) == "rank-table":
         return rank_bonus(rank, cat) * sc.modifier_factor

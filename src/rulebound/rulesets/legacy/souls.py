@@ -4,7 +4,8 @@ Tortured (reroll failed SAN tests), Dwarf (luck saves a failing machine), Dark S
 (a luck check curses a target), Dragon Soul (absorb a slain foe's racial soul for
 1d5 days), Orc (burn fate to alter reality), Halfling (a LCK save cancels a
 critical failure) and Fey (spend fate to befriend an animal). Effects that the text
-leaves to the game master are events for the GM; see docs/rulings/legacy.md.
+leaves to the game master are events for the GM; see docs/rulings/legacy.md. The souls'
+luck checks are unmodified LCK tests: a curse neither touches them nor is spent (ruling 69).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def machine_luck(
 ) -> Change:
     """A machine is failing through the character's doing: a passed luck check stops it."""
     soul = _granting(char, "machine-luck", cat or catalogue())
-    check = roll_as(char, luck_request(char.lck, scale, f"{soul.name} soul: machine luck"), source)
+    request = luck_request(char.lck, scale, f"{soul.name} soul: machine luck")
+    check = roll_as(char, request, source, unmodified=True)
     held = check.results[0].succeeded
     event = Event("machine", "the machine does not fail" if held else "the machine fails")
     return Change(check.character, (*check.events, event), check.results)
@@ -90,7 +92,8 @@ def dark_curse(
     """As an action, a luck check; on a pass the target has disadvantage on its next roll."""
     soul = _granting(caster, "dark-curse", cat or catalogue())
     _acting(caster, soul.name)
-    check = roll_as(caster, luck_request(caster.lck, scale, f"{soul.name} curse"), source)
+    request = luck_request(caster.lck, scale, f"{soul.name} curse")
+    check = roll_as(caster, request, source, unmodified=True)
     landed = check.results[0].succeeded
     cursed = target
     if landed and target is not None:
@@ -177,9 +180,8 @@ def cancel_critical_failure(
     soul = _granting(char, "cancel-critical-failure", cat or catalogue())
     if result.outcome is not Outcome.CRITICAL_FAILURE:
         raise InvalidInput("outcome", result.outcome.value, "a critical failure to cancel")
-    save = roll_as(
-        char, luck_request(char.lck, result.request.scale, f"{soul.name} LCK save"), source
-    )
+    request = luck_request(char.lck, result.request.scale, f"{soul.name} LCK save")
+    save = roll_as(char, request, source, unmodified=True)
     if not save.results[0].succeeded:
         event = Event("critical failure stands", "the LCK save failed")
         return Change(save.character, (*save.events, event), save.results), result

@@ -3,7 +3,8 @@
 Records: a sheet action ``{"kind": action, "sheet", "params", "scale"}`` (the sheet before
 it, its parameters as read, the table's scale); ``initiative`` ``{"aware": [{"id",
 "sheet"}], "surprised": [...], "scale", "affinity_bonus"}``; ``extended-check``
-``{"character", "name", "spec", "request"}``, which rolls nothing: each turn is the
+``{"character", "name", "spec", "request"}`` (and ``"first"``, the first turn's own check
+when a curse touches it), which rolls nothing: each turn is the
 follow-up ``extended-roll`` (``rolls``/``until_done`` when not one plain turn), settled
 at its end by ``accept-partial`` / ``decline-partial``. All keep their ``draws``, and
 every card is rebuilt by running the same rules on them.
@@ -47,6 +48,7 @@ from rulebound.rulesets.legacy.chain import (
     DECISIONS,
     TURN,
     ExtendedState,
+    differs,
     event_lines,
     extended_follow,
 )
@@ -283,15 +285,23 @@ def _initiative_card(rolled: list[combat.Rolled]) -> Card:
 
 
 def _start_extended(sheets: Roster, params: Params, variants: Variants) -> TablePlay:
+    """Start an extended check without a roll. As from a sheet, an unconscious character is
+    refused and a curse touches the first turn only: it is spent now, on the check that
+    rolls it, and the record keeps that turn's own check as ``first``."""
     key = plays.character_id(sheets, str(params.get("character") or ""), "character")
     char = validated(sheets[key])
     roll = sheet_request(char, params, variants)
     if roll.extended is None:
         raise InvalidInput("success_threshold", None, "the extended check's thresholds")
+    first = differs(roll.first_roll(), roll)
     record: Record = {"kind": "extended-check", "character": key, "name": char.name}
     record |= {"spec": roll.extended.model_dump(), "request": to_jsonable(roll.request)}
-    card = extended_card(ExtendedState(ExtendedCheck(roll.extended, roll.request), char.name))
-    return TablePlay({**record, "draws": []}, card, {}, card.outcome)
+    record |= {} if first is None else {"first": to_jsonable(first)}
+    check = ExtendedCheck(roll.extended, roll.request, first=first)
+    card = extended_card(ExtendedState(check, char.name))
+    after = roll.after()
+    changed = {} if after is None else {key: dump(after)}
+    return TablePlay({**record, "draws": []}, card, changed, card.outcome)
 
 
 def turn_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -307,7 +317,9 @@ def _extended(chain: Chain) -> ExtendedState:
     except ValidationError:
         raise InvalidInput("record.spec", root.get("spec"), "the thresholds and rolls") from None
     request = request_from_json(root.get("request") or {})
-    state = ExtendedState(ExtendedCheck(spec, request), str(root.get("name") or "?"))
+    first = request_from_json(root["first"]) if root.get("first") else None  # newer records
+    check = ExtendedCheck(spec, request, first=first)
+    state = ExtendedState(check, str(root.get("name") or "?"))
     plays.replayed(root, lambda source: None)
     for record in chain[1:]:
         kind = str(record.get("kind"))
