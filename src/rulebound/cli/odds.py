@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulebound.cli.options import Flag, game_for, values_for, variants_for
+from rulebound.cli.options import SHEET_ONLY, Flag, game_for, stray, values_for, variants_for
 from rulebound.cli.output import emit_json, emit_text
 from rulebound.core.errors import InvalidInput, RuleViolation, raise_all
 from rulebound.render.json_view import chances_json
@@ -28,8 +28,6 @@ def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
     as_json = bool(options.get("json"))
     fields = (*game.fields, *game.odds_fields)
     if options.get("character") is None and game.sheets is not None:
-        from rulebound.cli.session import SHEET_ONLY, stray
-
         raise_all(stray(fields, game.sheets.choice_fields, options, SHEET_ONLY))
     if table_flags(options):
         values = forms.read(fields, values_for(fields, options), required=False)
@@ -45,7 +43,7 @@ def run_odds(key: str, options: Options, flags: Sequence[Flag]) -> None:
             raise RuleViolation("--chain", "this result has nothing left to roll")
         given: dict[str, Any] = {"chain": str(chain_file)}
     elif options.get("character") is not None:
-        from rulebound.cli.session import sheet_from, stray
+        from rulebound.cli.session import sheet_from
         from rulebound.rulesets.plays import TableRules
 
         sheets = game.sheets

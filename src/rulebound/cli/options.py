@@ -156,3 +156,23 @@ def variants_for(
         if flag.variant and value is not None:
             chosen[flag.variant] = value
     return resolve(game.variants, chosen)
+
+
+SHEET_ONLY = "here: it chooses from a sheet (give --character)"
+
+
+def stray(
+    fields: Sequence[Field], others: Sequence[Field], options: Mapping[str, Any], why: str
+) -> list[InvalidInput]:
+    """Options that only ``others`` take (a raw field given with --character)."""
+    own = {f.cli_flag for f in fields}
+    stray = {
+        f.cli_flag: value
+        for f in others
+        if f.cli_flag not in own
+        for value in values_for([f], options).values()
+    }
+    if not stray:
+        return []
+    flags = ", ".join(f"--{name}" for name in stray)
+    return [InvalidInput(flags, next(iter(stray.values())), f"nothing {why}")]

@@ -17,7 +17,15 @@ from typing import Any
 
 import click
 
-from rulebound.cli.options import Flag, game_for, pairs, values_for, variants_for
+from rulebound.cli.options import (
+    SHEET_ONLY,
+    Flag,
+    game_for,
+    pairs,
+    stray,
+    values_for,
+    variants_for,
+)
 from rulebound.cli.output import (
     STDIN,
     emit_json,
@@ -65,26 +73,6 @@ def sheet_from(game: AnyGame, path: Path) -> Sheet:
         whole = other_game(exc, game.title)
         listed = () if whole else problems_of(exc)
         raise ContentError(str(path), whole or str(exc), listed) from None
-
-
-SHEET_ONLY = "here: it chooses from a sheet (give --character)"
-
-
-def stray(
-    fields: Sequence[Field], others: Sequence[Field], options: Options, why: str
-) -> list[InvalidInput]:
-    """Options that only ``others`` take (a raw field given with --character)."""
-    own = {f.cli_flag for f in fields}
-    stray = {
-        f.cli_flag: value
-        for f in others
-        if f.cli_flag not in own
-        for value in values_for([f], options).values()
-    }
-    if not stray:
-        return []
-    flags = ", ".join(f"--{name}" for name in stray)
-    return [InvalidInput(flags, next(iter(stray.values())), f"nothing {why}")]
 
 
 def _read(
