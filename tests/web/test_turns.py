@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from ..client import AppClient
 from .conftest import Party, seat_party
 
@@ -78,6 +80,28 @@ def test_a_stale_click_is_refused_and_a_raced_one_changes_nothing(party: Party) 
     assert _turns(party)["up"] == "n2"
     _move(party, "gm", "round")
     assert (_turns(party)["round"], _turns(party)["up"]) == (2, "n1")
+
+
+def test_two_moves_made_from_the_same_order_log_one(
+    party: Party, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two "next" sent at once both read the order before either was logged: both were
+    logged ("ended Ana's turn" twice), and without ``ends`` the second ended Bo's turn too.
+    A move is checked again against the turn entries logged after it read the order."""
+    _move(party, "gm", "start", method="set", others="Ana, Bo, Cy")
+    service = party.client.app.state.service
+    read = service._turn_entries(party.table_id)
+    seen = service.store.last_seq(party.table_id)
+    _move(party, "gm", "next", ends="n1")
+    monkeypatch.setattr(service, "_turn_entries", lambda table_id: read)
+    monkeypatch.setattr(service.store, "last_seq", lambda table_id: seen)
+    for params in ({"ends": "n1"}, {}):
+        refused = _move(party, "gm", "next", 409, **params)
+        assert "changed" in refused["detail"]
+    monkeypatch.undo()
+    assert _turns(party)["up"] == "n2"
+    log = party.client.get(party.url("/log"), headers=party.gm).json()["entries"]
+    assert sum("ended" in e["summary"] for e in log if e["kind"] == "turn") == 1
 
 
 def test_a_players_double_click_is_a_stale_click_as_the_game_masters_is(party: Party) -> None:

@@ -622,7 +622,9 @@ class TableService:
         the injected source."""
         if not self.committed:
             staged = stage(self.source(viewer.table.id))
-            return self.store.append(staged.entry, staged.changes, read=staged.read)
+            return self.store.append(
+                staged.entry, staged.changes, read=staged.read, still_open=staged.still_open
+            )
         return self.store.append_drawn(
             viewer.table.id, lambda dice: stage(dice.source()), contribution
         )
@@ -698,14 +700,15 @@ class TableService:
         rolls draws the table's committed dice, and changes the sheets its rolls change,
         in the transaction that logs it."""
         params = capped(params)
-        state = self.turn_order(viewer)
+        seen = StillOpen(self.store.last_seq(viewer.table.id), _refuse_turn_moved)
+        state = self.turn_order(viewer)  # read after ``seen``: a move between is caught
         if action == "next" and not viewer.is_gm:
             turns.check_ends(state, _ends(params))
             self._may_end_turn(viewer, state)
         else:
             self.require_gm(viewer)
         if action in ("start", "add"):
-            return self._turn_roll(viewer, state, action, params, contribution)
+            return self._turn_roll(viewer, state, action, params, contribution, seen)
         key, place = str(params.get("key") or ""), _place(params.get("place"))
         moves: dict[str, Callable[[], turns.Move]] = {
             "next": lambda: turns.advance(state, _ends(params)),
@@ -716,7 +719,7 @@ class TableService:
         }
         if action not in moves:
             raise InvalidInput("action", action, "one of " + ", ".join(turns.MOVES))
-        return self.store.append(_turn_entry(viewer, moves[action]()))
+        return self.store.append(_turn_entry(viewer, moves[action]()), still_open=seen)
 
     def _may_end_turn(self, viewer: Viewer, state: turns.TurnState) -> None:
         current = state.current
@@ -731,9 +734,11 @@ class TableService:
         action: str,
         params: Mapping[str, Any],
         contribution: Contribution | None,
+        seen: StillOpen,
     ) -> LogEntry:
         """A start or an add: its combatants (characters as the game master sees them, and
-        others by name), rolled as the method says."""
+        others by name), rolled as the method says; refused if the order has moved since it
+        was read (``seen``)."""
         rows = {row.id: row for row in self.characters(viewer)}
         picks, naming = ("characters", "others") if action == "start" else ("character", "name")
         chosen = _ids(params.get(picks))
@@ -762,12 +767,14 @@ class TableService:
             changes = [SheetChange.of(by_key[k], dict(sheet)) for k, sheet in made.sheets.items()]
             changed = {change.character_id for change in changes}
             read = [(r.id, r.stored_version) for r in by_key.values() if r.id not in changed]
-            return Staged(_turn_entry(viewer, made), changes, read)
+            return Staged(_turn_entry(viewer, made), changes, read, seen)
 
         how = method if action == "start" else state.method
         if how == "set" or (how == "game" and not chosen):  # nobody rolls: no dice drawn
             staged = stage(self.source(viewer.table.id))
-            return self.store.append(staged.entry, staged.changes, read=staged.read)
+            return self.store.append(
+                staged.entry, staged.changes, read=staged.read, still_open=seen
+            )
         return self._logged_play(viewer, stage, contribution)
 
     def _staged(
@@ -804,6 +811,12 @@ def _refuse_closed(root: LogEntry, leaf: LogEntry, later: Sequence[EntryOutline]
 def _refuse_voided(root: LogEntry, later: Sequence[EntryOutline]) -> None:
     if voided(later, root.id):
         raise Conflict("void", "this roll is already void")
+
+
+def _refuse_turn_moved(later: Sequence[EntryOutline]) -> None:
+    """A move made from the order as it was read: another move logged since changed it."""
+    if any(e.kind == turns.KIND for e in later):
+        raise Conflict("turn", "the turn order changed meanwhile: look at it again")
 
 
 def _refuse_revealed(leaf: LogEntry, later: Sequence[EntryOutline]) -> None:
