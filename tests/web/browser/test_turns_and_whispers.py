@@ -90,15 +90,21 @@ def test_a_whisper_reaches_its_addressee_and_the_gm_and_no_one_else(
     )
     obi = table.join("observer", "Obi")
     pia = _at_table(table, pia)  # its "To" list now names everyone seated
+    to = pia.locator("#talk-to")
+    # the lone game master is one choice, not also a whisper
+    expect(to.locator("option", has_text="Gina")).to_have_text(["The game master (Gina)"])
     pia.locator("#talk-text").fill(SECRET)
-    pia.locator("#talk-to").select_option(label="Oz")
+    to.select_option(label="Oz")
+    expect(pia.locator("#talk-text")).to_have_attribute("placeholder", "Heard by: Oz")
     pia.get_by_role("button", name="Send").click()
     for page in (table.gm, oz, pia):
         whisper = page.locator(".entry.privacy-whisper")
         expect(whisper.locator(".summary")).to_have_text(f"Pia: {SECRET}")
         expect(whisper.locator(".privacy")).to_have_text("Whisper to Oz")
     shot(oz, "whisper-addressee")
+    expect(pia.locator("form.talk")).to_have_attribute("data-private", "")  # still Oz's
     pia.locator("#talk-to").select_option("public")
+    expect(pia.locator("form.talk")).not_to_have_attribute("data-private", "")
     pia.locator("#talk-text").fill("/me ducks behind the crate")
     pia.get_by_role("button", name="Send").click()
     for page in (table.gm, oz, pia, nel, obi):  # everyone's feed is past the whisper

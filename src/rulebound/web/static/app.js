@@ -558,6 +558,24 @@ function wire(root = document) {
   $$("form.action", root).forEach(wirePicker);
   $$("form[data-chances]", root).forEach(watchChances);
   $$("form[data-odds]", root).forEach(watchOdds);
+  $$("form.talk", root).forEach(watchAudience);
+}
+
+// Who hears the next line, said in the box itself: the choice stays for the next message,
+// as a roll mode does, so the box shows it rather than let a private line go out unnoticed.
+function watchAudience(form) {
+  const box = $("input[name=text]", form);
+  const to = $("select[name=privacy]", form);
+  if (!box || !to || form.dataset.audience) return;
+  form.dataset.audience = "1";
+  const plain = box.placeholder;
+  const update = () => {
+    const quiet = to.value !== "public";
+    form.toggleAttribute("data-private", quiet);
+    box.placeholder = quiet ? `Heard by: ${to.selectedOptions[0].textContent.trim()}` : plain;
+  };
+  to.addEventListener("change", update);
+  update();
 }
 
 // The exact odds of a "/r" roll, shown as it is typed; the box empties once it is sent.
