@@ -203,3 +203,16 @@ def test_a_refusal_starts_a_sentence_but_keeps_a_name_as_it_was_written(
     detail: str, said: str
 ) -> None:
     assert plain(RuleViolation("push", detail)) == said
+
+
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [
+        ("skills.Climbing.score", "Climbing score: 50 will not do"),
+        ("gear.0.bonus", "Gear 1 bonus: 50 will not do"),
+        ("scores.STR", "STR: 50 will not do"),
+    ],
+)
+def test_a_field_of_one_entry_among_many_is_named_with_its_entry(field: str, said: str) -> None:
+    """Every Rainwall skill has a Score: "Score: 50 will not do" did not say whose."""
+    assert plain(InvalidInput(field, 50, "a number of at most 10")).startswith(said)

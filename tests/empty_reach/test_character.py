@@ -221,3 +221,15 @@ def test_sheets_are_immutable() -> None:
 
     with pytest.raises(ValidationError):
         sheet().damage = 3  # type: ignore[misc]
+
+
+def test_a_file_naming_another_game_says_which_game_it_takes() -> None:
+    """The pattern the field once had was said as it was: "String should match pattern"."""
+    from rulebound.rulesets.plays import TableRules
+    from rulebound.rulesets.registry import get_game
+
+    rules = TableRules(get_game("empty-reach"))
+    sheet = {**rules.new_sheet("Vex"), "ruleset": "ghostburn"}
+    with pytest.raises(InvalidInput) as caught:
+        rules.validate_sheet(sheet)
+    assert str(caught.value) == "ruleset: got 'ghostburn'; expected one of empty-reach"

@@ -54,9 +54,21 @@ def _label(fields: Sequence[Field], name: str) -> tuple[str, str]:
     target = field_for_error(fields, name)
     field = next((f for f in fields if f.name == target), None)
     if field is not None:
-        return field.name, field.label or field.name
+        return field.name, _whose(field.name, field.label or field.name)
     words = name.rsplit(".", 1)[-1].replace("_", " ")
-    return "_form", words[:1].upper() + words[1:]
+    return "_form", _whose(name, words[:1].upper() + words[1:])
+
+
+def _whose(name: str, label: str) -> str:
+    """A label of one entry among several of a kind ("skills.Climbing.score": every skill
+    has a Score) named with its entry: "Climbing score", "Gear 2 bonus"."""
+    parts = name.split(".")
+    if len(parts) < 3:
+        return label
+    entry = parts[-2]
+    if entry.isdigit():
+        entry = f"{parts[-3].replace('_', ' ').capitalize()} {int(entry) + 1}"
+    return f"{entry} {label[:1].lower()}{label[1:]}"
 
 
 def by_field(fields: Sequence[Field], exc: InvalidInput) -> dict[str, str]:

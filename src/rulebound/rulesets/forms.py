@@ -366,6 +366,9 @@ def what(field: Field) -> str:
         )
         many = "any of" if field.kind == "multiselect" else "one of"
         return f"{many} {names}" if shown else "nothing (there is no choice yet)"
+    if field.kind in ("select", "multiselect"):  # no choice to offer: its help says why
+        why = f": {field.help.rstrip('.')}" if field.help else ""
+        return f"a choice (there is none yet{why})"
     return "text"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -79,7 +79,7 @@ class GearItem(BaseModel):
 class Character(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ruleset: str = Field(default="empty-reach", pattern="^empty-reach$")
+    ruleset: Literal["empty-reach"] = "empty-reach"
     name: str = Field(min_length=1, max_length=80)
     attributes: dict[str, Die]
     skills: dict[str, Die] = {}

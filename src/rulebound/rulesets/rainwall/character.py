@@ -98,9 +98,8 @@ def request_for(
     skill = catalogue.skill_name(skill) or find_key(character.skills, skill) or skill
     held = character.skills.get(skill)
     if held is None:
-        raise InvalidInput(
-            "skill", skill, "one of the character's skills: " + ", ".join(character.skills)
-        )
+        held_now = ", ".join(character.skills) or "none yet (add one on the sheet)"
+        raise InvalidInput("skill", skill, "one of the character's skills: " + held_now)
     if skill not in catalogue.skills and held.trait is None:
         raise InvalidInput(
             "skill", skill, "a skill the catalogue defines: " + ", ".join(catalogue.skills)
