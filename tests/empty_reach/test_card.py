@@ -51,7 +51,8 @@ def test_a_push_shows_history_states_costs_and_gear_checks(scripted: type[Script
     assert (rerolled.state, rerolled.history, rerolled.face) == ("rerolled", (3,), 1)
     assert "Push cost: 2 new bane(s): 1 damage, gear -1" in card.details
     assert "gear check d6: 2 (gear loses 1)" in card.details
-    assert card.outcome.endswith("(pushed 1x)")
+    # what it cost the character, on the card's face: not only under Details
+    assert card.outcome.endswith("(pushed 1x); pushing cost 1 damage, gear -1")
     assert card.actions == ()
     text = card_text(card)
     assert "[locked]" in text

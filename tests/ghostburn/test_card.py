@@ -23,11 +23,13 @@ def test_card_shows_substitution_shift_and_luck(vex: Character, content: Ghostbu
     assert "DL Hard (20), set by the GM, shifted +1 level(s) by the GM from 14" in card.details
     assert "The GM called for Strength instead of Agility" in card.details
     assert card.steps[-1] == "14 vs Hard (20): Fade"
-    assert (card.outcome, card.succeeded) == (
-        "Fade: Close: a partial result, or success at a cost the GM names.",
+    assert (card.outcome, card.succeeded) == (  # the total on the card's face, not in Details
+        "Fade (14 vs 20): Close: a partial result, or success at a cost the GM names.",
         False,
     )
     lucky = GAME.card(with_luck(result, 6))
+    assert lucky.outcome.startswith("Success (20 vs 20): ")
+    assert lucky.outcome.endswith(" A Luck Point was spent (+6).")
     assert "Before the Luck Point: Fade: 14 vs Hard (20)" in lucky.details
     assert lucky.modifiers[-1] == "Luck Point (luck): +6"
     assert "Luck Point +6: result 20" in lucky.steps

@@ -42,7 +42,7 @@ def test_roll_text_shows_dice_every_candidate_band_and_outcome(sheet_file: Path)
     assert "laser sight" in out
     assert "(not applied) (does not stack; smart scope (+2) applies)" in out
     assert "Moderate (14), from trick Aimed Shot" in out
-    assert re.search(r"Result: (Success|Fade|Failure): ", out)
+    assert re.search(r"Result: (Success|Fade|Failure) \(\d+ vs 14\): ", out)
     assert _run(*args).output == out
 
 

@@ -1,6 +1,7 @@
 """Ghostburn at the table (the generic ``TableRules`` over the game): forms, exact chances,
 plays from records, Luck Points."""
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -198,7 +199,9 @@ def test_roll_record_replays_to_the_same_card() -> None:
         play = TABLE.roll(character, AIMED | {"dl_shift": "1"}, NONE, SeededSource(seed))
         assert play.sheet is None
         assert TABLE.card([play.record]) == play.card
-        assert play.card.outcome.split(":")[0] in BANDS
+        band, _, total = play.card.outcome.split(":")[0].partition(" (")
+        assert band in BANDS
+        assert re.fullmatch(r"\d+ vs 20\)", total)
         assert [a.key for a in play.card.actions] == ["spend-luck"]
     modifiers = play.card.modifiers
     assert "Agility (ability): +3" in modifiers

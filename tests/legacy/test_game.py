@@ -56,7 +56,8 @@ def raw(**values: Any) -> Any:
 
 def view(chain: list[dict[str, Any]]) -> dict[str, Any]:
     card = TABLE.card(chain)
-    seen = {"outcome": card.outcome, "succeeded": card.succeeded, "dice": card.dice}
+    said = card.outcome.partition("; fate ")[0].partition("; LCK ")[0]  # words since: the cost
+    seen = {"outcome": said, "succeeded": card.succeeded, "dice": card.dice}
     viewed: dict[str, Any] = json.loads(
         json.dumps({**seen, "dice": [asdict(d) for d in card.dice]})
     )

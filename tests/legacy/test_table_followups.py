@@ -107,7 +107,7 @@ def test_a_fate_reroll_spends_the_point_with_the_new_result() -> None:
     }
     assert rerolled.record["kind"] == "fate-reroll"
     assert rerolled.record["draws"] == [[20, 5]]
-    assert rerolled.card.outcome == "Success (margin +8, +8 degrees)"
+    assert rerolled.card.outcome == "Success (margin +8, +8 degrees); fate 2 -> 1"
     assert "Fate reroll: partial success -> success" in rerolled.card.details
     assert "Kara now: fate 1, LCK 20" in rerolled.card.details
     again = follow(rerolled.sheet, chain, "fate-reroll", d20(20))  # the new result stands
@@ -125,7 +125,7 @@ def test_a_luck_swap_replaces_the_test_with_an_unmodified_lck_test() -> None:
     assert swapped.sheet["fate"] == 1
     assert swapped.card.title == "Kara: LCK test"
     assert swapped.card.steps[0] == "Target 10: LCK 20, halved to 10, modifiers +0"
-    assert swapped.card.outcome == "Success (margin +1, +1 degrees)"
+    assert swapped.card.outcome == "Success (margin +1, +1 degrees); fate 2 -> 1"
 
 
 def test_an_elf_swaps_an_arcane_check_for_luck_free_once_then_pays_as_anyone() -> None:
@@ -155,7 +155,8 @@ def test_burning_fate_costs_ten_lck_and_caps_fate() -> None:
     assert (burnt.sheet["lck"], burnt.sheet["fate"]) == (10, 1)
     assert burnt.record["purpose"] == "survive the fall"
     assert "fate burnt: for survive the fall: LCK 20 -> 10" in burnt.card.details
-    assert burnt.card.outcome == TABLE.card(chain[:1]).outcome  # the result itself stands
+    stands = TABLE.card(chain[:1]).outcome  # the result itself stands; its cost is told
+    assert burnt.card.outcome == f"{stands}; fate 2 -> 1, LCK 20 -> 10"
 
 
 def test_spending_with_no_fate_is_a_rule_violation_and_no_sheet() -> None:

@@ -45,7 +45,7 @@ class DieView:
         )
 
 
-WORDING = 3
+WORDING = 4
 """The games' words today (``Card.wording``)."""
 
 

@@ -26,11 +26,19 @@ def _outcome(result: EmptyReachResult) -> str:
     if request.repair is not None:
         return f"{result.headline}: {repair_outcome(result).describe()}"
     if request.second_wind is None:
-        return result.headline
+        return result.headline + _paid(result)
     if SPLIT in offers(result):
         low, high = split_range(result)
         return f"{result.headline}: {low} to {high} of them to Health, the rest to Resolve"
     return f"{result.headline}: {split(result).describe()}"
+
+
+def _paid(result: EmptyReachResult) -> str:
+    """What pushing cost the character, on the card's face where anyone looks."""
+    costs = result.costs
+    if costs is None or not (costs.points or costs.gear_loss):
+        return ""
+    return f"; pushing cost {costs.toll()}"
 
 
 def _split_action(result: EmptyReachResult) -> ActionView:

@@ -43,11 +43,15 @@ class PushCosts:
     points: int
 
     def describe(self) -> str:
+        return f"{self.new_banes} new bane(s): {self.toll()}"
+
+    def toll(self) -> str:
+        """What the character pays, in a few words ("1 damage, gear -1")."""
         kind = self.kind or "damage or stress"
         parts = [f"{self.points} {kind}"]
         if self.gear_checks:
             parts.append(f"gear -{self.gear_loss}")
-        return f"{self.new_banes} new bane(s): " + ", ".join(parts)
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)

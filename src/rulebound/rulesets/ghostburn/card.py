@@ -63,6 +63,13 @@ def follow_ups(result: GhostburnResult) -> tuple[ActionView, ...]:
     return (luck_action(result),) if result.luck is None else ()
 
 
+def _outcome(result: GhostburnResult) -> str:
+    """The band with the total it was read from, and a Luck Point's cost, on the card's face."""
+    band, dl = result.band, result.request.difficulty
+    text = f"{band.label} ({result.total} vs {dl.value}): {band.outcome}"
+    return text + (f" A Luck Point was spent (+{result.luck.value})." if result.luck else "")
+
+
 def card_for(result: GhostburnResult, content: GhostburnContent) -> Card:
     request = result.request
     dice = " + ".join(str(d.face) for d in result.dice)
@@ -91,7 +98,7 @@ def card_for(result: GhostburnResult, content: GhostburnContent) -> Card:
         details.append("Not in use: " + ", ".join(f"{name} ({kind})" for kind, _, name in aside))
     return Card(
         title=_title(result, content),
-        outcome=f"{result.band.label}: {result.band.outcome}",
+        outcome=_outcome(result),
         succeeded=result.succeeded,
         dice=tuple(map(DieView.of, result.dice)),
         modifiers=_modifiers(result),

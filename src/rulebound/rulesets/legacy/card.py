@@ -61,8 +61,23 @@ def _outcome(state: CheckState) -> str:
         return f"{r.headline}: {r.note}"
     text = f"{r.headline} (margin {r.margin:+d}, {r.degrees:+d} degrees)"
     if r.outcome is Outcome.PARTIAL:
-        return text + (", accepted" if state.decided == "accepted" else ": accept or decline it")
-    return text + (f" ({r.note})" if state.decided == "declined" and r.parent and r.note else "")
+        text += ", accepted" if state.decided == "accepted" else ": accept or decline it"
+    elif state.decided == "declined" and r.parent and r.note:
+        text += f" ({r.note})"
+    return text + _paid(state)
+
+
+def _paid(state: CheckState) -> str:
+    """What the last follow-up took from the roller's fate and LCK, on the card's face."""
+    before, after = state.acted, state.roller
+    if before is None or after is None:
+        return ""
+    spent = [
+        f"{name} {was} -> {now}"
+        for name, was, now in (("fate", before.fate, after.fate), ("LCK", before.lck, after.lck))
+        if was != now
+    ]
+    return "; " + ", ".join(spent) if spent else ""
 
 
 def _basis(request: CheckRequest) -> str:
