@@ -216,3 +216,12 @@ def test_a_refusal_starts_a_sentence_but_keeps_a_name_as_it_was_written(
 def test_a_field_of_one_entry_among_many_is_named_with_its_entry(field: str, said: str) -> None:
     """Every Rainwall skill has a Score: "Score: 50 will not do" did not say whose."""
     assert plain(InvalidInput(field, 50, "a number of at most 10")).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [([1.5], "1.5 will not do"), ([[0]], "[0] will not do"), ({"a": 1}, '{"a": 1} will not do')],
+)
+def test_a_value_is_said_as_given(value: object, said: str) -> None:
+    """A float was "that", and a list in a list read as its items ([[0]] as "0")."""
+    assert said in plain(InvalidInput("reroll", value, "die numbers"))

@@ -4,6 +4,7 @@ the game's own terms, every problem of a form at once, and nothing from Python o
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -29,11 +30,22 @@ def given(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, float):
+        return f"{value:g}"
     if isinstance(value, str):  # control characters shown, never sent to a terminal
         return "“" + "".join(c if c.isprintable() else "?" for c in value[:60]) + "”"
     if isinstance(value, list | tuple):
-        return "no choice" if not value else ", ".join(given(v) for v in value[:8])
+        return "no choice" if not value else ", ".join(_item(v) for v in value[:8])
+    if isinstance(value, dict):
+        return _item(value)
     return "that"
+
+
+def _item(value: Any) -> str:
+    """One of a list's values: a list or an object in it as written (``[0]`` is not ``0``)."""
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(value, ensure_ascii=False, default=str)[:60]
+    return given(value)
 
 
 def sentence(problem: InvalidInput, label: str) -> str:
