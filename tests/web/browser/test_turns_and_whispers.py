@@ -49,8 +49,8 @@ def test_the_turn_tracker_is_driven_through_a_round_by_a_gm_and_two_players(
 ) -> None:
     table = Table(server, browser, contexts, ruleset="legacy")
     pia, oz = table.join("player", "Pia"), table.join("player", "Oz")
-    new_character(pia, "Ana", force=None)
-    new_character(oz, "Bo", force=None)
+    new_character(pia, "Anastasia Vel", force=None)  # long names: labels under the dice
+    new_character(oz, "Bartholomew Oz", force=None)
     gm, pia, oz = (_at_table(table, page) for page in (table.gm, pia, oz))
     gm.get_by_text("Start a turn order").click()
     expect(gm.get_by_label("Order by")).to_have_value("game")  # Legacy's initiative rules
@@ -61,10 +61,16 @@ def test_the_turn_tracker_is_driven_through_a_round_by_a_gm_and_two_players(
         expect(page.locator(".turn-order li")).to_have_count(3)
         expect(page.locator(".turns .round")).to_have_text("· round 1")
     order = gm.locator(".turn-order .name").all_inner_texts()
-    assert sorted(order) == ["Ana", "Bo", "Grue"]
+    assert sorted(order) == ["Anastasia Vel", "Bartholomew Oz", "Grue"]
     assert order[-1] == "Grue"  # no sheet: after the characters, for the game master to move
     shot(gm, "turn-order-gm")
-    movers = {"Ana": pia, "Bo": oz, "Grue": gm}
+    labels = gm.locator(".entry.kind-turn .dice .dlabel")
+    expect(labels).to_have_count(2)  # the two characters' d20s
+    boxes = [labels.nth(i).bounding_box() for i in range(2)]
+    assert all(b is not None for b in boxes)
+    left, right = sorted((b for b in boxes if b is not None), key=lambda b: b["x"])
+    assert left["x"] + left["width"] <= right["x"], f"the dice's labels overlap: {boxes}"
+    movers = {"Anastasia Vel": pia, "Bartholomew Oz": oz, "Grue": gm}
     for name in order:
         for page in pages:
             expect(page.locator(".turn-order li.up .name")).to_have_text(name)
