@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from rulebound.store import Scope
 from rulebound.web.app import create_app
 
 from ..client import AppClient
@@ -57,13 +58,13 @@ def _read_before(table: Table, root_id: int, monkeypatch: pytest.MonkeyPatch) ->
     logged next lands between the check and the write, as a concurrent request's would."""
     service = table.client.app.state.service
     root = service.store.chain(table.id, root_id)[0]
-    snapshot = service._later(table.id, root)
+    snapshot = service._later(table.id, root, ("void", "reveal"), Scope(0, True))
     real = service._later
     monkeypatch.setattr(
         service,
         "_later",
-        lambda table_id, seen, *kinds: (
-            snapshot if seen.id == root_id else real(table_id, seen, *kinds)
+        lambda table_id, seen, *rest: (
+            snapshot if seen.id == root_id else real(table_id, seen, *rest)
         ),
     )
 
@@ -126,3 +127,17 @@ def test_a_result_revealed_twice_at_once_is_revealed_once(
     table.post("gm", f"/entries/{rolled['id']}/reveal")
     said = table.post("gm", f"/entries/{rolled['id']}/reveal", code=409)["message"]
     assert "already revealed" in said
+
+
+@pytest.mark.parametrize("privacy", ["self", "gm", "blind", "public"])
+def test_a_newer_roll_closes_the_older_for_whoever_knows_of_it(table: Table, privacy: str) -> None:
+    """A newer roll of the character closes its older roll's follow-ups for those who know
+    of it. The roller's own "self" roll was missed (the check read the log as the GM does,
+    who does not know of it); and a roll hidden from someone must not close a roll for
+    them either, or the refusal would tell them that it exists."""
+    ana = table.character("player")
+    first = _pushable(table, ana)
+    table.roll("player", ana, privacy)
+    assert "rolled again" in _keep(table, first["id"], 409, who="player")
+    gm_knows = privacy != "self"
+    _keep(table, first["id"], 409 if gm_knows else 201, who="gm")

@@ -273,6 +273,9 @@ class StillOpen:
     check: Callable[[Sequence[EntryOutline]], None]
     kinds: tuple[str, ...] = ()
     """The kinds whose records ``check`` reads (``Store.outlines``'s ``kinds``)."""
+    scope: Scope = field(default_factory=lambda: Scope(0, True))
+    """Whose view of the log ``check`` reads: an entry they may not know of closes nothing
+    for them, or a refusal would tell them it exists."""
 
 
 @dataclass(frozen=True, slots=True)

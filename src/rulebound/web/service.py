@@ -436,29 +436,30 @@ class TableService:
         if root.character_id is None:
             self.require_gm(viewer)
         row = None if root.character_id is None else self.editable(viewer, root.character_id)
-        return row, self._still_open(viewer.table.id, root, partial(_refuse_closed, root, leaf))
+        return row, self._still_open(viewer, root, partial(_refuse_closed, root, leaf))
 
     def _still_open(
         self,
-        table_id: int,
+        viewer: Viewer,
         root: LogEntry,
         check: Callable[[Sequence[EntryOutline]], None],
         kinds: tuple[str, ...] = VOIDS,
     ) -> StillOpen:
-        """``check`` run on the entries after ``root`` now (the records of ``kinds`` read),
-        and kept to run on those logged after them when the append is written."""
-        later = self._later(table_id, root, kinds)
+        """``check`` run on the entries after ``root`` that ``viewer`` may know of now (the
+        records of ``kinds`` read), and kept to run on those logged after them when the
+        append is written. A roll hidden from the viewer closes nothing for them: a refusal
+        would tell them that it exists."""
+        scope = Scope(viewer.member.id, viewer.is_gm)
+        later = self._later(viewer.table.id, root, kinds, scope)
         check(later)
-        return StillOpen(later[-1].seq if later else root.seq, check, kinds)
+        return StillOpen(later[-1].seq if later else root.seq, check, kinds, scope)
 
     def _later(
-        self, table_id: int, root: LogEntry, kinds: tuple[str, ...] = VOIDS
+        self, table_id: int, root: LogEntry, kinds: tuple[str, ...], scope: Scope
     ) -> list[EntryOutline]:
         """The entries after a chain's root that may close it: what follows it up, a newer
         roll, a void (its record names what it voids), a scene's end."""
-        return self.store.outlines(
-            table_id, Scope(0, True), after=root.seq, limit=LATER, kinds=kinds
-        )
+        return self.store.outlines(table_id, scope, after=root.seq, limit=LATER, kinds=kinds)
 
     def close_scene(self, viewer: Viewer) -> LogEntry:
         """End the scene (the game master): every result's open follow-ups close."""
@@ -476,7 +477,7 @@ class TableService:
         root, leaf = chain[0], chain[-1]
         if leaf.card is None or root.kind == turns.KIND:
             raise RuleViolation("void", "only a roll or another play with a result is voided")
-        still_open = self._still_open(viewer.table.id, root, partial(_refuse_voided, root))
+        still_open = self._still_open(viewer, root, partial(_refuse_voided, root))
         summary = f"{viewer.member.name} voided: {leaf.summary}"
         record = {"voids": [entry.id for entry in chain]}
         entry = NewEntry(
@@ -524,7 +525,7 @@ class TableService:
         if leaf.card is None:
             raise RuleViolation("reveal", "this entry has no result to reveal")
         check = partial(_refuse_revealed, leaf)
-        still_open = self._still_open(viewer.table.id, root, check, ("reveal",))
+        still_open = self._still_open(viewer, root, check, ("reveal",))
         summary = f"{viewer.member.name} revealed: {leaf.summary}"
         record = {"reveals": [entry.id for entry in chain], "rolled_by": root.actor_id}
         entry = NewEntry(

@@ -49,21 +49,27 @@ from rulebound.store.sql.queries import (
     OUTLINES,
     REVEALED,
     TAIL,
+    knows_of,
 )
 from rulebound.store.writer import Appended, Batch
 
 
 def _logged_since(batch: Batch, table_id: int, still_open: StillOpen) -> list[EntryOutline]:
-    """The outlines of the entries after ``still_open.seq``: committed (the batch holds the
-    table, so none can land meanwhile), then those this batch has sealed and not inserted."""
-    values: dict[str, Any] = {"table_id": table_id, "member_id": 0, "after": still_open.seq}
-    values |= {"limit": batch.head(table_id).seq, "kinds": list(still_open.kinds)}
+    """The outlines of the entries after ``still_open.seq`` that its scope may know of:
+    committed (the batch holds the table, so none can land meanwhile), then those this
+    batch has sealed and not inserted."""
+    scope = still_open.scope
+    values: dict[str, Any] = {"table_id": table_id, "member_id": scope.member_id}
+    values |= {"after": still_open.seq, "limit": batch.head(table_id).seq}
+    values["kinds"] = list(still_open.kinds)
     found = [
         EntryOutline(r.id, r.seq, r.kind, r.parent_id, r.character_id, dict(r.record or {}))
-        for r in batch.conn.execute(OUTLINES[True], values)
+        for r in batch.conn.execute(OUTLINES[scope.is_gm], values)
     ]
     for row in batch.pending(table_id):
         v = row.values
+        if not knows_of(v, scope.is_gm, scope.member_id):
+            continue
         record = v["record"].value if v["kind"] in still_open.kinds else {}
         outline = EntryOutline(0, v["seq"], v["kind"], v["parent_id"], v["character_id"], record)
         found.append(outline)

@@ -8,6 +8,7 @@ which bounds a page of the log has) is built once per shape.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
@@ -92,6 +93,15 @@ def _visible(is_gm: bool, member_id: int | BindParameter[int]) -> ColumnElement[
         and_(_c.privacy.in_(("gm", "blind", "self", "whisper")), mine),
         _to_me(member_id),
     )
+
+
+def knows_of(row: Mapping[str, Any], is_gm: bool, member_id: int) -> bool:
+    """``_visible`` for a row not yet inserted (its values): the same rule, in Python."""
+    privacy, mine = str(row["privacy"]), bool(row["actor_id"] == member_id)
+    if is_gm:
+        return privacy in ("public", "gm", "blind", "whisper") or (privacy == "self" and mine)
+    to_me = privacy == "whisper" and bool(row["to_id"] == member_id)
+    return privacy == "public" or (privacy in ("gm", "blind", "self", "whisper") and mine) or to_me
 
 
 def _to_me(member_id: int | BindParameter[int]) -> ColumnElement[bool]:
