@@ -31,10 +31,10 @@ def _grain(op: str, left: Plan, right: Plan, divisor: nodes.Node) -> int:
         return math.lcm(a, b)
     if op == "*":
         return a * b
-    literal = isinstance(divisor, nodes.Literal) and isinstance(divisor.value, int)
-    if op == "/" and literal and b == 1 and divisor.value:  # type: ignore[union-attr]
-        return a * abs(int(divisor.value))  # type: ignore[union-attr]
-    return 0
+    if op != "/" or b != 1 or not isinstance(divisor, nodes.Literal):
+        return 0
+    value = divisor.value
+    return a * abs(value) if isinstance(value, int) and value else 0
 
 
 def _sum(
