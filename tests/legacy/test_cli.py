@@ -73,3 +73,22 @@ def test_answers_that_run_out_name_the_step_still_asked(tmp_path: Path) -> None:
     flag = runner.invoke(app, [*soul, "--assign", "--interactive", "--seed", "2"])
     assert flag.exit_code == 2, flag.output
     assert "the input ended" in flag.output
+
+
+def _p_success(*args: str) -> str:
+    out = runner.invoke(app, ["odds", "legacy", "--score", "31", *args, "--json"])
+    assert out.exit_code == 0, out.output
+    found: str = json.loads(out.stdout)["p_success"]
+    return found
+
+
+def test_a_check_from_numbers_takes_a_helper_named_without_a_sheet() -> None:
+    """Assistance by name was refused on a check from numbers, blaming the helper's name
+    ("“Bob” will not do") when there was no sheet being helped: the table's word stands."""
+    by_advantage = _p_success("--assist-helper", "Bob", "--assist-mode", "advantage")
+    assert by_advantage == _p_success("--advantage")
+    lent = ("--assist-helper", "Bob", "--assist-mode", "proficiency", "--assist-rank", "3")
+    assert _p_success(*lent) == _p_success("--rank", "3")
+    alone = runner.invoke(app, ["odds", "legacy", "--score", "31", "--assist-mode", "advantage"])
+    assert alone.exit_code == 2
+    assert "helper's name" in alone.stderr

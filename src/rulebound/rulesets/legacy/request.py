@@ -237,6 +237,10 @@ def sheet_request(char: Character, values: Mapping[str, Any], variants: Variants
     return finish(LegacyRoll(check, char, affinity, chosen, favour), values, variants)
 
 
+RAW_RELEVANT = "what the check calls for"
+"""What a helper lends to a check from numbers, which names no affinity or proficiency."""
+
+
 def assisted(
     char: Character | None,
     request: CheckRequest,
@@ -261,9 +265,12 @@ def assisted(
     if not mode:
         return request
     name = str(values.get("assist.helper") or "")
-    if not name or char is None or name == char.name:
+    if not name or (char is not None and name == char.name):
         raise InvalidInput("assist.helper", name, "the helper's name (another character)")
-    relevant, _ = needed(request, affinity, proficiency, catalogue())
+    # a check from numbers names no affinity: what the helper must hold is the table's call
+    relevant = (
+        RAW_RELEVANT if char is None else needed(request, affinity, proficiency, catalogue())[0]
+    )
     return lend(request, name, mode, relevant, values.get("assist.rank"))
 
 
