@@ -136,6 +136,15 @@ OUTAGES = {
 log = logging.getLogger("rulebound.web")
 
 
+FRAMEWORK_WORDS = {
+    "There was an error parsing the body": (
+        "The body could not be read as JSON: is a number in it over 4,300 digits long?"
+    ),
+}
+"""The framework's refusals that say too little, in words that point at the cause (valid
+JSON it cannot parse is, in practice, an integer past Python's cap on digits)."""
+
+
 async def handle_http(request: Request, exc: Exception) -> Response:
     """The framework's refusals, in our error shape under ``/api``."""
     assert isinstance(exc, HTTPException)
@@ -145,15 +154,6 @@ async def handle_http(request: Request, exc: Exception) -> Response:
     body = {"error": HTTP_ERRORS.get(exc.status_code, "http-error"), "detail": detail}
     body["message"] = FRAMEWORK_WORDS.get(detail, detail)
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
-
-
-FRAMEWORK_WORDS = {
-    "There was an error parsing the body": (
-        "The body could not be read as JSON: is a number in it over 4,300 digits long?"
-    ),
-}
-"""The framework's refusals that say too little, in words that point at the cause (valid
-JSON it cannot parse is, in practice, an integer past Python's cap on digits)."""
 
 
 async def handle_database(request: Request, exc: Exception) -> Response:

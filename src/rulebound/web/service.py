@@ -57,6 +57,7 @@ from rulebound.web.auth import Forbidden, Viewer
 from rulebound.web.caps import check_caps, check_sheet, clean_name, shown
 from rulebound.web.play import VOIDS, free_roll, superseded, voided
 from rulebound.web.settings import SourceFactory, TableGame, system_source
+from rulebound.web.views import HIDDEN
 
 MAX_TABLE_NAME = 200
 MAX_TALK = 500
@@ -520,7 +521,7 @@ class TableService:
         self.require_gm(viewer)
         chain = self._known_chain(viewer, entry_id)
         root, leaf = chain[0], chain[-1]
-        if not viewer.sees_fully(leaf) or root.privacy not in ("gm", "blind"):
+        if not viewer.sees_fully(leaf) or root.privacy not in HIDDEN:
             raise RuleViolation("reveal", "only a blind or game-master-only result is revealed")
         if leaf.card is None:
             raise RuleViolation("reveal", "this entry has no result to reveal")

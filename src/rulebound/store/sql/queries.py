@@ -80,28 +80,28 @@ REVEALED = select(revealed_entries.c.entry_id).where(
 LAST_SEQ = select(func.max(_c.seq)).where(_c.table_id == TABLE_ID)
 
 
+GM_KNOWS = ("public", "gm", "blind", "whisper")
+"""What a game master knows of, whoever logged it ("self" only their own)."""
+OWN_ONLY = ("gm", "blind", "self", "whisper")
+"""What a player knows of only when they logged it (or, a whisper, are its addressee)."""
+
+
 def _visible(is_gm: bool, member_id: int | BindParameter[int]) -> ColumnElement[bool]:
     """The log rows a viewer may know of. Blind rows reach their roller only to be redacted;
     a whisper reaches its sender, its addressee and the game masters."""
     mine = _c.actor_id == member_id
     if is_gm:
-        return or_(
-            _c.privacy.in_(("public", "gm", "blind", "whisper")), and_(_c.privacy == "self", mine)
-        )
-    return or_(
-        _c.privacy == "public",
-        and_(_c.privacy.in_(("gm", "blind", "self", "whisper")), mine),
-        _to_me(member_id),
-    )
+        return or_(_c.privacy.in_(GM_KNOWS), and_(_c.privacy == "self", mine))
+    return or_(_c.privacy == "public", and_(_c.privacy.in_(OWN_ONLY), mine), _to_me(member_id))
 
 
 def knows_of(row: Mapping[str, Any], is_gm: bool, member_id: int) -> bool:
     """``_visible`` for a row not yet inserted (its values): the same rule, in Python."""
     privacy, mine = str(row["privacy"]), bool(row["actor_id"] == member_id)
     if is_gm:
-        return privacy in ("public", "gm", "blind", "whisper") or (privacy == "self" and mine)
+        return privacy in GM_KNOWS or (privacy == "self" and mine)
     to_me = privacy == "whisper" and bool(row["to_id"] == member_id)
-    return privacy == "public" or (privacy in ("gm", "blind", "self", "whisper") and mine) or to_me
+    return privacy == "public" or (privacy in OWN_ONLY and mine) or to_me
 
 
 def _to_me(member_id: int | BindParameter[int]) -> ColumnElement[bool]:
@@ -113,9 +113,7 @@ def _shown(
 ) -> ColumnElement[bool]:
     """The log rows a viewer sees whole (``Viewer.sees_fully``): a blind roll is the GMs'."""
     if is_gm:
-        return or_(
-            _c.privacy.in_(("public", "gm", "blind", "whisper")), and_(_c.privacy == "self", mine)
-        )
+        return or_(_c.privacy.in_(GM_KNOWS), and_(_c.privacy == "self", mine))
     return or_(_c.privacy == "public", and_(_c.privacy.in_(("gm", "self", "whisper")), mine), to_me)
 
 
@@ -187,7 +185,7 @@ def _hidden_query(is_gm: bool) -> Select[Any]:
 
     What is hidden is never public (nor, from a game master, anything but "self"): saying
     so lets the query run on the index of the entries that changed a sheet."""
-    private = _c.privacy == "self" if is_gm else _c.privacy.in_(("gm", "blind", "self", "whisper"))
+    private = _c.privacy == "self" if is_gm else _c.privacy.in_(OWN_ONLY)
     return select(_c.deltas).where(
         _c.table_id == TABLE_ID,
         _c.deltas.is_not(None),
