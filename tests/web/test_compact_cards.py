@@ -10,11 +10,14 @@ from typing import Any
 
 import pytest
 
-from rulebound.core.random_source import SeededSource
+from rulebound.core.random_source import Draw, ReplaySource, SeededSource
 from rulebound.rulesets.forms import initial_values
+from rulebound.rulesets.rainwall import RainwallRequest, roll_check
+from rulebound.rulesets.rainwall.game import GAME as RAINWALL
+from rulebound.rulesets.views import card_json
 from rulebound.web.play import close_superseded, looks_blank
 from rulebound.web.settings import registry_games
-from rulebound.web.templating import chance_had, die_labels
+from rulebound.web.templating import chance_had, die_labels, page_templates
 from rulebound.web.views import chance_text
 
 GAMES = ("empty-reach", "rainwall", "legacy", "ghostburn")
@@ -70,6 +73,27 @@ def test_labels_that_only_count_dice_show_as_places() -> None:
     assert die_labels([die("d1", 1)]) == ["d1"]  # a one-sided die is its size
     assert die_labels([die("d1", 10), die("d3", 10)]) == ["d1", "d3"]  # not a count
     assert die_labels([]) == []
+
+
+def test_a_die_the_rules_moved_shows_what_it_counts_as_over_its_rolled_face() -> None:
+    """A Rainwall die lowered by a bonus point counts as its new face: the die shows that,
+    with the rolled face struck beside it, as a rerolled die shows its old one."""
+    faces = (9, 8, 7, 6, 6, 5, 1)
+    request = RainwallRequest(7, 5, 4, 3, trait_name="Dexterity", skill_name="Lockpicking")
+    result = roll_check(request, ReplaySource(Draw(10, face) for face in faces))
+    card = card_json(RAINWALL.card(result))
+    die_html = page_templates().env.get_template("_die.html")
+    shown = [
+        die_html.render(d=d, dlabel=label)
+        for d, label in zip(card["dice"], die_labels(card["dice"]), strict=True)
+    ]
+    assert "now 5" in card["dice"][3]["marks"]  # the card itself keeps the rolled face
+    assert card["dice"][3]["face"] == 6
+    assert '<span class="face">5</span>' in shown[3]
+    assert '<span class="was" aria-hidden="true">6</span>' in shown[3]
+    assert 'title="#4 showing 5: bonus 1, success (was 6)"' in shown[3]
+    assert '<span class="face">9</span>' in shown[0]
+    assert 'class="was"' not in shown[0]
 
 
 def quick(*exact: str) -> list[dict[str, str]]:

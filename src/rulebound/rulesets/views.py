@@ -22,6 +22,8 @@ class DieView:
     sides: int
     face: int
     marks: tuple[str, ...] = ()
+    """Short words on the die ("success", "bane"); "now 5" says the rules count it as 5 (the
+    table shows that over the rolled ``face``, which the card keeps)."""
     state: str = "rolled"
     history: tuple[int, ...] = ()
     role: str = ""

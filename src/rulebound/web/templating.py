@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
@@ -110,6 +111,25 @@ def die_labels(dice: Sequence[Mapping[str, Any]]) -> list[str]:
     return labels
 
 
+MOVED = re.compile(r"now (-?\d+)")
+"""A die's mark saying the rules count it as another face (``DieView.marks``)."""
+
+
+def as_shown(die: Mapping[str, Any]) -> tuple[Any, list[Any], list[str]]:
+    """The face a die shows, the faces it showed before (struck through), and its other
+    marks. A die the rules moved (a mark "now 5") shows what it counts as, its rolled face
+    struck beside it. Display only, like ``die_labels``: the card keeps the rolled face."""
+    marks = [str(m) for m in die.get("marks") or ()]
+    history = list(die.get("history") or ())
+    moved = [m for m in marks if MOVED.fullmatch(m)]
+    if not moved:
+        return die.get("face"), history, marks
+    now = MOVED.fullmatch(moved[-1])
+    assert now is not None
+    kept = [m for m in marks if m not in moved]
+    return int(now.group(1)), [*history, die.get("face")], kept
+
+
 TEMPLATES = Path(__file__).with_name("templates")
 
 
@@ -131,5 +151,6 @@ def page_templates() -> Jinja2Templates:
     env.globals["unseen_follow_ups"] = unseen_follow_ups
     env.globals["chance_had"] = chance_had
     env.globals["die_labels"] = die_labels
+    env.globals["as_shown"] = as_shown
     env.globals["looks_blank"] = looks_blank
     return templates
