@@ -18,7 +18,7 @@ from rulebound.core.random_source import Draw, RandomSource, SeededSource
 from rulebound.core.trace import DieRecord, DieState
 from rulebound.render.words import plain
 from rulebound.rulesets import forms
-from rulebound.rulesets.contract import Chances, Choice, ContentTable, DieView, Variant
+from rulebound.rulesets.contract import Chances, Choice, ContentTable, DieView, Field, Variant
 from rulebound.rulesets.fields import at, choices, grouped, number, put, switch
 from rulebound.rulesets.forms import pairs
 from rulebound.rulesets.plays import (
@@ -225,3 +225,19 @@ def test_a_field_of_one_entry_among_many_is_named_with_its_entry(field: str, sai
 def test_a_value_is_said_as_given(value: object, said: str) -> None:
     """A float was "that", and a list in a list read as its items ([[0]] as "0")."""
     assert said in plain(InvalidInput("reroll", value, "die numbers"))
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("helper.race", "Race of Helper (a character) is needed"),
+        ("helper.scores.STR", "STR of Helper (a character): 50 will not do"),
+        ("helper", "Helper (a character) is needed"),
+    ],
+)
+def test_a_problem_inside_a_fields_value_names_the_part_and_the_field(name: str, said: str) -> None:
+    """A helper's sheet without a race was "Helper (a character) is needed", as if no helper
+    had been given."""
+    helper = Field("helper", "Helper (a character)", "sheet")
+    value = 50 if name.endswith("STR") else None
+    assert plain(InvalidInput(name, value, "a value"), (helper,)).startswith(said)

@@ -65,10 +65,18 @@ def _label(fields: Sequence[Field], name: str) -> tuple[str, str]:
     """(the form field the problem belongs to, or "_form"; the words that name it)."""
     target = field_for_error(fields, name)
     field = next((f for f in fields if f.name == target), None)
-    if field is not None:
-        return field.name, _whose(field.name, field.label or field.name)
+    if field is None:
+        return "_form", _named(name)
+    label = _whose(field.name, field.label or field.name)
+    part = name.removeprefix(field.name + ".")
+    # a part of the field's value (a picked sheet's race): "Race of Helper (a character)"
+    return field.name, label if part == name else f"{_named(part)} of {label}"
+
+
+def _named(name: str) -> str:
+    """A dotted name in words, by its last part and its entry: "Race", "Gear 1 bonus"."""
     words = name.rsplit(".", 1)[-1].replace("_", " ")
-    return "_form", _whose(name, words[:1].upper() + words[1:])
+    return _whose(name, words[:1].upper() + words[1:])
 
 
 def _whose(name: str, label: str) -> str:
