@@ -79,6 +79,19 @@ def test_bad_input_is_plain_words_and_exit_2() -> None:
     assert "Traceback" not in err
 
 
+def test_an_expression_may_start_with_a_minus_and_an_option_is_still_checked() -> None:
+    """ "-1d6/4+1d6/3" was read as an option "-1"; a misspelt option is still refused."""
+    code, said, err = run("--odds", "--json", "-1d6/4+1d6/3")
+    assert (code, err) == (0, "")
+    assert json.loads(said)["expression"] == "-1d6/4+1d6/3"
+    code, said, _ = run("-1d4", "--seed", "2")
+    assert code == 0
+    assert said.startswith("-1d4 (")
+    code, _, err = run("2d6", "--jsno")
+    assert code == 2
+    assert "No such option '--jsno'" in err
+
+
 def test_the_command_is_listed_and_loads_no_game() -> None:
     assert "dice" in runner.invoke(app, ["--help"]).stdout
     code = (

@@ -15,13 +15,18 @@ import click
 from rulebound.cli.output import JSON_HELP, SEED_HELP, emit_json, emit_text, rule_errors
 
 
-@click.command("dice")
+@click.command("dice", context_settings={"ignore_unknown_options": True})
 @click.argument("expression", nargs=-1, required=True, metavar="EXPR")
 @click.option("--seed", type=int, help=SEED_HELP)
 @click.option("--odds", "odds_only", is_flag=True, help="Print the exact distribution; no roll.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def command(expression: tuple[str, ...], seed: int | None, odds_only: bool, as_json: bool) -> None:
     """Roll free dice, e.g. rulebound dice 4d6kh3, with the exact odds."""
+    # an expression may start with a minus ("-1d6+4"): unknown options reach it, and a word
+    # that starts with "--" is a misspelt option, never dice
+    for word in expression:
+        if word.startswith("--"):
+            raise click.NoSuchOption(word.split("=", 1)[0])
     from rulebound.core.dice import NotComputed, odds, parse, roll, roll_lines
     from rulebound.core.random_source import SeededSource, SystemSource
 
