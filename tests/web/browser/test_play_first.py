@@ -248,6 +248,49 @@ def test_the_log_says_each_new_entry_in_words(table: Table, dice: Dice) -> None:
     expect(said.locator("p").last).to_have_text("Pia: Ana ducks behind the crate")
 
 
+FITS = """(box) => {
+  const style = getComputedStyle(box);
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = style.font;
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [pen.measureText(box.placeholder).width, room];
+}"""
+"""How wide the box's placeholder is written, and the room the box gives it."""
+
+
+def test_on_a_phone_the_talk_box_is_wide_enough_to_say_who_hears_it(table: Table) -> None:
+    """The box was squeezed beside its two controls: "Heard by: The ga", cut off."""
+    pia = seat(table, "Pia", "Ana", PHONE)
+    box = pia.locator("#talk-text")
+    pia.locator("#talk-to").select_option("gm")
+    expect(box).to_have_attribute("placeholder", "Heard by: The game master (Gina)")
+    written, room = box.evaluate(FITS)
+    assert written <= room, f"the placeholder needs {written:.0f} px; the box has {room:.0f}"
+    send = pia.locator("form.talk button[type=submit]").bounding_box()
+    assert send is not None
+    assert send["x"] + send["width"] <= PHONE["width"]
+
+
+SPILT = """() => [...document.querySelectorAll('.quick-roll button')].flatMap((button) => {
+  const edge = button.getBoundingClientRect(), chance = button.querySelector('.q-p');
+  const label = button.querySelector('.q-label').getBoundingClientRect();
+  const p = chance.getBoundingClientRect();
+  const apart = label.right <= p.left || label.bottom <= p.top;
+  return p.right <= edge.right && p.bottom <= edge.bottom && apart ? [] : [button.innerText];
+})"""
+"""The one-click buttons whose chance spills out of them or over their label."""
+
+
+def test_on_a_phone_every_one_click_chance_stays_inside_its_button(
+    server: LiveServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    """The Empty Reach's "Marksmanship (D8)" pushed its "38%" past the button's edge."""
+    table = Table(server, browser, contexts, ruleset="empty-reach")
+    pia = seat(table, "Pia", "Ana", PHONE)
+    expect(quick(pia).first).to_be_visible()
+    assert pia.evaluate(SPILT) == []
+
+
 def _violations(page: Page, axe: Axe) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = axe.run(page).response["violations"]
     return [v for v in found if v.get("impact") in ("serious", "critical")]

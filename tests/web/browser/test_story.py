@@ -20,6 +20,9 @@ from .test_play_first import _violations as violations
 
 pytestmark = pytest.mark.browser
 WIDER_THAN_SCREEN = "() => document.documentElement.scrollWidth > innerWidth"
+TABLE_CUT = """() => [...document.querySelectorAll('.story-table-wrap')]
+  .some((wrap) => wrap.scrollWidth > wrap.clientWidth)"""
+"""A table of figures wider than its place: its last columns are cut off until scrolled."""
 
 
 def _story(page: Page, table: Table) -> None:
@@ -50,6 +53,7 @@ def test_the_story_reads_at_both_sizes_light_and_dark_and_follows_the_table(
         for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
             pia.set_viewport_size(size)
             assert not pia.evaluate(WIDER_THAN_SCREEN), f"{name} {scheme}: wider than the screen"
+            assert not pia.evaluate(TABLE_CUT), f"{name} {scheme}: the Members table is cut off"
             assert not violations(pia, axe), f"{name} {scheme}"
             shot(pia, f"story-{name}-{scheme}")
     # the table rolls on: the page follows the feed without a reload
