@@ -27,6 +27,8 @@ BUCKETS = 10
 
 @dataclass(frozen=True, slots=True)
 class Bucket:
+    """Checks whose chance fell in one tenth: how many succeeded against how many were expected."""
+
     low: int
     """The chance from (a percentage, included)."""
     high: int
@@ -38,6 +40,8 @@ class Bucket:
 
 @dataclass(frozen=True, slots=True)
 class Run:
+    """The longest streak of successes (or of failures), and how likely so long a streak was."""
+
     longest: int
     chance: Fraction
     """P(a run at least ``longest`` long, given these checks in this order)."""

@@ -96,6 +96,8 @@ Roster = Mapping[str, Sheet]
 
 @dataclass(frozen=True, slots=True)
 class Choice:
+    """One option of a select: what the form posts, and what the player reads."""
+
     value: str
     label: str
 

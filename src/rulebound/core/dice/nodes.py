@@ -26,6 +26,8 @@ ARITHMETIC = ("+", "-", "*", "/", "//", "%")
 
 @dataclass(frozen=True, slots=True)
 class Literal:
+    """A number written in the expression; it rolls nothing."""
+
     value: Value
 
 
@@ -48,6 +50,8 @@ class Dice:
 
 @dataclass(frozen=True, slots=True)
 class Selector:
+    """Which dice an operation acts on: by face ("", "<", ">") or by rank ("h", "l")."""
+
     kind: str
     number: int
 
@@ -66,6 +70,8 @@ class Selector:
 
 @dataclass(frozen=True, slots=True)
 class SetOp:
+    """One operation on a pool (keep, drop, reroll, explode, min, max) and its selectors."""
+
     op: str
     selectors: tuple[Selector, ...]
 
@@ -100,22 +106,30 @@ class Count:
 
 @dataclass(frozen=True, slots=True)
 class NumberSet:
+    """A set in brackets, ``(1d4, 3)``: its items can be kept or dropped like dice."""
+
     items: tuple[Node, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Paren:
+    """Brackets around one term: kept so a pool over ``(2d6)`` treats it as one item."""
+
     inner: Node
 
 
 @dataclass(frozen=True, slots=True)
 class Unary:
+    """A leading sign; only "-" and "+" parse."""
+
     op: str
     operand: Node
 
 
 @dataclass(frozen=True, slots=True)
 class Binary:
+    """Arithmetic between two terms; ``op`` is one of ``ARITHMETIC``."""
+
     op: str
     left: Node
     right: Node

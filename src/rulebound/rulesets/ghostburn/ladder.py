@@ -23,6 +23,8 @@ MAX_DL = 100
 
 @dataclass(frozen=True, slots=True)
 class Level:
+    """A named Difficulty Level ("Hard", 20): the ladder's bands lie between them."""
+
     name: str
     value: int
 

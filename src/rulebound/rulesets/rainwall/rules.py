@@ -81,11 +81,15 @@ DEGREE_RULES: dict[Degree, str] = {
 
 
 class SuccessFace(StrEnum):
+    """Whether a die showing exactly the skill succeeds (ruling R1) or only lower faces do."""
+
     AT_OR_UNDER = "at-or-under"
     STRICTLY_UNDER = "strictly-under"
 
 
 class MissIos(StrEnum):
+    """The IoS of a miss: whether missing by one scores 0 (ruling R6) or -1."""
+
     CONTINUOUS = "continuous"
     SKIP_ZERO = "skip-zero"
 
