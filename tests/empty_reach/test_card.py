@@ -74,10 +74,15 @@ def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted: type[
     assert recommended[0].startswith("keep: success 100.0%")
     assert [line.split(":")[0] for line in action.advice] == [
         "keep",
-        "reroll #0",
-        "reroll #1",
-        "reroll #0, #1",
+        "reroll #1 (D8)",  # counted as the table counts dice, and named by size
+        "reroll #2 (D10)",
+        "reroll #1 (D8) and #2 (D10)",
     ]
+    # in a player's words, not a statistician's ("E[cost] 0.31")
+    keep = "keep: success 100.0%, 1.00 successes on average, no cost (recommended)"
+    assert action.advice[0] == keep
+    assert not any("E[" in line for line in action.advice)
+    assert action.advice[3].endswith(", bane 21.2%, 0.23 damage on average")  # 1/8 + 1/10
 
 
 def test_a_push_with_gear_shows_the_risk_to_the_gear(scripted: type[Scripted]) -> None:

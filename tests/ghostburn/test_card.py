@@ -24,7 +24,7 @@ def test_card_shows_substitution_shift_and_luck(vex: Character, content: Ghostbu
     assert "The GM called for Strength instead of Agility" in card.details
     assert card.steps[-1] == "14 vs Hard (20): Fade"
     assert (card.outcome, card.succeeded) == (  # the total on the card's face, not in Details
-        "Fade (14 vs 20): Close: a partial result, or success at a cost the GM names.",
+        "Fade (14 vs 20): A partial result, or success at a cost the GM names.",
         False,
     )
     lucky = GAME.card(with_luck(result, 6))

@@ -47,7 +47,7 @@ class DieView:
         )
 
 
-WORDING = 4
+WORDING = 5
 """The games' words today (``Card.wording``)."""
 
 

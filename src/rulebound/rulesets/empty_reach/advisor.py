@@ -188,22 +188,31 @@ def _advice(result: EmptyReachResult, beat: int, goal: str) -> tuple[str, ...]:
     keep = next((o for o in options if not o.selection), None)
     if keep is not None and best is not None and best.p_success <= keep.p_success:
         best = keep  # a push that cannot raise the chance of the goal is never advised
+    cost = result.check.cost or "damage or stress"
     advice = []
     if keep is not None:
         advice.append(
-            f"keep: {goal} {_pct(keep.p_success)}, E[successes] "
-            f"{float(keep.expected_successes):.2f}, no cost"
+            f"keep: {goal} {_pct(keep.p_success)}, {_successes(keep)}, no cost"
             + (" (recommended)" if best == keep else "")
         )
     for option in options:
         if not option.selection:
             continue
-        label = "reroll " + ", ".join(f"#{i}" for i in option.selection)
         advice.append(
-            f"{label}: {goal} {_pct(option.p_success)}, "
-            f"E[successes] {float(option.expected_successes):.2f}, "
-            f"bane {_pct(option.p_bane)}, E[cost] {float(option.expected_points):.2f}"
+            f"reroll {_dice(result, option.selection)}: {goal} {_pct(option.p_success)}, "
+            f"{_successes(option)}, bane {_pct(option.p_bane)}"
             + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
+            + f", {float(option.expected_points):.2f} {cost} on average"
             + (" (recommended)" if option == best else "")
         )
     return tuple(advice)
+
+
+def _successes(option: PushOption) -> str:
+    return f"{float(option.expected_successes):.2f} successes on average"
+
+
+def _dice(result: EmptyReachResult, selection: tuple[int, ...]) -> str:
+    """The dice as the table counts them (from #1) and names them: "#1 (D8) and #2 (D10)"."""
+    named = [f"#{i + 1} ({result.dice[i].label})" for i in selection]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]

@@ -59,12 +59,19 @@ def _outcome(state: CheckState) -> str:
     r = state.result
     if not r.dice:
         return f"{r.headline}: {r.note}"
-    text = f"{r.headline} (margin {r.margin:+d}, {r.degrees:+d} degrees)"
+    text = f"{r.headline} ({_margin(r.margin, r.degrees)})"
     if r.outcome is Outcome.PARTIAL:
         text += ", accepted" if state.decided == "accepted" else ": accept or decline it"
     elif state.decided == "declined" and r.parent and r.note:
         text += f" ({r.note})"
     return text + _paid(state)
+
+
+def _margin(margin: int, degrees: int) -> str:
+    """The margin, and the degrees where the scale counts them apart (d100: one per 10)."""
+    if degrees == margin:
+        return f"margin {margin:+d}"
+    return f"margin {margin:+d}, {degrees:+d} degree{'' if abs(degrees) == 1 else 's'}"
 
 
 def _paid(state: CheckState) -> str:
