@@ -6,6 +6,7 @@ words after one in newer words is a rewording someone did to the log."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +102,24 @@ def test_a_card_in_older_words_after_newer_ones_is_a_rewording(
     assert verdict.code == 1
     assert verdict.first == late["seq"]
     assert "older words" in verdict.out
+
+
+def test_an_inline_rolls_card_writes_its_results_in_and_an_older_one_still_verifies(
+    client: AppClient, table: Table, tmp_path: Path
+) -> None:
+    """An inline message's card was titled with the message as typed ("[[1d20+3]]"); it is
+    titled with each roll written in, as its summary is. A log from before still verifies."""
+    said = table.post("player", "/talk", {"text": "I swing [[1d20+3]] for [[2d6]]"})
+    title = said["card"]["title"]
+    assert re.fullmatch(r"I swing \[1d20\+3 = \d+\] for \[2d6 = \d+\]", title), title
+    assert said["summary"].endswith(title)
+    table.reveal()
+    doc = table.export()
+    (entry,) = [e for e in doc["entries"] if "message" in e.get("body", {}).get("record", {})]
+    card = entry["body"]["card"]
+    card["wording"], card["title"] = 4, "I swing [[1d20+3]] for [[2d6]]"
+    entry["card"] = card
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.code == 0, verdict.out
+    card["wording"] = WORDING  # in today's words, the title must be today's
+    assert verify(reseal(doc), tmp_path).code == 1

@@ -35,6 +35,9 @@ from rulebound.rulesets.plays import make_record, recorded
 KIND = "free-roll"
 REBUILT = ("title", "outcome", "succeeded", "dice")
 """The card fields a replay of the record must give again (the details hold the odds)."""
+WRITTEN_IN = 5
+"""The card words (``Card.wording``) from which an inline message's title has its rolls
+written in; before, it was the message as typed, which its record holds anyway."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +111,7 @@ def free_roll_play(expression: Expression, source: RandomSource, found: Odds | N
 def inline_parts(rolled: InlineRoll) -> Parts:
     said = rolled.text()
     card = Card(
-        title=rolled.message.text,
+        title=said,  # the message with its rolls written in (as typed, before wording 5)
         outcome="; ".join(
             f"{one.expression.text()} = {', '.join(map(str, one.totals))}" for one in rolled.rolls
         ),
