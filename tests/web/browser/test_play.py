@@ -42,7 +42,8 @@ def test_the_player_pushes_by_clicking_dice_and_the_damage_lands(table: Table, d
     picker.locator("label.pick").nth(1).click()
     expect(picker.locator("input:checked")).to_have_count(2)
     confirm = card.get_by_role("button", name=re.compile("^Confirm"))
-    expect(confirm).to_have_text("Confirm: Push the roll (#0, #1)")
+    expect(confirm).to_have_text("Confirm: Push the roll (#1, #2)")  # counted as the advice counts
+    expect(picker.locator("label.pick").nth(0)).to_contain_text("die #1 (")
     shot(player, "push-picking-dice")
     confirm.click()
     follow = player.locator(".entry.kind-follow-up").first

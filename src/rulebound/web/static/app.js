@@ -607,7 +607,8 @@ function wirePicker(form) {
   form.dataset.wired = "1";
   const label = button.textContent;
   const update = () => {
-    const picked = boxes.filter((b) => b.checked).map((b) => "#" + b.value);
+    // counted from 1, as the advice and the dice's labels count them (a box's value is its index)
+    const picked = boxes.filter((b) => b.checked).map((b) => "#" + (Number(b.value) + 1));
     button.textContent = picked.length ? `${label} (${picked.join(", ")})` : label;
     button.disabled = !picked.length;
   };
