@@ -13,7 +13,7 @@ from typing import Any
 from rulebound.rulesets.views import WORDING
 
 from ..client import AppClient
-from .conftest import Table, verify
+from .conftest import Table, open_table, verify
 from .forge import reseal
 
 EARLIER = " (as first worded)"
@@ -123,3 +123,26 @@ def test_an_inline_rolls_card_writes_its_results_in_and_an_older_one_still_verif
     assert verdict.code == 0, verdict.out
     card["wording"] = WORDING  # in today's words, the title must be today's
     assert verify(reseal(doc), tmp_path).code == 1
+
+
+def test_a_legacy_check_still_under_way_after_a_decided_one_verifies(
+    client: AppClient, tmp_path: Path
+) -> None:
+    """An extended check under way (or a partial success not yet taken) names no outcome
+    key: there is none yet. A log where it follows a decided check was refused as reworded."""
+    table = open_table(client, "legacy")
+    cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
+    plain = {"characteristic": "DEX"}
+    extended = plain | {
+        "success_threshold": 90,
+        "failure_threshold": 90,
+        "max_rolls": 5,
+        "rolls": 1,
+    }
+    for form in (plain, extended):
+        body = {"form": form, "dice": table.contribution()}
+        rolled = table.post("player", f"/characters/{cid}/roll", body)
+    assert rolled["card"]["outcome_key"] == "", rolled["card"]  # under way
+    table.reveal()
+    verdict = verify(table.export(), tmp_path)
+    assert verdict.code == 0, verdict.out

@@ -434,7 +434,8 @@ class DiceCheck:
         (``Card.wording``); in earlier words, what it means (its outcome's key, success and
         dice). No card may be in older words than one before it, nor name no outcome key
         after one that did: a log's words change only forward."""
-        keyed = bool(card.get("outcome_key"))
+        # a card whose replay names no key either (a check under way) is not from before keys
+        keyed = bool(card.get("outcome_key")) or not replayed.get("outcome_key")
         if self.worded and not keyed:
             self.report.add(
                 seq, "its card names no outcome key though the cards before it do (reworded?)"
