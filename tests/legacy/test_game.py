@@ -3,7 +3,9 @@
 ``data/old_records.json`` holds result chains the old table adapter wrote (rolls and
 their follow-ups, sheet actions, initiative, extended checks), each with the card's
 outcome, succeeded and dice at every step as the old adapter showed them: ``verify``
-compares exactly those against old exports.
+compares exactly those against old exports. ``data/old_rules_records.json`` holds, in the
+same form, chains logged under the rules before a8deb00 (a curse, an unconscious roller:
+``test_rules_versions``), made by the old code (``data/make_old_rules_records.py``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ from ..hunt import examples
 
 TABLE = TableRules(GAME)
 PLAIN = {"scale": "as-written", "affinity_bonus": "rank-table"}
-OLD = json.loads((Path(__file__).parent / "data" / "old_records.json").read_text("utf-8"))
+DATA = Path(__file__).parent / "data"
+OLD = json.loads((DATA / "old_records.json").read_text("utf-8"))
+OLD_RULES = json.loads((DATA / "old_rules_records.json").read_text("utf-8"))
 
 
 def kara(**form: Any) -> dict[str, Any]:
@@ -65,7 +69,11 @@ def view(chain: list[dict[str, Any]]) -> dict[str, Any]:
     return viewed
 
 
-@pytest.mark.parametrize("entry", OLD, ids=lambda e: "/".join(r["kind"] for r in e["chain"]))
+def _named(entry: dict[str, Any]) -> str:
+    return str(entry.get("name") or "/".join(r["kind"] for r in entry["chain"]))
+
+
+@pytest.mark.parametrize("entry", [*OLD, *OLD_RULES], ids=_named)
 def test_old_records_replay_to_the_old_outcome_succeeded_and_dice(entry: dict[str, Any]) -> None:
     chain, cards = entry["chain"], entry["cards"]  # the cards of the last len(cards) steps
     for n, card in zip(range(len(chain) - len(cards) + 1, len(chain) + 1), cards, strict=True):

@@ -23,6 +23,7 @@ from rulebound.rulesets.legacy.checks import (
 )
 from rulebound.rulesets.legacy.content import Catalogue
 from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, Outcome
+from rulebound.rulesets.legacy.versions import RULES, Rules, spares_unmodified
 
 AttackKind = Literal["melee", "ranged"]
 ATTACK_CHARACTERISTIC: dict[str, str] = {"melee": "WPN", "ranged": "BLS"}
@@ -36,19 +37,21 @@ def roll_as(
     parent: LegacyResult | None = None,
     note: str = "",
     unmodified: bool = False,
+    rules: Rules = RULES,
 ) -> Change:
     """Roll ``request`` as ``char``: automatic failure while unconscious; a curse is spent.
 
     ``parent`` links a follow-up (a fate reroll) to the result it replaces. ``unmodified``:
     a test the text says nothing modifies (a luck swap's, a soul's luck check): a curse
     neither touches it nor is spent by it, and waits for the next roll (ruling 69).
+    ``rules``: those of the record it replays (``versions.spares_unmodified``).
     """
     if not char.can_act:
         state = "dead" if char.dead else "unconscious"
         failed = automatic_failure(request, f"{char.name} is {state}: automatic failure")
         failed = replace(failed, parent=parent)
         return Change(char, (Event("automatic failure", f"{state}: no roll"),), (failed,))
-    if not char.cursed or unmodified:
+    if not char.cursed or (unmodified and spares_unmodified(rules)):
         return Change(char, (), (roll_check(request, source, parent=parent, note=note),))
     cursed = replace(request, disadvantage=True)
     result = roll_check(cursed, source, parent=parent, note=note)

@@ -12,7 +12,8 @@ next state:
 - ``extended-roll``: the next ``rolls`` turns of an extended check (or ``until_done``).
 
 Replaying a record runs the same functions on the same draws, so a curse, an unconscious
-roller or a soul's price is judged exactly as it was at the table.
+roller or a soul's price is judged exactly as it was at the table: under the rules the
+chain's roll record names (``LegacyRoll.rules``, ``versions``), its follow-ups included.
 """
 
 from __future__ import annotations
@@ -162,12 +163,14 @@ def follow(
     if action in state.used and action == "cancel-critical":
         raise RuleViolation("Halfling soul", "one LCK save per critical failure")
     stamina, scale = bool(params.get("use_stamina")), result.request.scale
+    rules = state.roll.rules  # a follow-up replays under its chain's (``versions``)
     if action == "fate-reroll":
         change, new = spend_reroll(char, result, source, use_stamina=stamina)
         line = f"Fate reroll: {result.outcome.value} -> {new.outcome.value}"
     elif action == "luck-swap":
+        affinity = showing_affinity(state)
         change, new = luck_swap(
-            char, source, affinity=showing_affinity(state), use_stamina=stamina, scale=scale
+            char, source, affinity=affinity, use_stamina=stamina, scale=scale, rules=rules
         )
         new = replace(new, parent=result, note="luck swap")
         line = f"Replaced by an unmodified LCK test: {result.outcome.value} -> {new.outcome.value}"
@@ -176,7 +179,7 @@ def follow(
         change, new = burn(char, source, purpose, scale=scale), result
         line = f"Fate burnt for {purpose}"
     else:
-        change, new = cancel_critical_failure(char, result, source)
+        change, new = cancel_critical_failure(char, result, source, rules=rules)
         line = "Halfling soul: LCK save after the critical failure"
     lines = (*state.lines, line, *event_lines(change.events))
     after = replace(state, roller=change.character, acted=char, lines=lines)

@@ -24,6 +24,7 @@ from rulebound.rulesets.legacy.checks import (
 from rulebound.rulesets.legacy.content import Catalogue, catalogue
 from rulebound.rulesets.legacy.rules import BURN_LCK_COST as BURN_LCK_COST
 from rulebound.rulesets.legacy.rules import DEFAULT_SCALE, characteristic_bonus
+from rulebound.rulesets.legacy.versions import RULES, Rules
 
 
 def _pay(
@@ -110,10 +111,12 @@ def luck_swap(
     use_stamina: bool = False,
     scale: str = DEFAULT_SCALE,
     cat: Catalogue | None = None,
+    rules: Rules = RULES,
 ) -> tuple[Change, LegacyResult]:
     """Replace a test with an unmodified LCK test; an Elf Soul does it free for Arcane.
 
-    "This test is not modified": a curse neither touches it nor is spent (ruling 69).
+    "This test is not modified": a curse neither touches it nor is spent (ruling 69), but
+    under the rules of an older record (``rules``, ``roll_as``).
     """
     c = cat or catalogue()
     soul = c.soul(char.soul)
@@ -121,7 +124,8 @@ def luck_swap(
         paid = Change(char, (Event("free luck swap", f"{soul.name}: no fate needed"),))
     else:
         paid = _pay(char, source, use_stamina, c, scale)
-    rolled = roll_as(paid.character, luck_request(char.lck, scale), source, unmodified=True)
+    lck = luck_request(char.lck, scale)
+    rolled = roll_as(paid.character, lck, source, unmodified=True, rules=rules)
     result = rolled.results[0]
     events = (*paid.events, *rolled.events)
     return Change(rolled.character, events, (*paid.results, result)), result

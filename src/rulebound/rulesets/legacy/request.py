@@ -5,7 +5,8 @@ A roll record is ``{"kind": "roll", "sheet", "request", "affinity", "situations"
 numbers), the check (``CheckRequest`` as JSON), the skill affinity it uses, the
 situations ticked and whether favour was spent. An opposed roll adds ``"opposed"``
 (the other side's check); an extended check adds ``"extended"`` (its thresholds),
-``"rolls"`` (turns rolled at once) and ``"until_done"``.
+``"rolls"`` (turns rolled at once) and ``"until_done"``. ``"rules"``: the rules it was
+rolled under (``versions``), none on a record logged before they were numbered.
 
 ``raw_request`` and ``sheet_request`` build a roll from the player's choices (the typed
 values of ``dialog``'s fields, by name), enforcing what the rules say about them.
@@ -34,6 +35,13 @@ from rulebound.rulesets.legacy.checks import (
 from rulebound.rulesets.legacy.content import catalogue
 from rulebound.rulesets.legacy.extended import MAX_ROLLS, ExtendedSpec
 from rulebound.rulesets.legacy.restrictions import checked, validated
+from rulebound.rulesets.legacy.versions import (
+    RULES,
+    Rules,
+    named,
+    rules_of,
+    sheet_touches_contest,
+)
 
 Variants = Mapping[str, str]
 THRESHOLDS = ("success_threshold", "failure_threshold", "max_rolls")
@@ -41,7 +49,10 @@ THRESHOLDS = ("success_threshold", "failure_threshold", "max_rolls")
 
 @dataclass(frozen=True, slots=True)
 class LegacyRoll:
-    """A check to roll: alone (as a character or from numbers), opposed, or extended."""
+    """A check to roll: alone (as a character or from numbers), opposed, or extended.
+
+    ``rules``: the rules it is rolled under, today's for every new roll; a roll loaded from
+    a record keeps the record's (``versions``)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")
 
@@ -54,12 +65,16 @@ class LegacyRoll:
     extended: ExtendedSpec | None = None
     rolls: int = 1
     until_done: bool = False
+    rules: Rules = RULES
 
     def __post_init__(self) -> None:
         if self.opposed is not None and self.extended is not None:
             raise InvalidInput("extended", "an opposed check", "no opposed side as well")
         if self.favour and self.sheet is None:  # "whenever you make a test": any, from a sheet
             raise InvalidInput("favour", True, "a check rolled from a character sheet")
+        contest = self.opposed is not None or self.extended is not None
+        if self.favour and contest and not sheet_touches_contest(self.rules):
+            raise InvalidInput("favour", True, "none on an opposed or extended check (rules 1)")
         if not 1 <= self.rolls <= MAX_ROLLS:
             raise InvalidInput("rolls", self.rolls, f"1 to {MAX_ROLLS} rolls at once")
         if self.extended is None and (self.rolls != 1 or self.until_done):
@@ -86,16 +101,19 @@ class LegacyRoll:
     def first_roll(self) -> CheckRequest:
         """The actor's check as an opposed check, or an extended check's first turn, rolls it
         (``as_rolled``). An unconscious or dead roller is refused: an automatic failure has
-        no margin to compare or add up (ruling 91)."""
+        no margin to compare or add up (ruling 91). Under the first rules, the check itself."""
+        if not sheet_touches_contest(self.rules):
+            return self.request
         if self.sheet is not None and not self.sheet.can_act:
             raise cannot_contest(self.sheet, "an opposed or extended check")
         return self.as_rolled() or self.request
 
     def after(self) -> Character | None:
         """The roller's sheet once this roll is made: favour and a curse spent by it (a curse
-        is not spent by an automatic failure); None when it changes nothing on the sheet."""
+        is not spent by an automatic failure); None when it changes nothing on the sheet (as
+        under the first rules, which spent nothing on an opposed or extended check)."""
         char, update = self.sheet, dict[str, bool]()
-        if char is None:
+        if char is None or not sheet_touches_contest(self.rules):
             return None
         if self.favour:
             update["favour"] = False
@@ -137,8 +155,9 @@ def cannot_contest(char: Character, what: str) -> RuleViolation:
 
 
 def load_roll(data: Mapping[str, Any]) -> LegacyRoll:
-    """The roll a record's params describe; every bad field named (``sheet.scores.STR``...)."""
-    roll = from_json(LegacyRoll, data, "record")
+    """The roll a record's params describe, under the rules it names (none: the first);
+    every bad field named (``sheet.scores.STR``...)."""
+    roll = from_json(LegacyRoll, {**data, "rules": rules_of(data)}, "record")
     if roll.sheet is not None:
         checked(roll.sheet)
     return roll
@@ -157,7 +176,7 @@ def dump_roll(roll: LegacyRoll) -> dict[str, Any]:
     if roll.extended is not None:
         out |= {"extended": roll.extended.model_dump(), "rolls": roll.rolls}
         out["until_done"] = roll.until_done
-    return out
+    return out | named(roll.rules)
 
 
 # --- building a roll from the player's choices ------------------------------------------
@@ -196,7 +215,7 @@ def raw_request(values: Mapping[str, Any], variants: Variants) -> LegacyRoll:
     situations = tuple(values.get("situations") or ())
     given = list(map(values.get, _OTHER_SIDE))
     if given.count(None) == len(given):  # none given: ``finish`` would keep it as it is
-        return _roll(check, None, None, situations, False, None, None, 1, False)
+        return _roll(check, None, None, situations, False, None, None, 1, False, RULES)
     return finish(LegacyRoll(check, situations=situations), values, variants)
 
 

@@ -31,6 +31,7 @@ from rulebound.rulesets.legacy.rules import (
     Outcome,
     classify_without_critical_failure,
 )
+from rulebound.rulesets.legacy.versions import RULES, Rules
 
 
 def _granting(char: Character, power: SoulPower, cat: Catalogue) -> Soul:
@@ -175,13 +176,15 @@ def cancel_critical_failure(
     result: LegacyResult,
     source: RandomSource,
     cat: Catalogue | None = None,
+    rules: Rules = RULES,
 ) -> tuple[Change, LegacyResult]:
-    """A LCK save after a critical failure; if it passes, the roll is judged without it."""
+    """A LCK save after a critical failure; if it passes, the roll is judged without it.
+    ``rules``: those of the record it replays (an unmodified test: ``roll_as``)."""
     soul = _granting(char, "cancel-critical-failure", cat or catalogue())
     if result.outcome is not Outcome.CRITICAL_FAILURE:
         raise InvalidInput("outcome", result.outcome.value, "a critical failure to cancel")
     request = luck_request(char.lck, result.request.scale, f"{soul.name} LCK save")
-    save = roll_as(char, request, source, unmodified=True)
+    save = roll_as(char, request, source, unmodified=True, rules=rules)
     if not save.results[0].succeeded:
         event = Event("critical failure stands", "the LCK save failed")
         return Change(save.character, (*save.events, event), save.results), result

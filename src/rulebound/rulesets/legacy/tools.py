@@ -7,7 +7,9 @@ it, its parameters as read, the table's scale); ``initiative`` ``{"aware": [{"id
 when a curse touches it), which rolls nothing: each turn is the
 follow-up ``extended-roll`` (``rolls``/``until_done`` when not one plain turn), settled
 at its end by ``accept-partial`` / ``decline-partial``. All keep their ``draws``, and
-every card is rebuilt by running the same rules on them.
+every card is rebuilt by running the same rules on them. Each but a follow-up names the
+rules it was made under (``"rules"``, ``versions``; none on a record logged before they
+were numbered); a follow-up's are its chain's.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from rulebound.rulesets.legacy.request import sheet_request
 from rulebound.rulesets.legacy.restrictions import validated
 from rulebound.rulesets.legacy.rules import DEATH_SAVE_DIE, VARIANTS
 from rulebound.rulesets.legacy.sheets import dump
+from rulebound.rulesets.legacy.versions import RULES, named, rules_of, sheet_touches_contest
 from rulebound.rulesets.variants import resolve
 
 LABELS = {"take-damage": "Take damage", "fatigue": "Take fatigue", "death-save": "Death save"}
@@ -211,6 +214,7 @@ RUNS |= dict.fromkeys(("short-rest", "long-rest", "heal"), _rest)
 
 
 def _run(record: Mapping[str, Any], source: RandomSource) -> tuple[Change, Card]:
+    rules_of(record)  # known rules, though no sheet action differs by them yet
     action, char = str(record.get("kind")), _sheet(record)
     params = plays.record_object(record, "params", "the action's parameters")
     scale = resolve(VARIANTS, {"scale": record.get("scale")})["scale"]
@@ -230,6 +234,7 @@ def _run(record: Mapping[str, Any], source: RandomSource) -> tuple[Change, Card]
 
 
 def _initiative(record: Mapping[str, Any], source: RandomSource) -> list[combat.Rolled]:
+    rules_of(record)  # known rules, though initiative does not differ by them yet
     chosen = resolve(VARIANTS, {k: record.get(k) for k in ("scale", "affinity_bonus")})
     combatants, allies = [], set()
     for group in ("aware", "surprised"):
@@ -295,6 +300,7 @@ def _start_extended(sheets: Roster, params: Params, variants: Variants) -> Table
         raise InvalidInput("success_threshold", None, "the extended check's thresholds")
     first = differs(roll.first_roll(), roll)
     record: Record = {"kind": "extended-check", "character": key, "name": char.name}
+    record |= named(RULES)
     record |= {"spec": roll.extended.model_dump(), "request": to_jsonable(roll.request)}
     record |= {} if first is None else {"first": to_jsonable(first)}
     check = ExtendedCheck(roll.extended, roll.request, first=first)
@@ -317,7 +323,8 @@ def _extended(chain: Chain) -> ExtendedState:
     except ValidationError:
         raise InvalidInput("record.spec", root.get("spec"), "the thresholds and rolls") from None
     request = request_from_json(root.get("request") or {})
-    first = request_from_json(root["first"]) if root.get("first") else None  # newer records
+    touched = sheet_touches_contest(rules_of(root))  # the first rules knew no "first"
+    first = request_from_json(root["first"]) if touched and root.get("first") else None
     check = ExtendedCheck(spec, request, first=first)
     state = ExtendedState(check, str(root.get("name") or "?"))
     plays.replayed(root, lambda source: None)
@@ -373,6 +380,7 @@ class Tools:
             raise RuleViolation(view.label, view.reason)
         params = _params(char, action, params)
         stored: Record = {"sheet": dump(char), "params": params, "scale": variants["scale"]}
+        stored |= named(RULES)
         (change, card), draws = plays.recorded(partial(_run, {"kind": action, **stored}), source)
         after = None if change.character == char else dump(change.character)
         outcome = card.outcome.removeprefix(f"{char.name} ")
@@ -433,6 +441,7 @@ class Tools:
         stored: Record = {"aware": [entry[k] for k in everyone if k not in surprised]}
         stored |= {"surprised": [entry[k] for k in surprised]}
         stored |= {"scale": variants["scale"], "affinity_bonus": variants["affinity_bonus"]}
+        stored |= named(RULES)
         rolled, draws = plays.recorded(partial(_initiative, stored), source)
         record = plays.make_record("initiative", stored, draws)
         card = _initiative_card(rolled)
