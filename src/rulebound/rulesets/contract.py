@@ -481,6 +481,12 @@ class Game(Generic[Req, Res]):
     def dump(self, request: Req) -> dict[str, Any]:
         raise _missing(self, "dump")
 
+    def rules_named(self, record: Mapping[str, Any]) -> int:
+        """The version of the game's rules a roll record says it was played under, where the
+        game numbers them (a record that names none replays under the first): 1 here. A log's
+        rolls may name only the same or later rules as they go (``rulebound verify``)."""
+        return 1
+
     def roll(self, request: Req, source: RandomSource) -> Res:
         raise _missing(self, "roll")
 

@@ -95,6 +95,8 @@ class DiceCheck:
         """A replayed card named its outcome's key: every later one must (the same words)."""
         self.wording = FIRST_WORDING
         """The words of the last replayed card: no later one is in older words."""
+        self.rules_named = 1
+        """The rules the last replayed roll named (``Game.rules_named``): none later names older."""
         self.recommit: tuple[int, Any] | None = None
         """The last re-commit of the dice: its seq and who made it."""
         self.rules = _rules(self.ruleset, report)
@@ -420,7 +422,7 @@ class DiceCheck:
         except BROKEN as exc:
             self.report.add(seq, f"its record does not replay: {exc}"[:200])
             return
-        if self._card_differs(seq, replayed, card):
+        if self._card_differs(seq, replayed, card) or self._older_rules(seq, objects):
             return
         said = card if _wording(card) != _wording(replayed) else replayed
         summary, outcome = str(body.get("summary") or ""), str(said.get("outcome") or "")
@@ -428,6 +430,20 @@ class DiceCheck:
             self.report.add(seq, "its summary does not end with the outcome its record replays")
             return
         self.report.cards += 1
+
+    def _older_rules(self, seq: int, chain: Sequence[Mapping[str, Any]]) -> bool:
+        """A roll names the rules it was played under (``Game.rules_named``); one naming older
+        rules than a roll before it would be replayed under a reading it was not played under,
+        so a log's rolls name the same or later rules as they go. Its follow-ups have its."""
+        assert self.rules is not None
+        if len(chain) > 1:
+            return False
+        named = self.rules.game.rules_named(chain[0])
+        if named < self.rules_named:
+            self.report.add(seq, "its record names older rules than a roll before it (edited?)")
+            return True
+        self.rules_named = named
+        return False
 
     def _card_differs(self, seq: int, replayed: Mapping[str, Any], card: Mapping[str, Any]) -> bool:
         """Whether the logged card is not the replayed one: every word of it in today's words

@@ -137,6 +137,10 @@ class Ghostburn(Game[Check, GhostburnResult]):
     def dump(self, request: Check) -> dict[str, Any]:
         return request.dump()
 
+    def rules_named(self, record: Mapping[str, Any]) -> int:
+        rule = record.get("ladder", 1)  # the ladder rule (``options.LADDER_RULE``)
+        return rule if type(rule) is int else 1  # not a rule: its replay is refused
+
     def roll(self, request: Check, source: RandomSource) -> GhostburnResult:
         return roll(request.request, source)
 

@@ -40,6 +40,7 @@ from rulebound.rulesets.legacy.request import LegacyRoll, dump_roll, load_roll, 
 from rulebound.rulesets.legacy.restrictions import validated
 from rulebound.rulesets.legacy.rules import VARIANTS, content_tables
 from rulebound.rulesets.legacy.sheets import LegacySheets, dump
+from rulebound.rulesets.legacy.versions import rules_of
 
 __all__ = ["GAME", "SUCCESS_KEY", "Legacy"]
 
@@ -76,6 +77,9 @@ class Legacy(tools.Tools, Game[LegacyRoll, LegacyState]):
 
     def dump(self, request: LegacyRoll) -> dict[str, Any]:
         return dump_roll(request)
+
+    def rules_named(self, record: Mapping[str, Any]) -> int:
+        return rules_of(record)
 
     def roll(self, request: LegacyRoll, source: RandomSource) -> LegacyState:
         return chain.roll(request, source)
