@@ -8,25 +8,36 @@ saying why, when the odds would cost more than the caps allow).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
 
 from rulebound.cli.output import JSON_HELP, SEED_HELP, emit_json, emit_text, rule_errors
 
+NEGATIVE = re.compile(r"-(?!-|h$).+")
+"""A word that starts with one minus and is not ``-h``: dice ("-1d6+4", "-4d6kh3"), never an
+option (this command has no short options but ``-h``)."""
 
-@click.command("dice", context_settings={"ignore_unknown_options": True})
+
+class DiceCommand(click.Command):
+    """Reads a word that starts with a minus as dice: click would read "-4d6kh3" as options
+    letter by letter, and its "h" as ``-h``. A leading space keeps it a word; the parser
+    skips spaces. After ``--`` every word is dice already."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        end = args.index("--") if "--" in args else len(args)
+        kept = [f" {a}" if NEGATIVE.fullmatch(a) else a for a in args[:end]]
+        return super().parse_args(ctx, [*kept, *args[end:]])
+
+
+@click.command("dice", cls=DiceCommand)
 @click.argument("expression", nargs=-1, required=True, metavar="EXPR")
 @click.option("--seed", type=int, help=SEED_HELP)
 @click.option("--odds", "odds_only", is_flag=True, help="Print the exact distribution; no roll.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def command(expression: tuple[str, ...], seed: int | None, odds_only: bool, as_json: bool) -> None:
     """Roll free dice, e.g. rulebound dice 4d6kh3, with the exact odds."""
-    # an expression may start with a minus ("-1d6+4"): unknown options reach it, and a word
-    # that starts with "--" is a misspelt option, never dice
-    for word in expression:
-        if word.startswith("--"):
-            raise click.NoSuchOption(word.split("=", 1)[0])
     from rulebound.core.dice import NotComputed, odds, parse, roll, roll_lines
     from rulebound.core.random_source import SeededSource, SystemSource
 
