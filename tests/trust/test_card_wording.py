@@ -121,8 +121,27 @@ def test_an_inline_rolls_card_writes_its_results_in_and_an_older_one_still_verif
     entry["card"] = card
     verdict = verify(reseal(doc), tmp_path)
     assert verdict.code == 0, verdict.out
+    card["title"] = "I swing [1d20+3 = 23] for [2d6 = 12]"  # older words, a title made up
+    assert "different title" in verify(reseal(doc), tmp_path).out
     card["wording"] = WORDING  # in today's words, the title must be today's
+    card["title"] = "I swing [[1d20+3]] for [[2d6]]"
     assert verify(reseal(doc), tmp_path).code == 1
+
+
+def test_a_free_roll_in_older_words_after_newer_cards_is_a_rewording(
+    client: AppClient, table: Table, tmp_path: Path
+) -> None:
+    """A free roll's card, too, is in the same or newer words as the cards before it."""
+    table.roll("player", table.character("player"))
+    table.post("player", "/talk", {"text": "I swing [[1d20+3]]"})
+    table.reveal()
+    doc = table.export()
+    (entry,) = [e for e in doc["entries"] if "message" in e.get("body", {}).get("record", {})]
+    entry["body"]["card"]["wording"] = WORDING - 1
+    entry["card"] = entry["body"]["card"]
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.first == entry["seq"]
+    assert "older words" in verdict.out
 
 
 def test_a_legacy_check_still_under_way_after_a_decided_one_verifies(

@@ -498,10 +498,15 @@ class DiceCheck:
         if unused:
             self.report.add(seq, "its free roll does not use every draw its record holds")
             return
+        wording = _wording(card)
+        if wording < self.wording:
+            self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
+            return
+        self.wording = wording
         rebuilt = card_json(parts.card)
-        # an inline message's title as typed, before WRITTEN_IN: its record holds that text
-        typed = "message" in record and _wording(card) < WRITTEN_IN
-        for key in (k for k in REBUILT if not (typed and k == "title")):
+        if "message" in record and wording < WRITTEN_IN:  # titled with its message as typed
+            rebuilt["title"] = record["message"]
+        for key in REBUILT:
             if rebuilt.get(key) != card.get(key):
                 self.report.add(seq, f"replaying its free roll gives a different {key} than logged")
                 return
