@@ -259,16 +259,21 @@ FITS = """(box) => {
 
 
 def test_on_a_phone_the_talk_box_is_wide_enough_to_say_who_hears_it(table: Table) -> None:
-    """The box was squeezed beside its two controls: "Heard by: The ga", cut off."""
+    """The box was squeezed beside its two controls: "Heard by: The ga", cut off. Then a
+    long name in the list of who hears it pushed Send onto a line of its own."""
+    seat(table, "Bartholomew Featherstonehaugh", "Bo", PHONE)
     pia = seat(table, "Pia", "Ana", PHONE)
     box = pia.locator("#talk-text")
     pia.locator("#talk-to").select_option("gm")
     expect(box).to_have_attribute("placeholder", "Heard by: The game master (Gina)")
     written, room = box.evaluate(FITS)
     assert written <= room, f"the placeholder needs {written:.0f} px; the box has {room:.0f}"
+    to = pia.locator("#talk-to").bounding_box()
     send = pia.locator("form.talk button[type=submit]").bounding_box()
+    assert to is not None
     assert send is not None
     assert send["x"] + send["width"] <= PHONE["width"]
+    assert abs(send["y"] - to["y"]) < to["height"], "Send is not beside who hears it"
 
 
 SPILT = """() => [...document.querySelectorAll('.quick-roll button')].flatMap((button) => {
