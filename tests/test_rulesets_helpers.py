@@ -241,3 +241,13 @@ def test_a_problem_inside_a_fields_value_names_the_part_and_the_field(name: str,
     helper = Field("helper", "Helper (a character)", "sheet")
     value = 50 if name.endswith("STR") else None
     assert plain(InvalidInput(name, value, "a value"), (helper,)).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("gear.1.bonus", "Gear 2 bonus: 50 will not do"), ("gear.0", "Gear 1: 50 will not do")],
+)
+def test_an_entry_of_a_list_field_is_named_by_its_place(name: str, said: str) -> None:
+    """ "Bonus of Gear" lost which gear; "0 of Gear" read as a number."""
+    gear = Field("gear", "Gear", "text")
+    assert plain(InvalidInput(name, 50, "a value"), (gear,)).startswith(said)

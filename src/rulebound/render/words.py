@@ -69,8 +69,14 @@ def _label(fields: Sequence[Field], name: str) -> tuple[str, str]:
         return "_form", _named(name)
     label = _whose(field.name, field.label or field.name)
     part = name.removeprefix(field.name + ".")
+    if part == name:
+        return field.name, label
+    head = part.split(".", 1)[0]
+    if head.isdigit():  # an entry of the field's list, by its place: "Gear 2 bonus", "Gear 1"
+        rest = part.partition(".")[2].rsplit(".", 1)[-1].replace("_", " ")
+        return field.name, f"{label} {int(head) + 1}" + (f" {rest}" if rest else "")
     # a part of the field's value (a picked sheet's race): "Race of Helper (a character)"
-    return field.name, label if part == name else f"{_named(part)} of {label}"
+    return field.name, f"{_named(part)} of {label}"
 
 
 def _named(name: str) -> str:
