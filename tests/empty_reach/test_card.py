@@ -74,9 +74,9 @@ def test_the_push_offers_exact_odds_and_marks_the_recommendation(scripted: type[
     assert recommended[0].startswith("keep: success 100.0%")
     assert [line.split(":")[0] for line in action.advice] == [
         "keep",
-        "reroll #1 (D8)",  # counted as the table counts dice, and named by size
-        "reroll #2 (D10)",
-        "reroll #1 (D8) and #2 (D10)",
+        "reroll the D8 showing 6",  # as every front end shows the die, whatever it counts from
+        "reroll the D10 showing 3",
+        "reroll the D8 showing 6 and the D10 showing 3",
     ]
     # in a player's words, not a statistician's ("E[cost] 0.31")
     keep = "keep: success 100.0%, 1.00 successes on average, no cost (recommended)"
@@ -114,3 +114,11 @@ def test_a_defenders_one_is_not_marked_a_bane(scripted: type[Scripted]) -> None:
     assert [d.face for d in theirs] == [1, 2]
     assert all("bane" not in d.marks for d in theirs)
     assert "1 bane(s) showing" in card.details
+
+
+def test_like_dice_are_advised_once(scripted: type[Scripted]) -> None:
+    """Two dice alike (the same size and face) are the same choice: one line, not two."""
+    check = prepare(CheckRequest(attribute_die="D8", skill_die="D8", skill="Force"))
+    (action,) = card_for(roll_check(check, scripted(3, 3))).actions
+    choices = [line.split(":")[0] for line in action.advice]
+    assert choices == ["keep", "reroll a D8 showing 3", "reroll both D8s showing 3"]

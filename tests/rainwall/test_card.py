@@ -26,6 +26,9 @@ def test_card_lists_dice_moves_ios_and_degree() -> None:
     assert text[0] == card.title
     assert "Result: Barely Succeeding: 4 successes vs DR 4, IoS 1" in text
     assert "  [3] pool      d4     6  bonus 1, now 5, success" in text
+    # the table draws a lowered die as its new face: its field names the face it rolled
+    (reallocate,) = card.actions
+    assert reallocate.fields[3].label == "Die #4 (rolled 6)"
 
 
 def test_reallocated_card_names_the_original_and_offers_alternatives_best_first() -> None:

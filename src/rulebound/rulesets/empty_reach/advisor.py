@@ -3,6 +3,7 @@ the push as a card offers it (each choice's odds in words)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -189,23 +190,20 @@ def _advice(result: EmptyReachResult, beat: int, goal: str) -> tuple[str, ...]:
     if keep is not None and best is not None and best.p_success <= keep.p_success:
         best = keep  # a push that cannot raise the chance of the goal is never advised
     cost = result.check.cost or "damage or stress"
-    advice = []
+    advice: dict[str, bool] = {}  # each choice in words, once: like dice are one choice
     if keep is not None:
-        advice.append(
-            f"keep: {goal} {_pct(keep.p_success)}, {_successes(keep)}, no cost"
-            + (" (recommended)" if best == keep else "")
-        )
+        advice[f"keep: {goal} {_pct(keep.p_success)}, {_successes(keep)}, no cost"] = best == keep
     for option in options:
         if not option.selection:
             continue
-        advice.append(
+        line = (
             f"reroll {_dice(result, option.selection)}: {goal} {_pct(option.p_success)}, "
             f"{_successes(option)}, bane {_pct(option.p_bane)}"
             + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
             + f", {float(option.expected_points):.2f} {cost} on average"
-            + (" (recommended)" if option == best else "")
         )
-    return tuple(advice)
+        advice[line] = advice.get(line, False) or option == best
+    return tuple(line + (" (recommended)" if marked else "") for line, marked in advice.items())
 
 
 def _successes(option: PushOption) -> str:
@@ -213,6 +211,19 @@ def _successes(option: PushOption) -> str:
 
 
 def _dice(result: EmptyReachResult, selection: tuple[int, ...]) -> str:
-    """The dice as the table counts them (from #1) and names them: "#1 (D8) and #2 (D10)"."""
-    named = [f"#{i + 1} ({result.dice[i].label})" for i in selection]
-    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    """The dice as every front end shows them, by size and face, whatever it counts them
+    from: "the D8 showing 6 and the D10 showing 3", "a D8 showing 3", "both D8s showing 3"."""
+    kinds = Counter((d.label, d.face) for d in result.dice)
+    chosen = Counter((result.dice[i].label, result.dice[i].face) for i in selection)
+    named = [_some(n, kinds[kind], *kind) for kind, n in chosen.items()]
+    return " and ".join(named)
+
+
+def _some(chosen: int, alike: int, label: str, face: int) -> str:
+    """``chosen`` of the ``alike`` dice of one size showing one face, in words."""
+    showing = f"showing {face}"
+    if chosen == alike == 1:
+        return f"the {label} {showing}"
+    if chosen == alike:
+        return f"{'both' if alike == 2 else f'all {alike}'} {label}s {showing}"
+    return f"a {label} {showing}" if chosen == 1 else f"{chosen} of the {alike} {label}s {showing}"

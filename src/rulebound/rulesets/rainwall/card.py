@@ -50,7 +50,7 @@ def allocation_text(allocation: Sequence[int], faces: Sequence[int]) -> str:
 
 def _points(index: int, die: DieRecord, spent: int, bonus: int) -> Field:
     """What a die's face may be lowered by: at most the bonus, and never to 0."""
-    label, most = f"Die {_number(index)} (shows {die.face})", min(bonus, die.face - 1)
+    label, most = f"Die {_number(index)} (rolled {die.face})", min(bonus, die.face - 1)
     return number(f"allocation.{die.label}", label, 0, most, default=spent, group="allocation")
 
 
