@@ -296,6 +296,20 @@ def test_on_a_phone_every_one_click_chance_stays_inside_its_button(
     assert pia.evaluate(SPILT) == []
 
 
+def test_on_a_phone_a_revealed_seed_wraps_inside_the_page(table: Table) -> None:
+    """The seed's 64 hex digits, with no place to break, made the page 655 px wide."""
+    pia = seat(table, "Pia", "Ana", PHONE)
+    csrf = table.gm.locator("meta[name=csrf-token]").get_attribute("content") or ""
+    answer = table.gm.request.post(table.url + "/dice/reveal", form={"csrf": csrf})
+    assert answer.ok, answer.status
+    expect(pia.locator("#feed .entry.kind-seed")).to_have_count(1)
+    pia.reload()  # the dice panel lists the revealed seed too
+    pia.locator("#dice details").last.evaluate("(d) => { d.open = true; }")
+    expect(pia.locator("#dice ul.seeds code").first).to_be_visible()
+    wide = pia.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], f"the page scrolls sideways on a phone ({wide} px)"
+
+
 def _violations(page: Page, axe: Axe) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = axe.run(page).response["violations"]
     return [v for v in found if v.get("impact") in ("serious", "critical")]
