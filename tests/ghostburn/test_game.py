@@ -373,3 +373,17 @@ def test_content_lists_the_ladder_skills_tricks_and_charts() -> None:
     ]
     for table in tables.values():
         assert all(len(row) == len(table.columns) for row in table.rows)
+
+
+@pytest.mark.parametrize("ladder", [2.0, True, "2", 0, 3])
+def test_a_record_names_its_ladder_rule_as_a_whole_number_it_knows(ladder: object) -> None:
+    """A ladder rule of 2.0 replayed as rule 2 while verify read it as no rule (the first):
+    a forger could have a later roll read under the older ladder unseen."""
+    sheet = TABLE.new_sheet("Vex")
+    record = TABLE.roll(sheet, {"skill": "firearms", "dl": "14"}, {}, SeededSource(1)).record
+    assert record["ladder"] == 2
+    assert GAME.rules_named(record) == 2
+    with pytest.raises(InvalidInput, match="ladder"):
+        GAME.load(
+            {k: v for k, v in record.items() if k not in ("kind", "draws")} | {"ladder": ladder}
+        )

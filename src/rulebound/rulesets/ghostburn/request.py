@@ -380,10 +380,18 @@ def _reject_set(data: CheckPayload, fields: tuple[str, ...], why: str) -> None:
 AsideItem = Annotated[str, StringConstraints(pattern=r"^(gear|aug):.+$", max_length=80)]
 
 
+def _whole(value: object) -> object:
+    """A rule is named by a whole number: 2.0 or true would be read as 2 or 1 here, and not
+    so by ``Game.rules_named``."""
+    if type(value) is not int:
+        raise ValueError("a whole number")
+    return value
+
+
 class _RollRecord(Strict):
     request: dict[str, Any]
     set_aside: tuple[AsideItem, ...] = ()
-    ladder: Literal[1, 2] = 1
+    ladder: Annotated[Literal[1, 2], BeforeValidator(_whole)] = 1
     """The ladder rule it was rolled under: a record from before it was named, the first."""
 
 
