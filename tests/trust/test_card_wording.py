@@ -148,7 +148,8 @@ def test_a_legacy_check_still_under_way_after_a_decided_one_verifies(
     client: AppClient, tmp_path: Path
 ) -> None:
     """An extended check under way (or a partial success not yet taken) names no outcome
-    key: there is none yet. A log where it follows a decided check was refused as reworded."""
+    key: there is none yet. A log where it follows a decided check was refused as reworded;
+    then one from before keys where it came first was refused for its missing key."""
     table = open_table(client, "legacy")
     cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
     plain = {"characteristic": "DEX"}
@@ -163,5 +164,44 @@ def test_a_legacy_check_still_under_way_after_a_decided_one_verifies(
         rolled = table.post("player", f"/characters/{cid}/roll", body)
     assert rolled["card"]["outcome_key"] == "", rolled["card"]  # under way
     table.reveal()
-    verdict = verify(table.export(), tmp_path)
+    doc = table.export()
+    verdict = verify(doc, tmp_path)
     assert verdict.code == 0, verdict.out
+    # the same log as a server wrote it before cards had keys or words: it verifies too
+    for entry in _plays(doc):
+        card = entry["body"]["card"]
+        entry["body"]["card"] = entry["card"] = {
+            k: v for k, v in card.items() if k not in ("outcome_key", "wording")
+        }
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.code == 0, verdict.out
+
+
+def test_a_card_in_words_newer_than_this_rulebound_knows_is_not_taken_on_trust(
+    client: AppClient, table: Table, tmp_path: Path
+) -> None:
+    """A card claiming words from a later version was compared only by what it means, so its
+    outcome could be rewritten freely: verify cannot read those words, and says so."""
+    doc = _export(table)
+    late = _plays(doc)[-1]
+    card = late["body"]["card"]
+    card["wording"], card["outcome"] = WORDING + 94, "A triumph"
+    late["card"] = card
+    said = late["body"]["summary"].partition(": ")[0] + ": A triumph"
+    late["body"]["summary"] = late["summary"] = said
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.first == late["seq"]
+    assert "newer words" in verdict.out
+
+
+def test_a_roll_shown_whole_without_its_card_is_named(
+    client: AppClient, table: Table, tmp_path: Path
+) -> None:
+    """A roll's card set to null, with any summary, verified: nothing was compared."""
+    doc = _export(table)
+    first = _plays(doc)[0]
+    first["body"]["card"] = first["card"] = None
+    first["body"]["summary"] = first["summary"] = "Pia for Ana rolled: a triumph"
+    verdict = verify(reseal(doc), tmp_path)
+    assert verdict.first == first["seq"]
+    assert "whole but no card" in verdict.out

@@ -409,7 +409,12 @@ class DiceCheck:
                 return
             chain.insert(0, found)
         card = body.get("card")
-        if chain[0].get("kind") != "roll" or not isinstance(card, Mapping):
+        if chain[0].get("kind") != "roll":
+            return
+        if not isinstance(card, Mapping):
+            record = chain[0].get("record")
+            if isinstance(record, Mapping) and record.get("kind") == "roll":  # a game's roll
+                self.report.add(seq, "it shows its record whole but no card")
             return
         assert self.rules is not None
         records = [b.get("record") for b in chain]
@@ -445,19 +450,33 @@ class DiceCheck:
         self.rules_named = named
         return False
 
+    def _unknown_words(self, seq: int, wording: int) -> bool:
+        """A card in words newer than this rulebound's (``WORDING``) cannot be read here: held
+        only to what it means, its words could say anything."""
+        from rulebound.rulesets.views import WORDING
+
+        if wording <= WORDING:
+            return False
+        self.report.add(seq, f"its card is in newer words ({wording}) than this rulebound reads")
+        return True
+
     def _card_differs(self, seq: int, replayed: Mapping[str, Any], card: Mapping[str, Any]) -> bool:
         """Whether the logged card is not the replayed one: every word of it in today's words
         (``Card.wording``); in earlier words, what it means (its outcome's key, success and
         dice). No card may be in older words than one before it, nor name no outcome key
         after one that did: a log's words change only forward."""
-        # a card whose replay names no key either (a check under way) is not from before keys
-        keyed = bool(card.get("outcome_key")) or not replayed.get("outcome_key")
+        # a card naming an empty key whose replay names none either (a check under way) is
+        # not from before keys; a card with no key at all is
+        under_way = "outcome_key" in card and not replayed.get("outcome_key")
+        keyed = bool(card.get("outcome_key")) or under_way
         if self.worded and not keyed:
             self.report.add(
                 seq, "its card names no outcome key though the cards before it do (reworded?)"
             )
             return True
         wording = _wording(card)
+        if self._unknown_words(seq, wording):
+            return True
         if wording < self.wording:
             self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
             return True
@@ -499,6 +518,8 @@ class DiceCheck:
             self.report.add(seq, "its free roll does not use every draw its record holds")
             return
         wording = _wording(card)
+        if self._unknown_words(seq, wording):
+            return
         if wording < self.wording:
             self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
             return
