@@ -92,6 +92,9 @@ def test_an_expression_may_start_with_a_minus_and_an_option_is_still_checked() -
     assert "No such option" in err
     assert "--jsno" in err
     # a keep or drop of the highest ("kh", "ph") after a minus is dice, not -h for help
+    code, _, err = run("--seed", "-1d6", "1d6")  # a value of --seed, said as given
+    assert code == 2
+    assert "'-1d6'" in err
     for words in (["-4d6kh3"], ["--json", "-2d20ph1"], ["1d20", "-1d4kh1"]):
         code, said, err = run(*words, "--seed", "3")
         assert (code, err) == (0, ""), (words, said)

@@ -122,3 +122,17 @@ def test_like_dice_are_advised_once(scripted: type[Scripted]) -> None:
     (action,) = card_for(roll_check(check, scripted(3, 3))).actions
     choices = [line.split(":")[0] for line in action.advice]
     assert choices == ["keep", "reroll a D8 showing 3", "reroll both D8s showing 3"]
+
+
+def test_like_dice_of_different_roles_are_named_by_role(scripted: type[Scripted]) -> None:
+    """A gear D8 and an attribute D8 both showing 3 are different choices (a gear die's bane
+    costs the gear): each line names which it rerolls, and no two lines read alike."""
+    gear = GearInUse(name="kit", bonus=1, dice=("D8",))
+    check = prepare(CheckRequest(attribute_die="D8", skill_die="D8", gear=gear))
+    (action,) = card_for(roll_check(check, scripted(3, 3, 3))).actions
+    choices = [line.split(":")[0] for line in action.advice]
+    named = {frozenset(c.removeprefix("reroll ").split(" and ")) for c in choices}
+    assert len(named) == len(choices), choices  # in whatever order the dice are named
+    assert "reroll the attribute D8 showing 3" in choices
+    assert "reroll the gear D8 showing 3" in choices
+    assert "reroll the D10 showing 3" in choices  # one of its kind: no role needed

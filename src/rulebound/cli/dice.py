@@ -27,7 +27,13 @@ class DiceCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         end = args.index("--") if "--" in args else len(args)
-        kept = [f" {a}" if NEGATIVE.fullmatch(a) else a for a in args[:end]]
+        valued = {
+            o for p in self.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts
+        }  # an option's value ("--seed -1") is left to the option
+        kept = [
+            f" {a}" if NEGATIVE.fullmatch(a) and (n == 0 or args[n - 1] not in valued) else a
+            for n, a in enumerate(args[:end])
+        ]
         return super().parse_args(ctx, [*kept, *args[end:]])
 
 

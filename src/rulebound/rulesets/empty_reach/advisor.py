@@ -12,6 +12,7 @@ from typing import Literal
 
 from rulebound.core.distribution import Distribution
 from rulebound.core.errors import InvalidInput
+from rulebound.core.trace import DieRecord
 from rulebound.rulesets.contract import ActionView, Field
 from rulebound.rulesets.empty_reach.odds import (
     Tally,
@@ -193,30 +194,43 @@ def _advice(result: EmptyReachResult, beat: int, goal: str) -> tuple[str, ...]:
     advice: dict[str, bool] = {}  # each choice in words, once: like dice are one choice
     if keep is not None:
         advice[f"keep: {goal} {_pct(keep.p_success)}, {_successes(keep)}, no cost"] = best == keep
-    for option in options:
-        if not option.selection:
-            continue
-        line = (
-            f"reroll {_dice(result, option.selection)}: {goal} {_pct(option.p_success)}, "
-            f"{_successes(option)}, bane {_pct(option.p_bane)}"
-            + (f", gear loss {_pct(option.p_gear_loss)}" if result.check.gear_in_use else "")
-            + f", {float(option.expected_points):.2f} {cost} on average"
-        )
+    pushes = [o for o in options if o.selection]
+    said = {o: _consequences(o, goal, cost, result.check.gear_in_use) for o in pushes}
+    alike: dict[str, set[str]] = {}
+    for option in pushes:
+        alike.setdefault(_dice(result, option.selection), set()).add(said[option])
+    for option in pushes:
+        words = _dice(result, option.selection)
+        if len(alike[words]) > 1:  # dice alike to the eye but not in their roles' costs
+            words = _dice(result, option.selection, by_role=True)
+        line = f"reroll {words}: {said[option]}"
         advice[line] = advice.get(line, False) or option == best
     return tuple(line + (" (recommended)" if marked else "") for line, marked in advice.items())
+
+
+def _consequences(option: PushOption, goal: str, cost: str, gear: bool) -> str:
+    return (
+        f"{goal} {_pct(option.p_success)}, {_successes(option)}, bane {_pct(option.p_bane)}"
+        + (f", gear loss {_pct(option.p_gear_loss)}" if gear else "")
+        + f", {float(option.expected_points):.2f} {cost} on average"
+    )
 
 
 def _successes(option: PushOption) -> str:
     return f"{float(option.expected_successes):.2f} successes on average"
 
 
-def _dice(result: EmptyReachResult, selection: tuple[int, ...]) -> str:
+def _dice(result: EmptyReachResult, selection: tuple[int, ...], by_role: bool = False) -> str:
     """The dice as every front end shows them, by size and face, whatever it counts them
-    from: "the D8 showing 6 and the D10 showing 3", "a D8 showing 3", "both D8s showing 3"."""
-    kinds = Counter((d.label, d.face) for d in result.dice)
-    chosen = Counter((result.dice[i].label, result.dice[i].face) for i in selection)
-    named = [_some(n, kinds[kind], *kind) for kind, n in chosen.items()]
-    return " and ".join(named)
+    from: "the D8 showing 6 and the D10 showing 3", "a D8 showing 3", "both D8s showing 3";
+    ``by_role`` where dice alike to the eye differ in what they cost: "the gear D8"."""
+
+    def kind(die: DieRecord) -> tuple[str, int]:
+        return (f"{die.role} {die.label}" if by_role else die.label), die.face
+
+    kinds = Counter(kind(d) for d in result.dice)  # in the pool's order, which words keep
+    chosen = Counter(kind(result.dice[i]) for i in selection)
+    return " and ".join(_some(chosen[k], n, *k) for k, n in kinds.items() if k in chosen)
 
 
 def _some(chosen: int, alike: int, label: str, face: int) -> str:
