@@ -450,15 +450,21 @@ class DiceCheck:
         self.rules_named = named
         return False
 
-    def _unknown_words(self, seq: int, wording: int) -> bool:
-        """A card in words newer than this rulebound's (``WORDING``) cannot be read here: held
-        only to what it means, its words could say anything."""
+    def _reworded(self, seq: int, wording: int) -> bool:
+        """Whether a card's words (``Card.wording``) cannot be its own: older than a card's
+        before it (a log's words change only forward), or newer than this rulebound reads
+        (held only to what it means, its words could say anything)."""
         from rulebound.rulesets.views import WORDING
 
-        if wording <= WORDING:
-            return False
-        self.report.add(seq, f"its card is in newer words ({wording}) than this rulebound reads")
-        return True
+        if wording > WORDING:
+            said = f"its card is in newer words ({wording}) than this rulebound reads ({WORDING})"
+            self.report.add(seq, said)
+            return True
+        if wording < self.wording:
+            self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
+            return True
+        self.wording = wording
+        return False
 
     def _card_differs(self, seq: int, replayed: Mapping[str, Any], card: Mapping[str, Any]) -> bool:
         """Whether the logged card is not the replayed one: every word of it in today's words
@@ -475,12 +481,9 @@ class DiceCheck:
             )
             return True
         wording = _wording(card)
-        if self._unknown_words(seq, wording):
+        if self._reworded(seq, wording):
             return True
-        if wording < self.wording:
-            self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
-            return True
-        self.worded, self.wording = self.worded or keyed, wording
+        self.worded = self.worded or keyed
         same = wording == _wording(replayed)
         shown: Sequence[str]
         if keyed:  # word for word in today's words, else by what it means
@@ -518,12 +521,8 @@ class DiceCheck:
             self.report.add(seq, "its free roll does not use every draw its record holds")
             return
         wording = _wording(card)
-        if self._unknown_words(seq, wording):
+        if self._reworded(seq, wording):
             return
-        if wording < self.wording:
-            self.report.add(seq, "its card is in older words than the cards before it (reworded?)")
-            return
-        self.wording = wording
         rebuilt = card_json(parts.card)
         if "message" in record and wording < WRITTEN_IN:  # titled with its message as typed
             rebuilt["title"] = record["message"]
