@@ -296,6 +296,17 @@ def test_on_a_phone_every_one_click_chance_stays_inside_its_button(
     assert pia.evaluate(SPILT) == []
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_the_talk_boxs_own_hint_is_read_whole(table: Table, size: str) -> None:
+    """ "Say something, /me acts, /r 2d6+3 rolls, [[1d20]] rolls inline" was cut off at every
+    width; inline rolls are told in the box's tooltip and label."""
+    pia = seat(table, "Pia", "Ana", SIZES[size])
+    box = pia.locator("#talk-text")
+    written, room = box.evaluate(FITS)
+    assert written <= room, f"the hint needs {written:.0f} px; the box has {room:.0f}"
+    assert "[[" in (box.get_attribute("title") or "")
+
+
 def test_on_a_phone_a_revealed_seed_wraps_inside_the_page(table: Table) -> None:
     """The seed's 64 hex digits, with no place to break, made the page 655 px wide."""
     pia = seat(table, "Pia", "Ana", PHONE)
