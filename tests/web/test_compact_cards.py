@@ -91,6 +91,7 @@ def test_a_die_the_rules_moved_shows_what_it_counts_as_over_its_rolled_face() ->
     assert card["dice"][3]["face"] == 6
     assert '<span class="face">5</span>' in shown[3]
     assert '<span class="was" aria-hidden="true">6</span>' in shown[3]
+    assert '<span class="visually-hidden"> (was 6)</span>' in shown[3]  # read, not only seen
     assert 'title="#4 showing 5: bonus 1, success (was 6)"' in shown[3]
     assert '<span class="face">9</span>' in shown[0]
     assert 'class="was"' not in shown[0]
