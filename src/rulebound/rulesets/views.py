@@ -7,6 +7,7 @@ a process that only asks for odds (``rulebound odds``) does not build them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -45,6 +46,15 @@ class DieView:
         return cls(
             label, die.sides, die.face, shown, die.state.value, die.history, die.role, selectable
         )
+
+
+MOVED = re.compile(r"now (-?\d+)")
+"""A die's mark saying the rules count it as another face (``DieView.marks``, ``moved``)."""
+
+
+def moved(face: int) -> str:
+    """The mark of a die the rules count as ``face`` ("now 5"), which ``MOVED`` reads."""
+    return f"now {face}"
 
 
 WORDING = 5

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from rulebound.rulesets.contract import ActionView, Field
 from rulebound.rulesets.forms import initial_values as form_values
 from rulebound.rulesets.plays import ROLL, params_of
 from rulebound.rulesets.registry import get_game
+from rulebound.rulesets.views import MOVED
 from rulebound.web.play import looks_blank
 from rulebound.web.views import PLAY_LABELS, chance_text
 
@@ -109,10 +109,6 @@ def die_labels(dice: Sequence[Mapping[str, Any]]) -> list[str]:
     if dice and one_size and labels == counting and labels != sizes:
         return [f"#{n}" for n in range(1, len(dice) + 1)]
     return labels
-
-
-MOVED = re.compile(r"now (-?\d+)")
-"""A die's mark saying the rules count it as another face (``DieView.marks``)."""
 
 
 def as_shown(die: Mapping[str, Any]) -> tuple[Any, list[Any], list[str]]:

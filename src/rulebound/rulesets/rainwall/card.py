@@ -12,6 +12,7 @@ from rulebound.rulesets.rainwall.bonus import alternatives
 from rulebound.rulesets.rainwall.roll import RainwallResult
 from rulebound.rulesets.rainwall.rules import VARIANTS
 from rulebound.rulesets.variants import changed
+from rulebound.rulesets.views import moved
 
 ADVICE_LIMIT = 8
 
@@ -31,7 +32,7 @@ def _number(index: int) -> str:
 
 
 def _die_view(die: DieRecord, spent: int) -> DieView:
-    marks = (*die.marks[:-1], f"now {die.face - spent}", die.marks[-1]) if spent else die.marks
+    marks = (*die.marks[:-1], moved(die.face - spent), die.marks[-1]) if spent else die.marks
     return DieView.of(die, marks=marks)
 
 
