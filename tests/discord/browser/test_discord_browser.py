@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from ...web.browser.conftest import Table
+from ...web.browser.conftest import Table, new_context
 from ..conftest import Discord
 from .conftest import SHOTS
 from .render import message, page
@@ -98,7 +98,7 @@ def test_each_message_rendered_as_in_discord(
         message(blind["data"], "Pia used /roll empty-reach skill:Force privacy:blind"),
     ]
     shown["blind-push"] = _blind_push(remote)
-    context = browser.new_context(viewport={"width": 680, "height": 400})
+    context = new_context(browser, viewport={"width": 680, "height": 400})
     view = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
     for name, parts in shown.items():

@@ -45,9 +45,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
-            # the arrival and dice animations are decoration no test asserts; drawing
-            # them in software costs Chromium about a tenth of its CPU in these tests
-            "--force-prefers-reduced-motion",
         ],
     }
 
@@ -75,6 +72,14 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
         context.close()
 
 
+def new_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A context that prefers reduced motion: the arrival and dice animations are decoration
+    no test asserts, and drawing them in software costs Chromium CPU after every live entry.
+    (Chromium's --force-prefers-reduced-motion does not reach the page under Playwright,
+    which sets the media feature itself.)"""
+    return browser.new_context(reduced_motion="reduce", **options)
+
+
 class Table:
     """A table opened in the GM's browser, with helpers to seat others in their own browsers."""
 
@@ -100,7 +105,7 @@ class Table:
         wait_live(self.gm)
 
     def new_page(self) -> Page:
-        context = self.browser.new_context(viewport={"width": 1100, "height": 900})
+        context = new_context(self.browser, viewport={"width": 1100, "height": 900})
         self.contexts.append(context)
         return context.new_page()
 

@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 
 from ..conftest import Dice, LiveServer
-from .conftest import Table, shot, wait_live
+from .conftest import Table, new_context, shot, wait_live
 
 pytestmark = pytest.mark.browser
 GAMES = ("empty-reach", "rainwall", "legacy", "ghostburn")
@@ -337,7 +337,7 @@ def test_axe_finds_no_serious_violation(
     pia.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     card = roll_until_pushable(pia, dice)
     card.locator("details.follow[data-action=push] summary").click()  # a follow-up, opened
-    home = browser.new_context(viewport=DESKTOP, color_scheme=scheme)  # type: ignore[arg-type]
+    home = new_context(browser, viewport=DESKTOP, color_scheme=scheme)
     contexts.append(home)
     visitor = home.new_page()
     visitor.goto(table.server.url + "/")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from ..conftest import Dice, LiveServer
-from .conftest import Table, shot, wait_live
+from .conftest import Table, new_context, shot, wait_live
 
 pytestmark = pytest.mark.browser
 GAMES = ("empty-reach", "rainwall", "legacy", "ghostburn")
@@ -185,8 +185,8 @@ def test_the_play_screen_on_a_phone_and_in_the_dark(
     server: LiveServer, browser: Browser, contexts: list[BrowserContext], dice: Dice
 ) -> None:
     table = Table(server, browser, contexts)
-    phone = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
+    phone = new_context(
+        browser, viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
     )
     contexts.append(phone)
     page = phone.new_page()
