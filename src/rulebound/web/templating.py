@@ -137,16 +137,17 @@ def page_templates() -> Jinja2Templates:
     env = templates.env
     env.autoescape = True
     env.auto_reload = False  # compiled once: no file check on every render
-    env.filters["die_shape"] = die_shape
-    env.filters["field_kinds"] = field_kinds
-    env.globals["selected"] = selected
-    env.globals["grouped"] = grouped
-    env.globals["defaults"] = defaults
-    env.globals["is_multiline"] = is_multiline
-    env.globals["privacy_labels"] = PLAY_LABELS
-    env.globals["unseen_follow_ups"] = unseen_follow_ups
-    env.globals["chance_had"] = chance_had
-    env.globals["die_labels"] = die_labels
-    env.globals["as_shown"] = as_shown
-    env.globals["looks_blank"] = looks_blank
+    env.filters.update(die_shape=die_shape, field_kinds=field_kinds)
+    env.globals.update(
+        selected=selected,
+        grouped=grouped,
+        defaults=defaults,
+        is_multiline=is_multiline,
+        privacy_labels=PLAY_LABELS,
+        unseen_follow_ups=unseen_follow_ups,
+        chance_had=chance_had,
+        die_labels=die_labels,
+        as_shown=as_shown,
+        looks_blank=looks_blank,
+    )
     return templates
