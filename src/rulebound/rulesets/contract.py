@@ -581,8 +581,14 @@ class Game(Generic[Req, Res]):
         """Follow up a chain a sheet or table action started (an extended check's next turn)."""
         raise RuleViolation("follow-up", "this entry has no follow-up")
 
+    unreplayed_actions: tuple[str, ...] = ()
+    """The record kinds of sheet or table actions whose card ``tool_card`` cannot rebuild:
+    they roll nothing, and their record lacks what their card says (a name). ``rulebound
+    verify`` leaves them unreplayed, and refuses one that holds draws or is followed up."""
+
     def tool_card(self, chain: Chain) -> Card:
-        """Rebuild the card of a chain a sheet or table action started."""
+        """Rebuild the card of a chain a sheet or table action started (``rulebound verify``
+        holds every such chain's logged card to it, but ``unreplayed_actions``)."""
         kind = chain[0].get("kind") if chain else None
         raise InvalidInput("record.kind", kind, f"a {self.title} roll")
 

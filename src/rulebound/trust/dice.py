@@ -13,9 +13,12 @@ use the commitment in force at its place in the log, never one already revealed,
   client seed last set and the table's next nonce: nonces follow one another in log
   order, so a forger cannot give a roll an unused nonce whose faces suit them.
 
-Under a revealed seed every face is recomputed, a roll chain is rebuilt with the ruleset's
-``card(chain)`` and compared with the card that was logged, and no entry may be kept from
-the export (revealing a seed discloses every play made under it).
+Under a revealed seed every face is recomputed, every chain of plays (a roll, a sheet
+action or a game master's tool, and their follow-ups) is rebuilt with the ruleset's own
+``card(chain)`` (``TableRules.card``: a roll's ``Game.card``, an action's ``Game.tool_card``)
+and compared with the card that was logged, and no entry may be kept from the export
+(revealing a seed discloses every play made under it). An action the ruleset says it cannot
+rebuild (``Game.unreplayed_actions``: it rolls nothing) is left unreplayed and counted.
 """
 
 from __future__ import annotations
@@ -45,11 +48,17 @@ if TYPE_CHECKING:
     from rulebound.rulesets.plays import TableRules
     from rulebound.trust.verify import Report
 
-REPLAYED = ("roll", "follow-up")
+ROLL = "roll"
+STARTS = (ROLL, "sheet-action", "table-action")
+"""The plays that start a chain: a roll, an action on a sheet, a game master's tool."""
+REPLAYED = (*STARTS, "follow-up")
 TURN = "turn"
 """The turn tracker's moves: a start or an add that rolled is rolled again (``turns.replay``)."""
 FREE_ROLL = "free-roll"
 """Rolls of typed dice ("/r 4d6kh3", inline [[1d20+3]]): rebuilt from their own record."""
+PLAYS = (*REPLAYED, FREE_ROLL, TURN)
+"""The only entries that draw dice, each rebuilt as its kind says: one of another kind with
+dice would be a play relabelled so that nothing replays it."""
 COMPARED = ("outcome", "succeeded", "dice")
 """What a card from before cards named their outcome's key is compared by."""
 MEANT = ("outcome_key", "succeeded", "dice")
@@ -155,6 +164,9 @@ class DiceCheck:
                 if not self.allow_uncommitted:
                     self.report.add(seq, "its dice were not drawn from a committed seed")
             return
+        if body.get("kind") not in PLAYS:
+            kind = str(body.get("kind"))[:40]
+            self.report.add(seq, f"it holds dice, but a {kind} entry is no play (relabelled?)")
         if not self._dice_in_force(seq, dice):
             return
         self._recommitted_before(seq, body)
@@ -186,8 +198,9 @@ class DiceCheck:
         parent = body.get("parent_id")
         if parent is None:
             return
-        if body.get("kind") == "roll":
-            self.report.add(seq, "a roll follows nothing up: it starts its own chain")
+        if body.get("kind") in STARTS:
+            said = "a roll" if body.get("kind") == ROLL else f"a {body.get('kind')}"
+            self.report.add(seq, f"{said} follows nothing up: it starts its own chain")
         elif not isinstance(parent, int) or parent not in self.ids:
             self.report.add(seq, f"it follows up entry {parent}, which this export does not hold")
         elif (first := self.followed.setdefault(parent, seq)) != seq:
@@ -396,32 +409,29 @@ class DiceCheck:
         self.report.dice += len(recorded)
 
     def _replay(self, seq: int, entry_id: Any, body: Mapping[str, Any]) -> None:
-        chain = [body]
-        while (parent := chain[0].get("parent_id")) is not None:
-            if parent == entry_id:
-                self.report.add(seq, "it follows itself up")
-                return
-            found = self.bodies.get(parent) if isinstance(parent, int) else None
-            if found is None:
-                return  # sealed, or absent (``_parent`` says so): nothing to replay
-            if len(chain) >= MAX_CHAIN:
-                self.report.add(seq, f"its chain of follow-ups is longer than {MAX_CHAIN}")
-                return
-            chain.insert(0, found)
-        card = body.get("card")
-        if chain[0].get("kind") != "roll":
+        chain = self._chain(seq, entry_id, body)
+        if chain is None:
+            return
+        card, root = body.get("card"), chain[0].get("kind")
+        if root not in STARTS:
+            self.report.add(
+                seq, f"it follows up a {str(root)[:40]} entry: only plays are followed up"
+            )
             return
         if not isinstance(card, Mapping):
             record = chain[0].get("record")
-            if isinstance(record, Mapping) and record.get("kind") == "roll":  # a game's roll
+            # every action shows its card; a roll entry whose record is no game's roll may not
+            if root != ROLL or (isinstance(record, Mapping) and record.get("kind") == ROLL):
                 self.report.add(seq, "it shows its record whole but no card")
             return
-        assert self.rules is not None
         records = [b.get("record") for b in chain]
         objects = [dict(r) for r in records if isinstance(r, Mapping)]
         if len(objects) != len(records):
             self.report.add(seq, "its record does not replay: a record is not a JSON object")
             return
+        if self._unreplayed(seq, objects):
+            return
+        assert self.rules is not None
         try:
             replayed = to_jsonable(self.rules.card(objects))
         except BROKEN as exc:
@@ -430,18 +440,58 @@ class DiceCheck:
         if self._card_differs(seq, replayed, card) or self._older_rules(seq, objects):
             return
         said = card if _wording(card) != _wording(replayed) else replayed
-        summary, outcome = str(body.get("summary") or ""), str(said.get("outcome") or "")
-        if summary != outcome and not summary.endswith(": " + outcome):
+        if not _sums_up(str(body.get("summary") or ""), str(said.get("outcome") or "")):
             self.report.add(seq, "its summary does not end with the outcome its record replays")
             return
         self.report.cards += 1
 
+    def _chain(
+        self, seq: int, entry_id: Any, body: Mapping[str, Any]
+    ) -> list[Mapping[str, Any]] | None:
+        """The bodies of an entry's chain, its first first; None when a link is sealed or
+        absent (``_parent`` says so), or the chain loops or runs too long."""
+        chain = [body]
+        while (parent := chain[0].get("parent_id")) is not None:
+            if parent == entry_id:
+                self.report.add(seq, "it follows itself up")
+                return None
+            found = self.bodies.get(parent) if isinstance(parent, int) else None
+            if found is None:
+                return None
+            if len(chain) >= MAX_CHAIN:
+                self.report.add(seq, f"its chain of follow-ups is longer than {MAX_CHAIN}")
+                return None
+            chain.insert(0, found)
+        return chain
+
+    def _unreplayed(self, seq: int, chain: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether an action's chain is one its ruleset does not rebuild: a kind it names so
+        (``Game.unreplayed_actions``), which rolls nothing and is followed up by nothing, or
+        any action of a game with no ``tool_card`` (a plug-in's). Counted, not replayed."""
+        from rulebound.rulesets.contract import Game
+
+        assert self.rules is not None
+        kind, game = chain[0].get("kind"), self.rules.game
+        if kind == ROLL:
+            return False
+        named = kind in game.unreplayed_actions
+        if not named and type(game).tool_card is not Game.tool_card:
+            return False
+        if named and (len(chain) > 1 or any(record.get("draws") for record in chain)):
+            self.report.add(
+                seq, f"a {kind} rolls nothing and is never followed up, yet its chain does"
+            )
+            return True
+        self.report.unreplayed += 1
+        return True
+
     def _older_rules(self, seq: int, chain: Sequence[Mapping[str, Any]]) -> bool:
         """A roll names the rules it was played under (``Game.rules_named``); one naming older
         rules than a roll before it would be replayed under a reading it was not played under,
-        so a log's rolls name the same or later rules as they go. Its follow-ups have its."""
+        so a log's rolls name the same or later rules as they go. Its follow-ups have its; an
+        action's record is no roll's (the game reads its rules, if it names any, itself)."""
         assert self.rules is not None
-        if len(chain) > 1:
+        if len(chain) > 1 or chain[0].get("kind") != ROLL:
             return False
         named = self.rules.game.rules_named(chain[0])
         if named < self.rules_named:
@@ -550,6 +600,20 @@ class DiceCheck:
             problem = f"its turn order does not replay: {exc}"[:200]
         if problem is not None:
             self.report.add(seq, problem)
+
+
+def _sums_up(summary: str, outcome: str) -> bool:
+    """Whether a play's summary is its card's outcome, after whose play it is ("Ana: ..."),
+    the name said once where the outcome begins with it ("Ana: death save: stable" for
+    "Ana death save: stable", as a game's action sums itself up)."""
+    if summary == outcome or summary.endswith(": " + outcome):
+        return True
+    at = summary.find(": ")
+    while at != -1:
+        if f"{summary[:at]} {summary[at + 2 :]}" == outcome:
+            return True
+        at = summary.find(": ", at + 1)
+    return False
 
 
 def _draw(pair: Any) -> Draw:

@@ -15,9 +15,9 @@ seq of the entry it is found at, the first one first:
   entry records;
 - the dice (``trust.dice``): each roll's dice come from the seed committed at the time,
   with a contribution no other roll used (or, for old plays, the client seed set at the
-  time and the next nonce); once its seed is revealed every face is recomputed, roll
-  chains are replayed through the ruleset's own ``card(chain)``, and no entry under it
-  may be kept from the export.
+  time and the next nonce); once its seed is revealed every face is recomputed, chains of
+  plays (rolls, sheet and table actions, their follow-ups) are replayed through the
+  ruleset's own ``card(chain)``, and no entry under it may be kept from the export.
 
 Whatever a file holds, it ends in a verdict: a crafted entry is a problem at its seq,
 never an exception. ``earlier`` compares an earlier copy of the same export: an entry's
@@ -87,6 +87,9 @@ class Report:
     """Plays that came right after another member re-committed the dice."""
     free_rolls: int = 0
     """Free rolls rebuilt from their expression and draws."""
+    unreplayed: int = 0
+    """Actions whose card their ruleset does not rebuild (``Game.unreplayed_actions``, or a
+    game with no ``tool_card``): their dice are checked, their cards are not."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -115,6 +118,11 @@ class Report:
             lines.append(
                 f"old links: {self.old_links} withheld links of a {OLD_FORMAT} export carry no"
                 " content, so their hashes are not recomputed (export again for a full check)"
+            )
+        if self.unreplayed:
+            lines.append(
+                f"unreplayed: {self.unreplayed} sheet or table actions whose card the ruleset"
+                " does not rebuild from their record: their dice were checked, their cards not"
             )
         if self.uncommitted:
             lines.append(f"uncommitted: {self.uncommitted} plays with dice from no committed seed")

@@ -206,6 +206,9 @@ class EmptyReach(Game[CheckRequest, "Played"]):
     # sheet actions: ``heal`` records ``{"kind": "heal", "health", "resolve"}``; repair and
     # Second Wind are rolls (``{"kind": "roll", ...}``) whose follow-ups go through ``flow``
 
+    unreplayed_actions = ("heal",)
+    """A recovery's card names the character, which its record does not hold."""
+
     def sheet_actions(self, sheet: Sheet, variants: Variants) -> tuple[ActionView, ...]:
         held = self.sheets.character(sheet)
         points = tuple(number(k, k.title(), 0, default=0) for k in ("health", "resolve"))
