@@ -231,3 +231,99 @@ def test_a_recovery_given_dice_fails(client: AppClient, tmp_path: Path) -> None:
     verdict = verify(reseal(doc), tmp_path)
     assert (verdict.code, verdict.first) == (1, seq), verdict.problems
     assert "rolls nothing" in verdict.problems[0]["detail"]
+
+
+def _rolled(
+    client: AppClient, ruleset: str, form: dict[str, str], edits: dict[str, str]
+) -> tuple[Doc, int]:
+    """The export, after the reveal, of one roll of ``ruleset``'s; the seq of the roll."""
+    table = open_table(client, ruleset)
+    cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
+    if edits:
+        _edit(table, cid, edits)
+    body = {"form": form, "dice": table.contribution()}
+    rolled = table.post("player", f"/characters/{cid}/roll", body)
+    table.reveal()
+    doc = table.export()
+    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == rolled["id"]]
+    return doc, seq
+
+
+def _triumph(item: dict[str, Any], record: dict[str, Any], kind: str | None = None) -> None:
+    """A roll's record swapped for ``record`` (and its entry's kind for ``kind``), its card
+    told as a triumph: what a forger would make of a roll nothing replays."""
+    body = item["body"]
+    body["record"] = item["record"] = record
+    if kind is not None:
+        body["kind"] = item["kind"] = kind
+    _rewrite(item, "Ana: glory", "Ana: a critical triumph", "Pia: Ana: a critical triumph")
+    body["card"]["succeeded"] = item["card"]["succeeded"] = True
+
+
+def test_a_roll_told_as_a_recovery_fails(client: AppClient, tmp_path: Path) -> None:
+    """Only a sheet action may be a recovery, the one record verify does not rebuild."""
+    doc, seq = _rolled(client, "empty-reach", {"skill": "Force"}, {"skills.Force": "D8"})
+    _triumph(entry(doc, seq), {"kind": "heal", "health": 0, "resolve": 0})
+    verdict = verify(reseal(doc), tmp_path)
+    assert (verdict.code, verdict.first) == (1, seq), verdict.problems
+
+
+@pytest.mark.parametrize("kind", [None, "sheet-action"], ids=["a roll", "a sheet action"])
+def test_a_roll_of_a_game_with_no_actions_relabelled_fails(
+    client: AppClient, tmp_path: Path, kind: str | None
+) -> None:
+    """Rainwall has no sheet actions (no ``tool_card``): a roll whose record is given another
+    kind, its draws kept, is no action of its to leave unreplayed."""
+    edits = {"skills.Climbing.score": "5", "traits.Strength": "3"}
+    doc, seq = _rolled(client, "rainwall", {"skill": "Climbing", "dr": "10"}, edits)
+    item = entry(doc, seq)
+    _triumph(item, dict(item["body"]["record"], kind="x-roll"), kind)
+    verdict = verify(reseal(doc), tmp_path)
+    assert (verdict.code, verdict.first) == (1, seq), verdict.problems
+
+
+def test_a_death_save_stripped_of_its_dice_is_still_replayed(
+    client: AppClient, tmp_path: Path
+) -> None:
+    """With no dice and no draws nothing recomputes a face, but the card must still be the
+    one its record gives: a death save that draws nothing does not replay."""
+    doc, seq = _played(client, SCENARIOS["legacy death save"])
+    item = entry(doc, seq)
+    item["dice"] = None
+    item["body"]["record"] = item["record"] = dict(item["body"]["record"], draws=[])
+    _told_stable(item)
+    item["body"]["card"]["succeeded"] = True
+    verdict = verify(reseal(doc), tmp_path)
+    assert (verdict.code, verdict.first) == (1, seq), verdict.problems
+
+
+def test_an_action_that_rolls_nothing_has_its_card_rebuilt(
+    client: AppClient, tmp_path: Path
+) -> None:
+    """An extended check's start draws nothing (its turns do): its card is rebuilt all the same."""
+    table = open_table(client, "legacy")
+    cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
+    params = {"character": str(cid), "characteristic": "DEX"}
+    started = table.post("gm", "/actions/extended-check", {"params": params})
+    table.reveal()
+    doc = table.export()
+    assert verify(doc, tmp_path).code == 0
+    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == started["id"]]
+    item = entry(doc, seq)
+    _rewrite(item, "Extended check: Ana, STR", "Ana already won", "Ana already won")
+    verdict = verify(reseal(doc), tmp_path)
+    assert (verdict.code, verdict.first) == (1, seq), verdict.problems
+
+
+def test_a_summary_that_tells_another_outcome_than_its_card_fails(
+    client: AppClient, tmp_path: Path
+) -> None:
+    """ "Ana: death save: ..." sums up "Ana death save: ..." (the leading name said once); a
+    summary that says the save went otherwise than the card does is refused."""
+    doc, seq = _played(client, SCENARIOS["legacy death save"])
+    item = entry(doc, seq)
+    assert item["body"]["summary"] == "Ana: death save: still bleeding out"
+    item["body"]["summary"] = item["summary"] = "Ana: death save: stable"
+    verdict = verify(reseal(doc), tmp_path)
+    assert (verdict.code, verdict.first) == (1, seq), verdict.problems
+    assert "its summary does not end with the outcome" in verdict.problems[0]["detail"]

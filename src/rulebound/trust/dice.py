@@ -49,7 +49,10 @@ if TYPE_CHECKING:
     from rulebound.trust.verify import Report
 
 ROLL = "roll"
-STARTS = (ROLL, "sheet-action", "table-action")
+ACTIONS = ("sheet-action", "table-action")
+"""An action on a sheet and a game master's tool: the only entries a game may say it does
+not rebuild (``Game.unreplayed_actions``)."""
+STARTS = (ROLL, *ACTIONS)
 """The plays that start a chain: a roll, an action on a sheet, a game master's tool."""
 REPLAYED = (*STARTS, "follow-up")
 TURN = "turn"
@@ -163,6 +166,8 @@ class DiceCheck:
                 self.report.uncommitted += 1
                 if not self.allow_uncommitted:
                     self.report.add(seq, "its dice were not drawn from a committed seed")
+            elif body.get("kind") in REPLAYED and self.rules is not None:
+                self._replay(seq, item.get("id"), body)  # no face to check, but its card
             return
         if body.get("kind") not in PLAYS:
             kind = str(body.get("kind"))[:40]
@@ -429,7 +434,7 @@ class DiceCheck:
         if len(objects) != len(records):
             self.report.add(seq, "its record does not replay: a record is not a JSON object")
             return
-        if self._unreplayed(seq, objects):
+        if root in ACTIONS and self._unreplayed(seq, objects):
             return
         assert self.rules is not None
         try:
@@ -466,18 +471,13 @@ class DiceCheck:
 
     def _unreplayed(self, seq: int, chain: Sequence[Mapping[str, Any]]) -> bool:
         """Whether an action's chain is one its ruleset does not rebuild: a kind it names so
-        (``Game.unreplayed_actions``), which rolls nothing and is followed up by nothing, or
-        any action of a game with no ``tool_card`` (a plug-in's). Counted, not replayed."""
-        from rulebound.rulesets.contract import Game
-
+        (``Game.unreplayed_actions``), which rolls nothing and is followed up by nothing.
+        Counted, not replayed; any other action is rebuilt (or refused) by ``tool_card``."""
         assert self.rules is not None
-        kind, game = chain[0].get("kind"), self.rules.game
-        if kind == ROLL:
+        kind = chain[0].get("kind")
+        if kind not in self.rules.game.unreplayed_actions:
             return False
-        named = kind in game.unreplayed_actions
-        if not named and type(game).tool_card is not Game.tool_card:
-            return False
-        if named and (len(chain) > 1 or any(record.get("draws") for record in chain)):
+        if len(chain) > 1 or any(record.get("draws") for record in chain):
             self.report.add(
                 seq, f"a {kind} rolls nothing and is never followed up, yet its chain does"
             )
@@ -603,17 +603,13 @@ class DiceCheck:
 
 
 def _sums_up(summary: str, outcome: str) -> bool:
-    """Whether a play's summary is its card's outcome, after whose play it is ("Ana: ..."),
-    the name said once where the outcome begins with it ("Ana: death save: stable" for
-    "Ana death save: stable", as a game's action sums itself up)."""
+    """Whether a play's summary is its card's outcome, after whose play it is ("Pia: ..."),
+    or the outcome with its leading name said once ("Ana: death save: stable" for "Ana death
+    save: stable", as a game's action sums itself up)."""
     if summary == outcome or summary.endswith(": " + outcome):
         return True
-    at = summary.find(": ")
-    while at != -1:
-        if f"{summary[:at]} {summary[at + 2 :]}" == outcome:
-            return True
-        at = summary.find(": ", at + 1)
-    return False
+    name, said, rest = summary.partition(": ")
+    return bool(said) and f"{name} {rest}" == outcome
 
 
 def _draw(pair: Any) -> Draw:
