@@ -107,14 +107,20 @@ SCENARIOS = {
 }
 
 
+def _revealed(table: Table, entry_id: int) -> tuple[Doc, int]:
+    """The table's export after the seed's reveal, and the seq of entry ``entry_id``."""
+    table.reveal()
+    doc = table.export()
+    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == entry_id]
+    return doc, seq
+
+
 def _played(client: AppClient, scenario: Scenario) -> tuple[Doc, int]:
     """The export, after the reveal, of a table that played ``scenario``; the seq of its entry."""
     table = open_table(client, scenario.ruleset)
     cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
     played = scenario.play(table, cid)
-    table.reveal()
-    doc = table.export()
-    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == played]
+    doc, seq = _revealed(table, played)
     assert entry(doc, seq)["dice"] is not None
     return doc, seq
 
@@ -206,10 +212,7 @@ def _recovery(client: AppClient) -> tuple[Doc, int]:
     cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
     _edit(table, cid, {"damage": "3"})
     healed = _act(table, cid, "heal", {"health": 2})
-    table.reveal()
-    doc = table.export()
-    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == healed["id"]]
-    return doc, seq
+    return _revealed(table, int(healed["id"]))
 
 
 def test_a_recovery_is_said_unreplayed_and_verifies(client: AppClient, tmp_path: Path) -> None:
@@ -243,10 +246,7 @@ def _rolled(
         _edit(table, cid, edits)
     body = {"form": form, "dice": table.contribution()}
     rolled = table.post("player", f"/characters/{cid}/roll", body)
-    table.reveal()
-    doc = table.export()
-    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == rolled["id"]]
-    return doc, seq
+    return _revealed(table, int(rolled["id"]))
 
 
 def _triumph(item: dict[str, Any], record: dict[str, Any], kind: str | None = None) -> None:
@@ -305,10 +305,8 @@ def test_an_action_that_rolls_nothing_has_its_card_rebuilt(
     cid = int(table.post("player", "/characters", {"name": "Ana"})["id"])
     params = {"character": str(cid), "characteristic": "DEX"}
     started = table.post("gm", "/actions/extended-check", {"params": params})
-    table.reveal()
-    doc = table.export()
+    doc, seq = _revealed(table, int(started["id"]))
     assert verify(doc, tmp_path).code == 0
-    (seq,) = [e["seq"] for e in doc["entries"] if e.get("id") == started["id"]]
     item = entry(doc, seq)
     _rewrite(item, "Extended check: Ana, STR", "Ana already won", "Ana already won")
     verdict = verify(reseal(doc), tmp_path)

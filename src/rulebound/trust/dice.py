@@ -160,24 +160,30 @@ class DiceCheck:
             self._free_roll(seq, body)
         elif body.get("kind") == TURN and self.rules is not None:
             self._turn(seq, record)
+        replays = body.get("kind") in REPLAYED and self.rules is not None
+        if self._dice(seq, item, body, record) and replays:
+            self._replay(seq, item.get("id"), body)
+
+    def _dice(
+        self, seq: int, item: Mapping[str, Any], body: Mapping[str, Any], record: Mapping[str, Any]
+    ) -> bool:
+        """Checks a play's dice; whether its card is then to be rebuilt: after its faces are,
+        or with no dice and no draws (no face to check, but its card all the same)."""
         dice, draws = item.get("dice"), record.get("draws") or []
         if dice is None:
             if draws:
                 self.report.uncommitted += 1
                 if not self.allow_uncommitted:
                     self.report.add(seq, "its dice were not drawn from a committed seed")
-            elif body.get("kind") in REPLAYED and self.rules is not None:
-                self._replay(seq, item.get("id"), body)  # no face to check, but its card
-            return
+            return not draws
         if body.get("kind") not in PLAYS:
             kind = str(body.get("kind"))[:40]
             self.report.add(seq, f"it holds dice, but a {kind} entry is no play (relabelled?)")
         if not self._dice_in_force(seq, dice):
-            return
+            return False
         self._recommitted_before(seq, body)
         self._faces(seq, dice, draws, record)
-        if body.get("kind") in REPLAYED and self.rules is not None:
-            self._replay(seq, item.get("id"), body)
+        return True
 
     def _identify(self, seq: int, item: Mapping[str, Any]) -> None:
         """An entry's id is not hashed: it must be its own, and come after the ids before it
